@@ -1,0 +1,46 @@
+package readtool
+
+import (
+	"errors"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// metrics counts calls by target and result code. Label values come from
+// fixed sets (known targets, contract codes), never from caller input.
+type metrics struct {
+	calls    *prometheus.CounterVec
+	duration *prometheus.HistogramVec
+}
+
+func newMetrics(reg prometheus.Registerer) (*metrics, error) {
+	m := &metrics{
+		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "dagu_read_calls_total",
+			Help: "dagu_read tool calls by target and result code (ok or a contract error code).",
+		}, []string{"target", "code"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "dagu_read_duration_seconds",
+			Help:    "dagu_read tool call duration by target, upstream time included.",
+			Buckets: prometheus.ExponentialBuckets(0.001, 2.5, 10),
+		}, []string{"target"}),
+	}
+	if reg == nil {
+		return m, nil
+	}
+	for _, c := range []prometheus.Collector{m.calls, m.duration} {
+		if err := reg.Register(c); err != nil {
+			var are prometheus.AlreadyRegisteredError
+			if !errors.As(err, &are) {
+				return nil, err
+			}
+		}
+	}
+	return m, nil
+}
+
+func (m *metrics) observe(target, code string, took time.Duration) {
+	m.calls.WithLabelValues(target, code).Inc()
+	m.duration.WithLabelValues(target).Observe(took.Seconds())
+}

@@ -1,0 +1,153 @@
+// Package readtool implements the dagu_read MCP tool: input parsing, the two
+// addressing modes, dagu:// URIs, query rules, the output envelope and the
+// error object of ../shared/spec/021-mcp-read-tool.md. It reaches Dagu only
+// through the Upstream interface.
+package readtool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// ToolName is the MCP name of the read tool.
+const ToolName = "dagu_read"
+
+// Options configures a Tool.
+type Options struct {
+	Upstream   Upstream
+	References References
+	// Workbooks may be nil: the workbook target then answers
+	// resource_unavailable.
+	Workbooks Workbooks
+	Logger    *slog.Logger
+	// Registerer receives the tool's Prometheus metrics; nil disables them.
+	Registerer prometheus.Registerer
+}
+
+// Tool is the dagu_read tool.
+type Tool struct {
+	up      Upstream
+	refs    References
+	books   Workbooks
+	log     *slog.Logger
+	metrics *metrics
+	byName  map[string]handler
+}
+
+// New builds the tool.
+func New(opts Options) (*Tool, error) {
+	if opts.Upstream == nil || opts.References == nil {
+		return nil, errors.New("readtool: Upstream and References are required")
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	m, err := newMetrics(opts.Registerer)
+	if err != nil {
+		return nil, err
+	}
+	t := &Tool{up: opts.Upstream, refs: opts.References, books: opts.Workbooks, log: log, metrics: m}
+	t.byName = t.handlers()
+	return t, nil
+}
+
+// Register adds the tool to an MCP server with a raw input handler, so bad
+// input gets the contract's tool errors rather than protocol errors.
+func (t *Tool) Register(s *mcp.Server) {
+	s.AddTool(Definition(), t.Handle)
+}
+
+// Handle is the MCP tool handler.
+func (t *Tool) Handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var args json.RawMessage
+	if req != nil && req.Params != nil {
+		args = req.Params.Arguments
+	}
+	return t.Call(ctx, args), nil
+}
+
+// Call runs one read from raw tool arguments and always returns a result:
+// failures are tool errors with isError set.
+func (t *Tool) Call(ctx context.Context, args json.RawMessage) (res *mcp.CallToolResult) {
+	start := time.Now()
+	var c *call
+	defer func() {
+		if p := recover(); p != nil {
+			t.log.ErrorContext(ctx, "dagu_read panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			e := internalError()
+			decorate(e, c)
+			res = errorResult(e)
+		}
+		t.observe(ctx, c, res, time.Since(start))
+	}()
+	c, res = t.run(ctx, args)
+	return res
+}
+
+func (t *Tool) run(ctx context.Context, args json.RawMessage) (*call, *mcp.CallToolResult) {
+	in, perr := parseInput(args)
+	if perr != nil {
+		return nil, errorResult(perr)
+	}
+	c, rerr := resolve(in)
+	if rerr != nil {
+		return nil, errorResult(rerr)
+	}
+	data, err := t.byName[c.target](ctx, c)
+	if err != nil {
+		return c, errorResult(classify(err, c))
+	}
+	res, err := successResult(c, data)
+	if err != nil {
+		return c, errorResult(classify(err, c))
+	}
+	return c, res
+}
+
+// observe logs and counts one call. Causes of errors are logged here and
+// only here; the password never reaches the log.
+func (t *Tool) observe(ctx context.Context, c *call, res *mcp.CallToolResult, took time.Duration) {
+	target, code, how := "", "ok", ""
+	if c != nil {
+		target, how = c.target, c.mode.String()
+	}
+	var e *Error
+	if res.IsError {
+		e, _ = res.StructuredContent.(*Error)
+	}
+	if e != nil {
+		code = string(e.Code)
+		if target == "" {
+			target = e.Target
+		}
+	}
+	if _, known := targets[target]; !known {
+		target = "none"
+	}
+	t.metrics.observe(target, code, took)
+	attrs := []any{"target", target, "mode", how, "code", code, "duration", took}
+	switch {
+	case e != nil && e.Code == CodeInternalError:
+		t.log.ErrorContext(ctx, "dagu_read failed", append(attrs, "message", e.Message, "cause", causeText(e))...)
+	case e != nil:
+		t.log.InfoContext(ctx, "dagu_read refused", append(attrs, "message", e.Message, "cause", causeText(e))...)
+	default:
+		t.log.DebugContext(ctx, "dagu_read", attrs...)
+	}
+}
+
+func causeText(e *Error) string {
+	if e.cause == nil {
+		return ""
+	}
+	return e.cause.Error()
+}

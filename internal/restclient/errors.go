@@ -1,0 +1,105 @@
+package restclient
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Kind classifies how an upstream call failed.
+type Kind int
+
+// Failure kinds. KindHTTP means Dagu answered with a non-2xx status; every
+// other kind means no usable answer arrived.
+const (
+	KindHTTP        Kind = iota + 1 // Dagu answered with an error status
+	KindTimeout                     // the call's deadline passed
+	KindCanceled                    // the caller went away
+	KindNetwork                     // connect, reset, EOF and other transport failures
+	KindTLS                         // certificate or handshake failure
+	KindTooLarge                    // the body exceeded the response size cap
+	KindDecode                      // a 2xx body that is not the JSON we expect
+	KindRefused                     // the transport guard refused the request
+	KindNotFound                    // the adapter found no such thing in a valid answer (no HTTP 404)
+	KindUnsupported                 // the upstream Dagu lacks a capability the read needs
+)
+
+var kindNames = map[Kind]string{
+	KindHTTP: "http", KindTimeout: "timeout", KindCanceled: "canceled",
+	KindNetwork: "network", KindTLS: "tls", KindTooLarge: "too_large",
+	KindDecode: "decode", KindRefused: "refused", KindNotFound: "not_found",
+	KindUnsupported: "unsupported",
+}
+
+// String names the kind for logs and readiness reasons.
+func (k Kind) String() string {
+	if s, ok := kindNames[k]; ok {
+		return s
+	}
+	return "unknown"
+}
+
+// Error is the one error type upstream calls return. It records what
+// happened on the wire; the read tool maps it to a contract error code.
+// Message is Dagu's own text (or a transport description) for logs only: it
+// is never shown to an agent.
+type Error struct {
+	// Route is the route template that was called, e.g. "/dags/{fileName}".
+	Route string
+	Kind  Kind
+	// Status is the HTTP status for KindHTTP, else 0.
+	Status int
+	// Code is Dagu's JSON error code ("not_found", "bad_request", ...) when
+	// the body carried one.
+	Code string
+	// Message is Dagu's message or the transport error text (logs only).
+	Message string
+	// SurfaceDenied is true for the plain-text 403 Dagu sends when the API
+	// key lacks the rest_api surface.
+	SurfaceDenied bool
+	// Field optionally names the caller-supplied input field this failed
+	// lookup concerns ("name", "dagRunId", "stepName", ...). The upstream
+	// adapter sets it when it knows which value was wrong.
+	Field string
+	// Detail is an agent-safe explanation written by the gateway (never
+	// Dagu's text), e.g. which capability a KindUnsupported read needs or
+	// why a KindNotFound lookup failed. The read tool shows it to the agent.
+	Detail string
+	// Cause is the underlying error, if any.
+	Cause error
+}
+
+// Error describes the failure for logs.
+func (e *Error) Error() string {
+	if e.Kind == KindHTTP {
+		return fmt.Sprintf("dagu %s: HTTP %d %s: %s", e.Route, e.Status, e.Code, e.Message)
+	}
+	return fmt.Sprintf("dagu %s: %s: %s", e.Route, e.Kind, e.Message)
+}
+
+// Unwrap returns the underlying cause.
+func (e *Error) Unwrap() error { return e.Cause }
+
+// AsError returns err as *Error when it is (or wraps) one.
+func AsError(err error) (*Error, bool) {
+	var e *Error
+	ok := errors.As(err, &e)
+	return e, ok
+}
+
+// IsStatus reports whether err is an upstream HTTP error with the status.
+func IsStatus(err error, status int) bool {
+	e, ok := AsError(err)
+	return ok && e.Kind == KindHTTP && e.Status == status
+}
+
+// WithField returns a copy of err tagged with the input field it concerns;
+// other errors are returned unchanged.
+func WithField(err error, field string) error {
+	e, ok := AsError(err)
+	if !ok {
+		return err
+	}
+	c := *e
+	c.Field = field
+	return &c
+}
