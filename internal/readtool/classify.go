@@ -15,15 +15,15 @@ import (
 // contract code. 400 depends on the addressing mode and is handled apart;
 // every status not listed is an internal error.
 var statusCodes = map[int]Code{
-	http.StatusUnauthorized:        CodeUnauthenticated,
-	http.StatusForbidden:           CodeUnauthorized,
-	http.StatusNotFound:            CodeResourceNotFound,
-	http.StatusRequestTimeout:      CodeResourceUnavailable,
-	http.StatusTooManyRequests:     CodeResourceUnavailable,
-	499:                            CodeResourceUnavailable, // Dagu: request canceled
-	http.StatusBadGateway:          CodeResourceUnavailable,
-	http.StatusServiceUnavailable:  CodeResourceUnavailable,
-	http.StatusGatewayTimeout:      CodeResourceUnavailable,
+	http.StatusUnauthorized:          CodeUnauthenticated,
+	http.StatusForbidden:             CodeUnauthorized,
+	http.StatusNotFound:              CodeResourceNotFound,
+	http.StatusRequestTimeout:        CodeResourceUnavailable,
+	http.StatusTooManyRequests:       CodeResourceUnavailable,
+	499:                              CodeResourceUnavailable, // Dagu: request canceled
+	http.StatusBadGateway:            CodeResourceUnavailable,
+	http.StatusServiceUnavailable:    CodeResourceUnavailable,
+	http.StatusGatewayTimeout:        CodeResourceUnavailable,
 	http.StatusRequestEntityTooLarge: CodeResourceUnavailable,
 }
 

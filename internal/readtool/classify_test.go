@@ -59,7 +59,7 @@ func TestUpstreamErrorTable(t *testing.T) {
 	for _, tt := range tests {
 		for _, m := range []struct {
 			name, args, uri string
-			mode           mode
+			mode            mode
 		}{
 			{"target", `{"target":"run","name":"n","dagRunId":"r"}`, "dagu://runs/n/r", targetMode},
 			{"uri", `{"uri":"dagu://runs/n/r"}`, "dagu://runs/n/r", uriMode},
