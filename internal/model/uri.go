@@ -12,15 +12,50 @@ import (
 // Scheme is the URI scheme of every resource the read tool names.
 const Scheme = "dagu://"
 
-func join(family string, segments ...string) string {
+// part is one piece of a URI: a literal written as is, or a value that is
+// escaped as one path segment.
+type part struct {
+	text    string
+	literal bool
+}
+
+func lit(s string) part { return part{text: s, literal: true} }
+func seg(s string) part { return part{text: s} }
+
+// build writes scheme, family and parts into one pre-sized buffer, so a URI
+// costs a single allocation when no value needs escaping.
+func build(family string, parts ...part) string {
+	n := len(Scheme) + len(family)
+	for _, p := range parts {
+		n += len(p.text) + 1
+	}
 	var b strings.Builder
+	b.Grow(n)
 	b.WriteString(Scheme)
 	b.WriteString(family)
-	for _, s := range segments {
+	for _, p := range parts {
 		b.WriteByte('/')
-		b.WriteString(url.PathEscape(s))
+		if p.literal || !needsEscape(p.text) {
+			b.WriteString(p.text)
+		} else {
+			b.WriteString(url.PathEscape(p.text))
+		}
 	}
 	return b.String()
+}
+
+// needsEscape reports whether url.PathEscape would change s.
+func needsEscape(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte("-._~$&+:=@", c) >= 0:
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // WithQuery appends a raw query string to a URI when it is non-empty.
@@ -35,13 +70,13 @@ func WithQuery(uri, rawQuery string) string {
 func ReferencesURI() string { return Scheme + "reference" }
 
 // ReferenceURI is the URI of one reference topic.
-func ReferenceURI(topic string) string { return join("reference", topic) }
+func ReferenceURI(topic string) string { return build("reference", seg(topic)) }
 
 // DAGsURI is the DAG collection URI.
 func DAGsURI() string { return Scheme + "dags" }
 
 // DAGSpecURI is the URI of a DAG's YAML spec.
-func DAGSpecURI(name string) string { return join("dags", name) + "/spec" }
+func DAGSpecURI(name string) string { return build("dags", seg(name), lit("spec")) }
 
 // WikiURI is the wiki collection URI of a workspace; "" and "all" give the
 // all-workspaces collection.
@@ -49,43 +84,53 @@ func WikiURI(workspace string) string {
 	if workspace == "" || workspace == "all" {
 		return Scheme + "wiki"
 	}
-	return join("wiki", workspace)
+	return build("wiki", seg(workspace))
 }
 
 // WikiPageURI is the URI of one wiki page; the page path is one segment.
-func WikiPageURI(workspace, path string) string { return join("wiki", workspace, path) }
+func WikiPageURI(workspace, path string) string { return build("wiki", seg(workspace), seg(path)) }
 
 // RunsURI is the DAG-run collection URI.
 func RunsURI() string { return Scheme + "runs" }
 
+// runParts addresses a root run, or a sub-run when subRunID is set.
+func runParts(name, dagRunID, subRunID string, tail ...part) []part {
+	parts := make([]part, 0, 4+len(tail))
+	parts = append(parts, seg(name), seg(dagRunID))
+	if subRunID != "" {
+		parts = append(parts, lit("sub"), seg(subRunID))
+	}
+	return append(parts, tail...)
+}
+
 // RunURI is the URI of a root run, or of a sub-run when subRunID is set.
 func RunURI(name, dagRunID, subRunID string) string {
-	if subRunID == "" {
-		return join("runs", name, dagRunID)
-	}
-	return join("runs", name, dagRunID, "sub", subRunID)
+	return build("runs", runParts(name, dagRunID, subRunID)...)
 }
 
 // RunLogsURI is the URI of a root run's logs.
-func RunLogsURI(name, dagRunID string) string { return join("runs", name, dagRunID) + "/logs" }
+func RunLogsURI(name, dagRunID string) string {
+	return build("runs", seg(name), seg(dagRunID), lit("logs"))
+}
 
 // StepLogURI is the URI of a step's log in a root run or a sub-run.
 func StepLogURI(name, dagRunID, subRunID, stepName string) string {
-	return RunURI(name, dagRunID, subRunID) + "/steps/" + url.PathEscape(stepName) + "/logs"
+	return build("runs", runParts(name, dagRunID, subRunID, lit("steps"), seg(stepName), lit("logs"))...)
 }
 
 // ForeachItemsURI is the URI of a foreach step's item list.
 func ForeachItemsURI(name, dagRunID, subRunID, stepName string) string {
-	return RunURI(name, dagRunID, subRunID) + "/steps/" + url.PathEscape(stepName) + "/foreach"
+	return build("runs", runParts(name, dagRunID, subRunID, lit("steps"), seg(stepName), lit("foreach"))...)
 }
 
 // ForeachItemURI is the URI of one foreach item.
 func ForeachItemURI(name, dagRunID, subRunID, stepName, item string) string {
-	return ForeachItemsURI(name, dagRunID, subRunID, stepName) + "/" + url.PathEscape(item)
+	return build("runs", runParts(name, dagRunID, subRunID,
+		lit("steps"), seg(stepName), lit("foreach"), seg(item))...)
 }
 
 // ForeachStepLogURI is the URI of a body step's log inside a foreach item.
 func ForeachStepLogURI(name, dagRunID, subRunID, stepName, item, bodyStepName string) string {
-	return ForeachItemURI(name, dagRunID, subRunID, stepName, item) +
-		"/steps/" + url.PathEscape(bodyStepName) + "/logs"
+	return build("runs", runParts(name, dagRunID, subRunID,
+		lit("steps"), seg(stepName), lit("foreach"), seg(item), lit("steps"), seg(bodyStepName), lit("logs"))...)
 }

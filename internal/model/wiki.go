@@ -1,11 +1,12 @@
 package model
 
 // WikiCollection is the data of the `wiki` target. Tree mode fills Tree,
-// flat mode fills Items.
+// flat mode fills Items; the other stays nil and is omitted, while an empty
+// non-nil slice is kept so an empty wiki still answers `tree: []`.
 type WikiCollection struct {
 	Pagination Pagination `json:"pagination"`
-	Tree       []WikiNode `json:"tree,omitempty"`
-	Items      []WikiItem `json:"items,omitempty"`
+	Tree       []WikiNode `json:"tree,omitzero"`
+	Items      []WikiItem `json:"items,omitzero"`
 }
 
 // WikiNode is one node of the wiki tree. Only page (file) nodes carry a URI.

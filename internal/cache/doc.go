@@ -1,0 +1,18 @@
+// Package cache is a typed, bounded, expiring LRU cache with load
+// de-duplication.
+//
+// A Cache holds at most Options.MaxEntries values and, when Options.MaxBytes
+// is set, at most that many bytes as measured by Options.SizeOf. Every value
+// expires Options.TTL after it was stored. GetOrLoad runs one load for all
+// concurrent misses of the same key; a caller that stops waiting (its context
+// ends) does not cancel the load the other callers share.
+//
+// Keys are the caller's business. The cache never inspects them, so anything
+// that changes what a value may be shown to must be part of the key: callers
+// that read from Dagu on behalf of a credential put that credential's
+// fingerprint into every key, so one caller can never be served a value
+// another credential loaded.
+//
+// Values are shared between every caller that receives them and must be
+// treated as immutable. Errors are never cached.
+package cache

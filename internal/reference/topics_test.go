@@ -1,0 +1,202 @@
+package reference
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// The contract's vocabulary, which the read-tool topic must cover.
+var (
+	readTargets = []string{
+		"references", "reference", "dags", "dag", "dag_spec", "dag_search", "wiki",
+		"wiki_page", "wiki_search", "workbook", "runs", "run", "run_logs", "step_log",
+		"foreach_items", "foreach_item",
+	}
+	inputFields = []string{
+		"target", "name", "dagRunId", "subRunId", "stepName", "item", "bodyStepName",
+		"query", "workspace", "path", "password", "search", "prefix", "cursor", "limit", "uri",
+	}
+	queryParams = []string{
+		"page", "perPage", "labels", "sort", "order", "status", "fromDate", "toDate",
+		"limit", "cursor", "flat", "prefix", "tail", "head", "offset", "stream", "parent",
+	}
+	errorCodes = []string{
+		"unauthenticated", "unauthorized", "invalid_tool_input", "unsupported_read_target",
+		"invalid_resource_uri", "unsupported_resource", "resource_not_found",
+		"resource_unavailable", "internal_error",
+	}
+)
+
+func builtinText(t *testing.T, name string) string {
+	t.Helper()
+	texts, err := loadEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return texts[name]
+}
+
+func TestBuiltinTopicsAreSubstantial(t *testing.T) {
+	tests := []struct {
+		topic    string
+		minBytes int
+		mentions []string
+	}{
+		{"authoring", 8000, []string{
+			"steps:", "depends", "run:", "schedule", "params", "env", "preconditions",
+			"retry_policy", "continue_on", "handler_on", "dag.run", "parallel", "foreach",
+			"max_concurrent", "human.task", "approval", "labels", "queue", "max_active_runs",
+			"working_dir", "timeout_sec", "secrets", "${params.", "command:", "call:",
+			"handlerOn", "retryPolicy", "continueOn", "maxActiveRuns",
+		}},
+		{"tools", 2500, []string{
+			"dagu_read", "dagu_change", "dagu_execute", "/mcp", "read-only",
+			"dagu://reference", "dagu://dags", "dagu://wiki", "dagu://runs", "/sub/{subRunId}",
+		}},
+		{"read-tool", 12000, []string{
+			"7 days", "latest", "1000 lines", "500 lines", "window", "didYouMean",
+			"status=2", "step_log", "/sub/{subRunId}", "foreach-route", "aggregate",
+		}},
+		{"change-tool", 1200, []string{"dagu_change", "does not serve", "/mcp", "preview", "dag_spec"}},
+		{"execute-tool", 1200, []string{"dagu_execute", "does not serve", "/mcp", "Retry", "Stop", "Enqueue"}},
+		{"notifications", 2000, []string{
+			"mail_on", "smtp", "error_mail", "info_mail", "mailOn", "errorMail", "infoMail",
+			"handler_on", "http.request", "Slack", "channels", "status=7",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.topic, func(t *testing.T) {
+			text := builtinText(t, tt.topic)
+			if len(text) < tt.minBytes {
+				t.Errorf("%s is %d bytes, want at least %d", tt.topic, len(text), tt.minBytes)
+			}
+			if titleOf(text) == "" {
+				t.Errorf("%s has no title heading", tt.topic)
+			}
+			flat := strings.Join(strings.Fields(text), " ") // ignore line wrapping
+			for _, m := range tt.mentions {
+				if !strings.Contains(flat, m) {
+					t.Errorf("%s does not mention %q", tt.topic, m)
+				}
+			}
+		})
+	}
+}
+
+func TestReadToolCoversContractVocabulary(t *testing.T) {
+	text := builtinText(t, "read-tool")
+	for _, group := range [][]string{readTargets, inputFields, queryParams, errorCodes} {
+		for _, word := range group {
+			if !strings.Contains(text, "`"+word+"`") {
+				t.Errorf("read-tool does not mention `%s`", word)
+			}
+		}
+	}
+	for _, target := range readTargets {
+		if !strings.Contains(text, "### `"+target+"`") {
+			t.Errorf("read-tool has no section for target %s", target)
+		}
+		if !strings.Contains(text, `"target": "`+target+`"`) {
+			t.Errorf("read-tool has no example call for target %s", target)
+		}
+	}
+}
+
+var fencePattern = regexp.MustCompile("(?s)```(json|yaml)\n(.*?)```")
+
+// fencedBlocks returns the json and yaml code blocks of a topic.
+func fencedBlocks(text string) (jsonBlocks, yamlBlocks []string) {
+	for _, m := range fencePattern.FindAllStringSubmatch(text, -1) {
+		if m[1] == "json" {
+			jsonBlocks = append(jsonBlocks, m[2])
+		} else {
+			yamlBlocks = append(yamlBlocks, m[2])
+		}
+	}
+	return jsonBlocks, yamlBlocks
+}
+
+func TestJSONExamplesAreValidCalls(t *testing.T) {
+	for _, topic := range builtinTopics {
+		jsonBlocks, _ := fencedBlocks(builtinText(t, topic))
+		for i, block := range jsonBlocks {
+			var obj map[string]any
+			if err := json.Unmarshal([]byte(block), &obj); err != nil {
+				t.Errorf("%s json block %d: %v\n%s", topic, i, err, block)
+				continue
+			}
+			if _, isEnvelope := obj["data"]; isEnvelope {
+				continue
+			}
+			checkCall(t, topic, obj)
+		}
+	}
+}
+
+// checkCall verifies that an example dagu_read call uses only contract
+// fields, a known target, and one addressing mode.
+func checkCall(t *testing.T, topic string, call map[string]any) {
+	t.Helper()
+	for field := range call {
+		if !slices.Contains(inputFields, field) {
+			t.Errorf("%s: example %v uses unknown field %q", topic, call, field)
+		}
+	}
+	uri, hasURI := call["uri"].(string)
+	target, hasTarget := call["target"].(string)
+	switch {
+	case hasURI && (len(call) != 1 || !strings.HasPrefix(uri, "dagu://")):
+		t.Errorf("%s: URI-mode example %v is malformed", topic, call)
+	case !hasURI && !hasTarget:
+		t.Errorf("%s: example %v has neither target nor uri", topic, call)
+	case hasTarget && !slices.Contains(readTargets, target):
+		t.Errorf("%s: example %v uses unknown target", topic, call)
+	}
+	if q, ok := call["query"].(string); ok && strings.HasPrefix(q, "?") {
+		t.Errorf("%s: example query %q starts with ?", topic, q)
+	}
+}
+
+func TestYAMLExamplesParse(t *testing.T) {
+	count := 0
+	for _, topic := range builtinTopics {
+		_, yamlBlocks := fencedBlocks(builtinText(t, topic))
+		for i, block := range yamlBlocks {
+			count++
+			dec := yaml.NewDecoder(bytes.NewReader([]byte(block)))
+			for {
+				var doc map[string]any
+				err := dec.Decode(&doc)
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if err != nil {
+					t.Errorf("%s yaml block %d: %v\n%s", topic, i, err, block)
+					break
+				}
+			}
+		}
+	}
+	if count < 20 {
+		t.Fatalf("found %d yaml examples, want the authoring guide's examples", count)
+	}
+}
+
+func TestTopicsAvoidMachinePaths(t *testing.T) {
+	for _, topic := range builtinTopics {
+		text := builtinText(t, topic)
+		for _, bad := range []string{"/work/", "/tmp/brief", "TODO"} {
+			if strings.Contains(text, bad) {
+				t.Errorf("%s contains %q", topic, bad)
+			}
+		}
+	}
+}
