@@ -93,10 +93,21 @@ func fromUpstream(ue *restclient.Error, c *call) *Error {
 		field = defaultNotFoundField(c)
 	}
 	e := newError(code, upstreamMessage(code, ue, c, field))
-	if code == CodeInvalidResourceURI {
-		return e
+	return placeField(e, c, field)
+}
+
+// placeField reports the input at fault. A value that lives inside the
+// query (a runs cursor, say) is reported as the query field with the
+// parameter named in details; in URI mode decorate moves it to `uri`.
+func placeField(e *Error, c *call, field string) *Error {
+	spec := targets[c.target]
+	switch {
+	case field == "" || spec.allows(field):
+		return e.withField(field)
+	case spec.allows(fQuery):
+		return e.withField(fQuery).withDetails(map[string]any{"parameter": field})
 	}
-	return e.withField(field)
+	return e
 }
 
 func upstreamCode(ue *restclient.Error, c *call) (Code, bool) {
@@ -162,13 +173,30 @@ func decorate(e *Error, c *call) {
 	if e.Target == "" {
 		e.Target = c.target
 	}
-	if e.URI != "" {
-		return
-	}
 	switch {
 	case c.mode == uriMode:
 		e.URI = c.inputURI
-	case targets[c.target].singular:
+		blameURI(e)
+	case e.URI == "" && targets[c.target].singular:
 		e.URI = c.uri
 	}
+}
+
+// blameURI names `uri` as the field of a URI-mode failure the caller's
+// value caused: in URI mode it is the only input field. The part of the URI
+// at fault moves to details.segment (or stays in details.parameter).
+func blameURI(e *Error) {
+	switch e.Code {
+	case CodeInvalidResourceURI, CodeUnsupportedResource, CodeResourceNotFound:
+	default:
+		e.Field = ""
+		return
+	}
+	if e.Field != "" && e.Field != fURI && e.Field != fQuery {
+		if e.Details == nil {
+			e.Details = map[string]any{}
+		}
+		e.Details["segment"] = e.Field
+	}
+	e.Field = fURI
 }

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
-	"github.com/dagu-mcp-gateway/gateway/internal/workbook"
 )
 
 // TestUpstreamErrorTable checks the one status/kind table in both modes,
@@ -48,13 +47,11 @@ func TestUpstreamErrorTable(t *testing.T) {
 		{"decode", kindErr(restclient.KindDecode), CodeInternalError, "", ""},
 		{"refused", kindErr(restclient.KindRefused), CodeInvalidToolInput, CodeInvalidResourceURI, ""},
 		{"unsupported", &restclient.Error{Kind: restclient.KindUnsupported, Detail: "needs a newer Dagu"}, CodeResourceUnavailable, "", ""},
-		{"adapter not found", &restclient.Error{Kind: restclient.KindNotFound, Field: "stepName"}, CodeResourceNotFound, "", "stepName"},
+		{"adapter not found", &restclient.Error{Kind: restclient.KindNotFound, Field: "subRunId"}, CodeResourceNotFound, "", "subRunId"},
 		{"field tagged 404", restclient.WithField(httpErr(404), "subRunId"), CodeResourceNotFound, "", "subRunId"},
 		{"wrapped", fmt.Errorf("ctx: %w", httpErr(503)), CodeResourceUnavailable, "", ""},
 		{"deadline", context.DeadlineExceeded, CodeResourceUnavailable, "", ""},
 		{"plain error", errors.New(secret), CodeInternalError, "", ""},
-		{"workbook password", &workbook.Error{Kind: workbook.KindInvalidInput, Field: "password", Message: "a.xlsx: workbook password is missing or incorrect"}, CodeInvalidToolInput, "", "password"},
-		{"workbook outside roots", &workbook.Error{Kind: workbook.KindUnauthorized, Field: "path", Message: "x"}, CodeUnauthorized, "", "path"},
 	}
 	for _, tt := range tests {
 		for _, m := range []struct {
@@ -73,8 +70,11 @@ func TestUpstreamErrorTable(t *testing.T) {
 					want = tt.uriCode
 				}
 				field := tt.wantField
-				if want == CodeInvalidResourceURI {
+				if m.mode == uriMode {
 					field = ""
+					if want == CodeInvalidResourceURI || want == CodeResourceNotFound {
+						field = fURI
+					}
 				}
 				checkErr(t, e, wantErr{code: want, field: field, target: tRun, uri: m.uri})
 				if strings.Contains(e.Message, secret) {
@@ -93,6 +93,9 @@ func TestCollectionErrorsOmitURIInTargetMode(t *testing.T) {
 	e := errorOf(t, callJSON(t, tool, `{"target":"dags"}`))
 	checkErr(t, e, wantErr{code: CodeResourceUnavailable, target: tDAGs})
 	e = errorOf(t, callJSON(t, tool, `{"uri":"dagu://dags?page=2"}`))
+	if e.Field != "" {
+		t.Fatalf("an unavailable upstream is not the uri's fault: field %q", e.Field)
+	}
 	checkErr(t, e, wantErr{code: CodeResourceUnavailable, target: tDAGs, uri: "dagu://dags?page=2"})
 }
 

@@ -182,5 +182,8 @@ func TestReferenceDefaultTopicAndNotFound(t *testing.T) {
 	e := errorOf(t, callJSON(t, tool, `{"target":"reference","name":"nope"}`))
 	checkErr(t, e, wantErr{code: CodeResourceNotFound, field: "name", target: "reference", uri: "dagu://reference/nope"})
 	e = errorOf(t, callJSON(t, tool, `{"uri":"dagu://reference/nope"}`))
-	checkErr(t, e, wantErr{code: CodeResourceNotFound, field: "name", target: "reference", uri: "dagu://reference/nope"})
+	checkErr(t, e, wantErr{code: CodeResourceNotFound, field: "uri", target: "reference", uri: "dagu://reference/nope"})
+	if e.Details["segment"] != "name" {
+		t.Fatalf("details = %v", e.Details)
+	}
 }

@@ -86,7 +86,7 @@ func TestQueryValues(t *testing.T) {
 				}
 				return
 			}
-			checkErr(t, errorOf(t, res), wantErr{code: CodeInvalidResourceURI, target: tt.target, uri: uri})
+			checkErr(t, errorOf(t, res), wantErr{code: CodeInvalidResourceURI, field: fURI, target: tt.target, uri: uri})
 		})
 	}
 }

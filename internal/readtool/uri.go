@@ -20,7 +20,7 @@ type uriShape struct {
 func resolveURI(raw string) (*call, *Error) {
 	c, err := parseResourceURI(raw)
 	if err != nil {
-		err.URI = raw
+		err.URI, err.Field = raw, fURI
 		return nil, err
 	}
 	c.inputURI = raw

@@ -110,7 +110,7 @@ func TestURIErrors(t *testing.T) {
 		t.Run(tt.uri, func(t *testing.T) {
 			tool, _ := newStubTool(t)
 			e := errorOf(t, callJSON(t, tool, fmt.Sprintf(`{"uri":%q}`, tt.uri)))
-			checkErr(t, e, wantErr{code: tt.code, target: tt.target, uri: tt.uri})
+			checkErr(t, e, wantErr{code: tt.code, field: fURI, target: tt.target, uri: tt.uri})
 		})
 	}
 }
