@@ -1,0 +1,97 @@
+package main
+
+import (
+	"time"
+)
+
+// Config is the resolved runtime configuration of the gateway. It is built by
+// ResolveConfig from command-line flags, environment variables and defaults,
+// in that order of precedence, and checked by Validate.
+//
+// Secret fields carry `json:"-"` and are redacted by String, GoString and
+// LogValue, so printing or logging a Config never reveals them.
+type Config struct {
+	// DaguURL is the Dagu server base URL, including any base path, without a
+	// trailing slash. The REST API lives under RESTBaseURL.
+	DaguURL string
+	// DaguAPIKey is the bearer token sent to Dagu. Never print it.
+	DaguAPIKey string `json:"-"`
+	// DaguAPIKeyFile is a file holding the Dagu API key; the upstream client
+	// re-reads it when it changes. Mutually exclusive with DaguAPIKey.
+	DaguAPIKeyFile string
+	// DaguCAFile is a PEM bundle of extra roots trusted for the Dagu server.
+	DaguCAFile string
+	// DaguInsecureSkipVerify disables TLS verification of the Dagu server.
+	DaguInsecureSkipVerify bool
+
+	// Listen is the host:port the HTTP front door binds to.
+	Listen string
+	// AuthTokens are inbound bearer tokens given directly (flag or env).
+	AuthTokens []string `json:"-"`
+	// AuthTokenFile holds more inbound bearer tokens, one per line.
+	AuthTokenFile string
+	// AllowedHosts are extra Host/Origin values the front door accepts.
+	AllowedHosts []string
+
+	// UpstreamTimeout bounds each call to Dagu.
+	UpstreamTimeout time.Duration
+	// MaxResponseBytes bounds the size of one Dagu response body.
+	MaxResponseBytes int64
+	// ReferenceDir overrides the embedded reference topics when set.
+	ReferenceDir string
+	// CacheTTL is how long upstream answers are cached; 0 disables caching.
+	CacheTTL time.Duration
+
+	// WorkbookRoots restrict workbook reads to these directories when set.
+	WorkbookRoots []string
+	// WorkbookMaxBytes is the largest workbook file that is opened.
+	WorkbookMaxBytes int64
+	// WorkbookMaxRows is the number of data rows profiled per sheet.
+	WorkbookMaxRows int
+	// WorkbookMaxSheets is the number of sheets profiled per workbook.
+	WorkbookMaxSheets int
+
+	// LogLevel is one of debug, info, warn, error.
+	LogLevel string
+	// LogFormat is json or text.
+	LogFormat string
+	// ShutdownTimeout bounds graceful shutdown of the HTTP server.
+	ShutdownTimeout time.Duration
+}
+
+// Mode names the subcommand a Config is validated for, because each one
+// needs a different part of the configuration.
+type Mode string
+
+// The modes Validate understands.
+const (
+	// ModeServe runs the HTTP front door against a real Dagu server.
+	ModeServe Mode = "serve"
+	// ModeStdio speaks MCP over stdin/stdout against a real Dagu server.
+	ModeStdio Mode = "stdio"
+	// ModeDemo runs the HTTP front door against the built-in fake Dagu.
+	ModeDemo Mode = "demo"
+	// ModeDoctor checks connectivity to a real Dagu server and exits.
+	ModeDoctor Mode = "doctor"
+)
+
+// restAPIPath is the path Dagu mounts its REST API under, below its base URL.
+const restAPIPath = "/api/v1"
+
+// RESTBaseURL returns the base URL of Dagu's REST API: DaguURL + "/api/v1".
+func (c Config) RESTBaseURL() string {
+	if c.DaguURL == "" {
+		return ""
+	}
+	return c.DaguURL + restAPIPath
+}
+
+// needsDagu reports whether the mode talks to a real Dagu server.
+func (m Mode) needsDagu() bool {
+	return m == ModeServe || m == ModeStdio || m == ModeDoctor
+}
+
+// servesHTTP reports whether the mode opens the HTTP front door.
+func (m Mode) servesHTTP() bool {
+	return m == ModeServe || m == ModeDemo
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+)
+
+// parseLogLevel maps debug, info, warn and error to slog levels.
+func parseLogLevel(level string) (slog.Level, error) {
+	switch strings.ToLower(level) {
+	case "debug":
+		return slog.LevelDebug, nil
+	case "info":
+		return slog.LevelInfo, nil
+	case "warn", "warning":
+		return slog.LevelWarn, nil
+	case "error":
+		return slog.LevelError, nil
+	}
+	return 0, fmt.Errorf("--log-level %q: use debug, info, warn or error", level)
+}
+
+// NewLogger builds the process logger writing to w with the configured
+// level and format. An invalid level falls back to info and an invalid
+// format to json; Validate reports both.
+func (c Config) NewLogger(w io.Writer) *slog.Logger {
+	level, err := parseLogLevel(c.LogLevel)
+	if err != nil {
+		level = slog.LevelInfo
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	if strings.EqualFold(c.LogFormat, "text") {
+		return slog.New(slog.NewTextHandler(w, opts))
+	}
+	return slog.New(slog.NewJSONHandler(w, opts))
+}
+
+// setOrUnset describes a secret without revealing it.
+func setOrUnset(secret bool) string {
+	if secret {
+		return "set"
+	}
+	return "unset"
+}
+
+// redactedFields lists the configuration as key/value pairs with secrets
+// replaced by "set" or "unset". Token files are named, since the path is
+// not secret, but their content is never read here.
+func (c Config) redactedFields() []slog.Attr {
+	return []slog.Attr{
+		slog.String("dagu_url", c.DaguURL),
+		slog.String("dagu_api_key", setOrUnset(c.DaguAPIKey != "")),
+		slog.String("dagu_api_key_file", c.DaguAPIKeyFile),
+		slog.String("dagu_ca_file", c.DaguCAFile),
+		slog.Bool("dagu_insecure_skip_verify", c.DaguInsecureSkipVerify),
+		slog.String("listen", c.Listen),
+		slog.String("auth_tokens", setOrUnset(len(c.AuthTokens) > 0)),
+		slog.String("auth_token_file", c.AuthTokenFile),
+		slog.Any("allowed_hosts", c.AllowedHosts),
+		slog.Duration("upstream_timeout", c.UpstreamTimeout),
+		slog.String("max_response_bytes", formatByteSize(c.MaxResponseBytes)),
+		slog.String("reference_dir", c.ReferenceDir),
+		slog.Duration("cache_ttl", c.CacheTTL),
+		slog.Any("workbook_roots", c.WorkbookRoots),
+		slog.String("workbook_max_bytes", formatByteSize(c.WorkbookMaxBytes)),
+		slog.Int("workbook_max_rows", c.WorkbookMaxRows),
+		slog.Int("workbook_max_sheets", c.WorkbookMaxSheets),
+		slog.String("log_level", c.LogLevel),
+		slog.String("log_format", c.LogFormat),
+		slog.Duration("shutdown_timeout", c.ShutdownTimeout),
+	}
+}
+
+// LogValue implements slog.LogValuer: logging a Config prints a group of
+// its settings with the API key and inbound tokens shown as set/unset.
+func (c Config) LogValue() slog.Value {
+	return slog.GroupValue(c.redactedFields()...)
+}
+
+// String renders the configuration as space-separated key=value pairs,
+// with secrets redacted.
+func (c Config) String() string {
+	var b strings.Builder
+	for i, a := range c.redactedFields() {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%s=%v", a.Key, a.Value)
+	}
+	return b.String()
+}
+
+// GoString makes %#v print the redacted form too.
+func (c Config) GoString() string { return "Config{" + c.String() + "}" }

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"unicode"
+)
+
+// minTokenLength is the shortest inbound token accepted. Short tokens can be
+// guessed; the placeholder REPLACE_ME in the example secret is refused too.
+const minTokenLength = 16
+
+// InboundTokens returns every inbound bearer token: those given with
+// --auth-token or GATEWAY_AUTH_TOKENS, then those in --auth-token-file, with
+// duplicates removed. It reads the token file on each call.
+func (c Config) InboundTokens() ([]string, error) {
+	tokens := append([]string(nil), c.AuthTokens...)
+	if c.AuthTokenFile != "" {
+		fromFile, err := readTokenFile(c.AuthTokenFile)
+		if err != nil {
+			return nil, err
+		}
+		tokens = append(tokens, fromFile...)
+	}
+	return uniqueStrings(tokens), nil
+}
+
+// readTokenFile reads one token per line, skipping blank lines and lines
+// that start with '#'. Surrounding spaces and CR line endings are ignored.
+func readTokenFile(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--auth-token-file: %w", err)
+	}
+	return parseTokenLines(data), nil
+}
+
+// parseTokenLines extracts tokens from the text of a token file.
+func parseTokenLines(data []byte) []string {
+	var tokens []string
+	for line := range strings.Lines(string(data)) {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		tokens = append(tokens, line)
+	}
+	return tokens
+}
+
+// checkToken reports why a token is unfit for an Authorization header or
+// too weak. The error never includes the token itself.
+func checkToken(token string) error {
+	if len(token) < minTokenLength {
+		return fmt.Errorf("an inbound token is shorter than %d characters: generate one with `openssl rand -hex 32`", minTokenLength)
+	}
+	for _, r := range token {
+		if r > unicode.MaxASCII || unicode.IsSpace(r) || unicode.IsControl(r) {
+			return errors.New("an inbound token contains spaces, control or non-ASCII characters: use printable ASCII only, e.g. `openssl rand -hex 32`")
+		}
+	}
+	return nil
+}
+
+// uniqueStrings drops repeated items, keeping the first occurrence.
+func uniqueStrings(items []string) []string {
+	seen := make(map[string]bool, len(items))
+	var out []string
+	for _, item := range items {
+		if !seen[item] {
+			seen[item] = true
+			out = append(out, item)
+		}
+	}
+	return out
+}

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestFrontDoorWithSDKHandler checks the front door in front of the real
+// go-sdk handler configured as the gateway uses it: stateless, JSON
+// responses, the SDK's own localhost check off because the front door does
+// it (and honours --allowed-host).
+func TestFrontDoorWithSDKHandler(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "0"}, nil)
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, DisableLocalhostProtection: true})
+	front, err := NewFrontDoor(FrontDoorOptions{MCP: sdk, Tokens: []string{tokenA}, Listen: "127.0.0.1:0", AllowedHosts: []string{"gw.example"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(front)
+	defer ts.Close()
+
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
+	tests := []struct {
+		name, method, host, auth string
+		want                     int
+		wantBody                 string
+	}{
+		{"initialize", http.MethodPost, "", "Bearer " + tokenA, 200, `"protocolVersion"`},
+		{"allowed host", http.MethodPost, "gw.example", "Bearer " + tokenA, 200, `"protocolVersion"`},
+		{"no token", http.MethodPost, "", "", 401, `"unauthorized"`},
+		{"rebinding", http.MethodPost, "evil.example", "Bearer " + tokenA, 403, `forbidden`},
+		{"stateless get", http.MethodGet, "", "Bearer " + tokenA, 405, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, err := http.NewRequest(tt.method, ts.URL+"/mcp", strings.NewReader(initialize))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.host != "" {
+				req.Host = tt.host
+			}
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			if tt.auth != "" {
+				req.Header.Set("Authorization", tt.auth)
+			}
+			resp, err := ts.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			body, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != tt.want || !strings.Contains(string(body), tt.wantBody) {
+				t.Fatalf("got %d %s; want %d with %s", resp.StatusCode, body, tt.want, tt.wantBody)
+			}
+		})
+	}
+}
