@@ -37,6 +37,7 @@ var kindCodes = map[restclient.Kind]Code{
 	restclient.KindUnsupported: CodeResourceUnavailable,
 	restclient.KindNotFound:    CodeResourceNotFound,
 	restclient.KindDecode:      CodeInternalError,
+	restclient.KindCredentials: CodeResourceUnavailable,
 }
 
 // workbookCodes maps the workbook profiler's error kinds.
@@ -158,6 +159,8 @@ func unavailableMessage(ue *restclient.Error) string {
 		return "Dagu's answer is larger than the gateway's response size limit; narrow the query (a smaller perPage, limit, tail or head)."
 	case restclient.KindTLS:
 		return "The TLS handshake with Dagu failed; the operator must check the gateway's CA settings."
+	case restclient.KindCredentials:
+		return "The gateway cannot read its Dagu API key file; the operator must check DAGU_API_KEY_FILE."
 	case restclient.KindNetwork, restclient.KindCanceled:
 		return "The gateway could not reach Dagu; try again shortly."
 	}

@@ -45,6 +45,7 @@ func TestUpstreamErrorTable(t *testing.T) {
 		{"tls", kindErr(restclient.KindTLS), CodeResourceUnavailable, "", ""},
 		{"too large", kindErr(restclient.KindTooLarge), CodeResourceUnavailable, "", ""},
 		{"decode", kindErr(restclient.KindDecode), CodeInternalError, "", ""},
+		{"credentials", kindErr(restclient.KindCredentials), CodeResourceUnavailable, "", ""},
 		{"refused", kindErr(restclient.KindRefused), CodeInvalidToolInput, CodeInvalidResourceURI, ""},
 		{"unsupported", &restclient.Error{Kind: restclient.KindUnsupported, Detail: "needs a newer Dagu"}, CodeResourceUnavailable, "", ""},
 		{"adapter not found", &restclient.Error{Kind: restclient.KindNotFound, Field: "subRunId"}, CodeResourceNotFound, "", "subRunId"},

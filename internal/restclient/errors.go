@@ -21,13 +21,14 @@ const (
 	KindRefused                     // the transport guard refused the request
 	KindNotFound                    // the adapter found no such thing in a valid answer (no HTTP 404)
 	KindUnsupported                 // the upstream Dagu lacks a capability the read needs
+	KindCredentials                 // the API key could not be read (nothing was sent)
 )
 
 var kindNames = map[Kind]string{
 	KindHTTP: "http", KindTimeout: "timeout", KindCanceled: "canceled",
 	KindNetwork: "network", KindTLS: "tls", KindTooLarge: "too_large",
 	KindDecode: "decode", KindRefused: "refused", KindNotFound: "not_found",
-	KindUnsupported: "unsupported",
+	KindUnsupported: "unsupported", KindCredentials: "credentials",
 }
 
 // String names the kind for logs and readiness reasons.
@@ -102,4 +103,13 @@ func WithField(err error, field string) error {
 	c := *e
 	c.Field = field
 	return &c
+}
+
+// IsRouteMissing reports whether err is Dagu's router-level "404 page not
+// found": a 404 whose body was not a JSON error object (Code stays empty; a
+// handler's 404 always carries code "not_found"). Older servers answer a
+// route they do not have this way, so it signals a capability change.
+func IsRouteMissing(err error) bool {
+	e, ok := AsError(err)
+	return ok && e.Kind == KindHTTP && e.Status == 404 && e.Code == ""
 }

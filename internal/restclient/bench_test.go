@@ -1,0 +1,65 @@
+package restclient
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func BenchmarkGuardCheck(b *testing.B) {
+	base, _ := restBaseURL("http://dagu:8080")
+	g := newGuard(base)
+	req, _ := http.NewRequest("GET", "http://dagu:8080/api/v1/dag-runs/n/r/sub-dag-runs/s/steps/st/foreach/1.each.0/steps/b/log?stream=stdout&tail=50", nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := g.check(req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDecodeGetRoutes decodes an OpenAPI document of about the size a
+// real Dagu publishes (~800 KB), most of it skipped component schemas.
+func BenchmarkDecodeGetRoutes(b *testing.B) {
+	var doc strings.Builder
+	doc.WriteString(`{"openapi":"3.0.0","paths":{`)
+	for i := range 165 {
+		fmt.Fprintf(&doc, `%s"/route%d/{id}":{"get":{"parameters":[{"name":"id","in":"path"}]},"post":{}}`, map[bool]string{true: ",", false: ""}[i > 0], i)
+	}
+	doc.WriteString(`},"components":{"schemas":{`)
+	for i := range 2000 {
+		fmt.Fprintf(&doc, `%s"S%d":{"type":"object","description":"%s","properties":{"a":{"type":"string"},"b":{"type":"array","items":{"$ref":"#/x"}}}}`,
+			map[bool]string{true: ",", false: ""}[i > 0], i, strings.Repeat("d", 250))
+	}
+	doc.WriteString(`}}}`)
+	raw := []byte(doc.String())
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	for b.Loop() {
+		routes, err := decodeGetRoutes(bytes.NewReader(raw))
+		if err != nil || len(routes) != 165 {
+			b.Fatal(len(routes), err)
+		}
+	}
+}
+
+// BenchmarkGetDAGRoundTrip measures one guarded call through resty and the
+// generated client against a local server answering a recorded DAG.
+func BenchmarkGetDAGRoundTrip(b *testing.B) {
+	fx := loadFixtures(b)["009-dags-mcp-read-contract.json"]
+	srv, _ := newServer(b, serveFixture(fx))
+	c, err := New(Config{BaseURL: srv.URL, Key: StaticKey("dagu_bench")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.GetDAG(ctx, "mcp_read_contract"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,47 @@
+package restclient
+
+import (
+	"context"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
+)
+
+// ListDAGs reads one page of DAG files (GET /dags).
+func (c *Client) ListDAGs(ctx context.Context, p gen.ListDAGsParams) (*gen.DAGListResponse, error) {
+	res, err := c.api.ListDAGsWithResponse(ctx, &p)
+	return decoded[gen.DAGListResponse](RouteDAGs, res, err)
+}
+
+// GetDAG reads one DAG definition and its latest run (GET /dags/{fileName}).
+func (c *Client) GetDAG(ctx context.Context, fileName string) (*gen.DAGDetailsResponse, error) {
+	if err := checkParams(RouteDAG, fileName); err != nil {
+		return nil, err
+	}
+	res, err := c.api.GetDAGWithResponse(ctx, fileName)
+	return decoded[gen.DAGDetailsResponse](RouteDAG, res, err)
+}
+
+// GetDAGSpec reads a DAG's stored YAML (GET /dags/{fileName}/spec).
+func (c *Client) GetDAGSpec(ctx context.Context, fileName string) (*gen.DAGSpecResponse, error) {
+	if err := checkParams(RouteDAGSpec, fileName); err != nil {
+		return nil, err
+	}
+	res, err := c.api.GetDAGSpecWithResponse(ctx, fileName)
+	return decoded[gen.DAGSpecResponse](RouteDAGSpec, res, err)
+}
+
+// SearchDAGs searches DAG sources (GET /search/dags).
+func (c *Client) SearchDAGs(ctx context.Context, p gen.SearchDAGsParams) (*gen.DAGSearchFeedResponse, error) {
+	res, err := c.api.SearchDAGsWithResponse(ctx, &p)
+	return decoded[gen.DAGSearchFeedResponse](RouteSearchDAGs, res, err)
+}
+
+// SearchDAGMatches pages through the snippets of one DAG
+// (GET /search/dags/{fileName}/matches).
+func (c *Client) SearchDAGMatches(ctx context.Context, fileName string, p gen.SearchDAGMatchesParams) (*gen.SearchMatchesResponse, error) {
+	if err := checkParams(RouteSearchDAGMatches, fileName); err != nil {
+		return nil, err
+	}
+	res, err := c.api.SearchDAGMatchesWithResponse(ctx, fileName, &p)
+	return decoded[gen.SearchMatchesResponse](RouteSearchDAGMatches, res, err)
+}

@@ -1,0 +1,196 @@
+package restclient
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
+)
+
+// RunRef addresses a root run, or a sub-run through its root.
+type RunRef struct {
+	// Name is the DAG name the root run is stored under.
+	Name string
+	// RunID is the root run's ID; "latest" works only where Dagu allows it
+	// (GetRun, GetRunSpec, GetRunOutputs).
+	RunID string
+	// SubRunID, when set, selects a sub-run of the root run.
+	SubRunID string
+}
+
+// IsSub reports whether the reference is to a sub-run.
+func (r RunRef) IsSub() bool { return r.SubRunID != "" }
+
+// check refuses unusable path parameters of the reference.
+func (r RunRef) check(route string, extra ...string) error {
+	values := append([]string{r.Name, r.RunID}, extra...)
+	if r.IsSub() {
+		values = append(values, r.SubRunID)
+	}
+	return checkParams(route, values...)
+}
+
+// LogWindow selects lines of a log. Zero fields are not sent; Dagu then
+// returns the first 1000 lines. Precedence on the server: Tail, then Head,
+// then Offset (with Limit), then Limit alone.
+type LogWindow struct {
+	Tail, Head, Offset, Limit int
+}
+
+// ListRuns reads one page of root runs (GET /dag-runs).
+func (c *Client) ListRuns(ctx context.Context, p gen.ListDAGRunsParams) (*gen.DAGRunsPageResponse, error) {
+	res, err := c.api.ListDAGRunsWithResponse(ctx, &p)
+	return decoded[gen.DAGRunsPageResponse](RouteRuns, res, err)
+}
+
+// ListRunsByName reads one page of the runs of exactly one DAG name
+// (GET /dag-runs/{name}).
+func (c *Client) ListRunsByName(ctx context.Context, name string, p gen.ListDAGRunsByNameParams) (*gen.DAGRunsPageResponse, error) {
+	if err := checkParams(RouteRunsByName, name); err != nil {
+		return nil, err
+	}
+	res, err := c.api.ListDAGRunsByNameWithResponse(ctx, name, &p)
+	return decoded[gen.DAGRunsPageResponse](RouteRunsByName, res, err)
+}
+
+// GetRun reads a run with its steps (GET /dag-runs/{name}/{dagRunId}, or
+// the sub-dag-runs/{subDAGRunId} form for a sub-run).
+func (c *Client) GetRun(ctx context.Context, ref RunRef) (*gen.DAGRunDetails, error) {
+	body, err := c.runDetails(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	return &body.DagRunDetails, nil
+}
+
+func (c *Client) runDetails(ctx context.Context, ref RunRef) (*gen.DAGRunDetailsResponse, error) {
+	if ref.IsSub() {
+		if err := ref.check(RouteSubRun); err != nil {
+			return nil, err
+		}
+		res, err := c.api.GetSubDAGRunWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID)
+		return decoded[gen.DAGRunDetailsResponse](RouteSubRun, res, err)
+	}
+	if err := ref.check(RouteRun); err != nil {
+		return nil, err
+	}
+	res, err := c.api.GetDAGRunWithResponse(ctx, ref.Name, ref.RunID)
+	return decoded[gen.DAGRunDetailsResponse](RouteRun, res, err)
+}
+
+// GetRunSpec reads the YAML a run (or sub-run) was started from.
+func (c *Client) GetRunSpec(ctx context.Context, ref RunRef) (string, error) {
+	body, err := c.runSpec(ctx, ref)
+	if err != nil {
+		return "", err
+	}
+	return body.Spec, nil
+}
+
+func (c *Client) runSpec(ctx context.Context, ref RunRef) (*gen.DAGRunSpecResponse, error) {
+	if ref.IsSub() {
+		if err := ref.check(RouteSubRunSpec); err != nil {
+			return nil, err
+		}
+		res, err := c.api.GetSubDAGRunSpecWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID)
+		return decoded[gen.DAGRunSpecResponse](RouteSubRunSpec, res, err)
+	}
+	if err := ref.check(RouteRunSpec); err != nil {
+		return nil, err
+	}
+	res, err := c.api.GetDAGRunSpecWithResponse(ctx, ref.Name, ref.RunID)
+	return decoded[gen.DAGRunSpecResponse](RouteRunSpec, res, err)
+}
+
+// GetRunOutputs reads a root run's collected outputs and attempt metadata
+// (GET /dag-runs/{name}/{dagRunId}/outputs). Sub-runs have no such route.
+func (c *Client) GetRunOutputs(ctx context.Context, name, runID string) (*gen.DAGRunOutputs, error) {
+	if err := checkParams(RouteRunOutputs, name, runID); err != nil {
+		return nil, err
+	}
+	res, err := c.api.GetDAGRunOutputsWithResponse(ctx, name, runID)
+	return decoded[gen.DAGRunOutputs](RouteRunOutputs, res, err)
+}
+
+// GetRunLog reads a window of a run's (or sub-run's) scheduler log. The
+// run ID must be concrete, not "latest".
+func (c *Client) GetRunLog(ctx context.Context, ref RunRef, w LogWindow) (*gen.Log, error) {
+	if ref.IsSub() {
+		if err := ref.check(RouteSubRunLog); err != nil {
+			return nil, err
+		}
+		p := gen.GetSubDAGRunLogParams{Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
+		res, err := c.api.GetSubDAGRunLogWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID, &p)
+		return decoded[gen.Log](RouteSubRunLog, res, err)
+	}
+	if err := ref.check(RouteRunLog); err != nil {
+		return nil, err
+	}
+	p := gen.GetDAGRunLogParams{Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
+	res, err := c.api.GetDAGRunLogWithResponse(ctx, ref.Name, ref.RunID, &p)
+	return decoded[gen.Log](RouteRunLog, res, err)
+}
+
+// GetStepLog reads a window of one step's stdout or stderr in a run or
+// sub-run. The stream is always sent (some servers fail without it).
+func (c *Client) GetStepLog(ctx context.Context, ref RunRef, step string, stream gen.LogStream, w LogWindow) (*gen.Log, error) {
+	if ref.IsSub() {
+		if err := ref.check(RouteSubStepLog, step); err != nil {
+			return nil, err
+		}
+		p := gen.GetSubDAGRunStepLogParams{Stream: stream, Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
+		res, err := c.api.GetSubDAGRunStepLogWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID, step, &p)
+		return decoded[gen.Log](RouteSubStepLog, res, err)
+	}
+	if err := ref.check(RouteStepLog, step); err != nil {
+		return nil, err
+	}
+	p := gen.GetDAGRunStepLogParams{Stream: stream, Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
+	res, err := c.api.GetDAGRunStepLogWithResponse(ctx, ref.Name, ref.RunID, step, &p)
+	return decoded[gen.Log](RouteStepLog, res, err)
+}
+
+// ListSubRuns lists the sub-runs a root run started, or, when ref names a
+// sub-run, the sub-runs that sub-run started.
+func (c *Client) ListSubRuns(ctx context.Context, ref RunRef) ([]gen.SubDAGRunDetail, error) {
+	if err := checkParams(RouteSubRuns, ref.Name, ref.RunID); err != nil {
+		return nil, err
+	}
+	p := gen.ListSubDAGRunsParams{ParentSubDAGRunId: ptr(ref.SubRunID)}
+	res, err := c.api.ListSubDAGRunsWithResponse(ctx, ref.Name, ref.RunID, &p)
+	body, err := decoded[gen.SubDAGRunsResponse](RouteSubRuns, res, err)
+	if err != nil {
+		return nil, err
+	}
+	return body.SubRuns, nil
+}
+
+// DownloadStepLog reads one step's whole stdout or stderr file as raw
+// bytes (run or sub-run), failing with KindTooLarge past limit bytes. A
+// limit <= 0 or above Config.MaxResponseBytes means MaxResponseBytes.
+func (c *Client) DownloadStepLog(ctx context.Context, ref RunRef, step string, stream gen.LogStream, limit int64) ([]byte, error) {
+	route := RouteStepLogDownload
+	if ref.IsSub() {
+		route = RouteSubStepDownload
+	}
+	if err := ref.check(route, step); err != nil {
+		return nil, err
+	}
+	var res *http.Response
+	var err error
+	if ref.IsSub() {
+		p := gen.DownloadSubDAGRunStepLogParams{Stream: ptr(stream)}
+		res, err = c.api.DownloadSubDAGRunStepLog(ctx, ref.Name, ref.RunID, ref.SubRunID, step, &p)
+	} else {
+		p := gen.DownloadDAGRunStepLogParams{Stream: ptr(stream)}
+		res, err = c.api.DownloadDAGRunStepLog(ctx, ref.Name, ref.RunID, step, &p)
+	}
+	if err != nil {
+		return nil, decodeError(route, err)
+	}
+	defer res.Body.Close()
+	if limit <= 0 || limit > c.cfg.MaxResponseBytes {
+		limit = c.cfg.MaxResponseBytes
+	}
+	return readCapped(ctx, res.Body, route, limit)
+}

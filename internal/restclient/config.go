@@ -1,0 +1,123 @@
+package restclient
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Defaults applied by New to zero Config fields.
+const (
+	DefaultTimeout          = 15 * time.Second
+	DefaultMaxResponseBytes = 32 << 20
+	DefaultRetries          = 2
+	DefaultUserAgent        = "dagu-mcp-gateway/dev"
+	restBasePath            = "/api/v1"
+)
+
+// Config configures the Dagu REST client.
+type Config struct {
+	// BaseURL is the Dagu server's URL including any base path, e.g.
+	// "https://dagu.example.com" or "https://example.com/dagu". The REST
+	// API is BaseURL + "/api/v1".
+	BaseURL string
+	// Key supplies the API key sent as a Bearer token; nil or an empty key
+	// sends no Authorization header.
+	Key KeySource
+	// Timeout bounds one call, retries and their waits included (default 15s).
+	Timeout time.Duration
+	// MaxResponseBytes caps every response body (default 32 MiB).
+	MaxResponseBytes int64
+	// CAFile is a PEM bundle trusted in addition to the system roots.
+	CAFile string
+	// InsecureSkipVerify disables TLS certificate checks (testing only).
+	InsecureSkipVerify bool
+	// UserAgent is sent on every request, e.g. "dagu-mcp-gateway/1.2.0".
+	UserAgent string
+	// Logger receives transport diagnostics; nil discards them. The API key
+	// is never logged.
+	Logger *slog.Logger
+	// Retries is the most retries per call for connect errors and HTTP
+	// 429/502/503/504 (default 2; negative disables retries).
+	Retries int
+	// Metrics, when set, receives the upstream request counters and the
+	// latency histogram.
+	Metrics prometheus.Registerer
+
+	// retryBaseWait is the first backoff step; tests shorten it.
+	retryBaseWait time.Duration
+}
+
+const defaultRetryBaseWait = 200 * time.Millisecond
+
+// withDefaults returns cfg with zero fields replaced by their defaults.
+func (cfg Config) withDefaults() Config {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.MaxResponseBytes <= 0 {
+		cfg.MaxResponseBytes = DefaultMaxResponseBytes
+	}
+	if cfg.Retries == 0 {
+		cfg.Retries = DefaultRetries
+	}
+	if cfg.Retries < 0 {
+		cfg.Retries = 0
+	}
+	if cfg.UserAgent == "" {
+		cfg.UserAgent = DefaultUserAgent
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if cfg.Key == nil {
+		cfg.Key = StaticKey("")
+	}
+	if cfg.retryBaseWait <= 0 {
+		cfg.retryBaseWait = defaultRetryBaseWait
+	}
+	return cfg
+}
+
+// restBaseURL validates BaseURL and returns the REST base URL.
+func restBaseURL(base string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimSpace(base))
+	if err != nil {
+		return nil, fmt.Errorf("dagu base URL: %w", err)
+	}
+	switch {
+	case u.Scheme != "http" && u.Scheme != "https":
+		return nil, errors.New("dagu base URL: scheme must be http or https")
+	case u.Host == "":
+		return nil, errors.New("dagu base URL: host is missing")
+	case u.User != nil:
+		return nil, errors.New("dagu base URL: credentials in the URL are not allowed; use the API key setting")
+	case u.RawQuery != "" || u.Fragment != "":
+		return nil, errors.New("dagu base URL: query and fragment are not allowed")
+	}
+	rest := &url.URL{Scheme: u.Scheme, Host: u.Host}
+	basePath := strings.TrimSuffix(u.EscapedPath(), "/") + restBasePath
+	if err := setEscapedPath(rest, basePath); err != nil {
+		return nil, fmt.Errorf("dagu base URL: %w", err)
+	}
+	return rest, nil
+}
+
+// setEscapedPath sets u's path from its escaped form.
+func setEscapedPath(u *url.URL, escaped string) error {
+	path, err := url.PathUnescape(escaped)
+	if err != nil {
+		return err
+	}
+	u.Path, u.RawPath = path, escaped
+	if u.EscapedPath() != escaped {
+		u.RawPath = ""
+	}
+	return nil
+}

@@ -1,0 +1,17 @@
+// Package restclient is the gateway's only way to Dagu: a read-only REST
+// client generated from api/openapi.yaml (package gen) and run over a
+// guarded transport.
+//
+// Every request goes through one path (doer.go): the transport guard allows
+// only GETs of the route templates in routes.go, with their query keys, on
+// the configured server; the API key is attached per request (KeySource, so
+// a rotated key file is picked up); resty executes the request with a
+// per-call deadline, retrying connect failures and 429/502/503/504 with
+// backoff or Retry-After but never waiting past the deadline; bodies are
+// capped. Every failure is an *Error whose Kind says what happened.
+//
+// The typed helpers on Client (calls_*.go) return generated types for the
+// upstream adapter in this package; generated types never leave restclient
+// and mapping. Probe serves readiness checks and DetectCapabilities tells
+// newer Dagu servers (foreach routes, event logs) from older ones.
+package restclient

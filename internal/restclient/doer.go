@@ -1,0 +1,138 @@
+package restclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/go-resty/resty/v2"
+)
+
+// doer is the generated client's HttpRequestDoer. Every request passes the
+// guard, gets the per-call deadline and credentials, and is executed by a
+// resty request, so resty's retry loop (with our condition and wait policy)
+// does the retrying. Non-2xx answers come back as *Error values; a 2xx body
+// is capped and releases the call's context when closed.
+type doer struct {
+	resty   *resty.Client
+	guard   *guard
+	key     KeySource
+	timeout time.Duration
+	limit   int64
+	metrics *metrics
+}
+
+func newDoer(cfg Config, g *guard, hc *http.Client, m *metrics) *doer {
+	policy := &retryPolicy{baseWait: cfg.retryBaseWait, now: time.Now, onRetry: m.retried}
+	rc := resty.NewWithClient(hc).
+		SetLogger(restyLogger{cfg.Logger}).
+		SetDisableWarn(true).
+		SetHeader("User-Agent", cfg.UserAgent).
+		SetRetryCount(cfg.Retries).
+		SetRetryWaitTime(0).
+		SetRetryMaxWaitTime(25 * time.Hour).
+		SetRetryAfter(policy.wait).
+		AddRetryCondition(policy.shouldRetry)
+	// Re-check the request resty actually built, on every attempt: what the
+	// guard approved is what goes on the wire.
+	rc.SetPreRequestHook(func(_ *resty.Client, r *http.Request) error {
+		_, err := g.check(r)
+		return err
+	})
+	return &doer{resty: rc, guard: g, key: cfg.Key, timeout: cfg.Timeout, limit: cfg.MaxResponseBytes, metrics: m}
+}
+
+// Do sends one guarded GET.
+func (d *doer) Do(req *http.Request) (*http.Response, error) {
+	route, err := d.guard.check(req)
+	if err != nil {
+		d.metrics.observe(route, KindRefused.String(), 0)
+		return nil, err
+	}
+	key, err := d.key.Key()
+	if err != nil {
+		d.metrics.observe(route, KindCredentials.String(), 0)
+		return nil, &Error{Route: route, Kind: KindCredentials, Message: err.Error(), Cause: err}
+	}
+	ctx, cancel := context.WithTimeout(context.WithValue(req.Context(), routeKey{}, route), d.timeout)
+	start := time.Now()
+	res, err := d.execute(ctx, req, key)
+	resp, err := d.finish(ctx, cancel, route, res, err)
+	d.metrics.observe(route, outcomeOf(resp, err), time.Since(start))
+	return resp, err
+}
+
+func (d *doer) execute(ctx context.Context, req *http.Request, key string) (*resty.Response, error) {
+	r := d.resty.R().SetContext(ctx).SetDoNotParseResponse(true)
+	for name, values := range req.Header {
+		for _, v := range values {
+			r.Header.Add(name, v)
+		}
+	}
+	if key != "" {
+		r.SetAuthToken(key)
+	}
+	res, err := r.Execute(http.MethodGet, req.URL.String())
+	if errors.Is(err, errRetryPastDeadline) && res != nil && res.RawResponse != nil {
+		// Stopped before a wait that would cross the deadline: report the
+		// last answer itself.
+		err = nil
+	}
+	return res, err
+}
+
+// finish turns resty's outcome into what the generated client expects: a
+// 2xx *http.Response with a capped body, or an *Error.
+func (d *doer) finish(ctx context.Context, cancel context.CancelFunc, route string, res *resty.Response, err error) (*http.Response, error) {
+	if err != nil {
+		if res != nil && res.RawResponse != nil {
+			_ = res.RawResponse.Body.Close()
+		}
+		defer cancel()
+		return nil, transportError(ctx, route, err)
+	}
+	raw := res.RawResponse
+	if raw.StatusCode/100 != 2 {
+		defer cancel()
+		bufferBody(raw)
+		body, _ := readCapped(ctx, raw.Body, route, errorBodyLimit)
+		return nil, httpError(route, raw.StatusCode, raw.Header.Get("Content-Type"), body)
+	}
+	raw.Body = newCappedBody(ctx, raw.Body, route, d.limit, cancel)
+	return raw, nil
+}
+
+// outcomeOf labels a call for the metrics: the status class of an answer,
+// or the failure kind.
+func outcomeOf(resp *http.Response, err error) string {
+	if e, ok := AsError(err); ok {
+		if e.Kind == KindHTTP {
+			return fmt.Sprintf("%dxx", e.Status/100)
+		}
+		return e.Kind.String()
+	}
+	if resp != nil {
+		return fmt.Sprintf("%dxx", resp.StatusCode/100)
+	}
+	return "unknown"
+}
+
+// restyLogger sends resty's own messages to slog at debug level. resty logs
+// URLs and errors, never headers, so the key does not reach it.
+type restyLogger struct{ l *slog.Logger }
+
+// Errorf logs at debug level: every resty error is also returned to us.
+func (r restyLogger) Errorf(format string, v ...any) { r.debug(format, v...) }
+
+// Warnf logs at debug level (resty warns once per failed attempt).
+func (r restyLogger) Warnf(format string, v ...any) { r.debug(format, v...) }
+
+// Debugf logs at debug level.
+func (r restyLogger) Debugf(format string, v ...any) { r.debug(format, v...) }
+
+func (r restyLogger) debug(format string, v ...any) {
+	r.l.Debug("resty: " + fmt.Sprintf(format, v...))
+}

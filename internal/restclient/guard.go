@@ -1,0 +1,174 @@
+package restclient
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+)
+
+// pattern is one allow-listed route template split into path segments. An
+// empty literal marks a {param} segment.
+type pattern struct {
+	template string
+	literals []string
+	query    map[string]bool
+}
+
+// matcher finds the route template an escaped REST path belongs to.
+type matcher struct {
+	patterns []pattern
+}
+
+// newMatcher compiles route templates. Patterns with more literal segments
+// are tried first, so a literal always beats a parameter.
+func newMatcher(routes map[string][]string) *matcher {
+	m := &matcher{}
+	for template, keys := range routes {
+		m.patterns = append(m.patterns, compilePattern(template, keys))
+	}
+	sort.Slice(m.patterns, func(i, j int) bool {
+		li, lj := literalCount(m.patterns[i]), literalCount(m.patterns[j])
+		if li != lj {
+			return li > lj
+		}
+		return m.patterns[i].template < m.patterns[j].template
+	})
+	return m
+}
+
+func compilePattern(template string, keys []string) pattern {
+	p := pattern{template: template, query: map[string]bool{}}
+	for _, seg := range strings.Split(strings.TrimPrefix(template, "/"), "/") {
+		if strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") {
+			seg = ""
+		}
+		p.literals = append(p.literals, seg)
+	}
+	for _, k := range keys {
+		p.query[k] = true
+	}
+	return p
+}
+
+func literalCount(p pattern) int {
+	n := 0
+	for _, l := range p.literals {
+		if l != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// match returns the pattern of an escaped path such as "/dags/a%2Fb", which
+// must start with "/". Each {param} takes exactly one escaped segment whose
+// value is acceptable (see validParam).
+func (m *matcher) match(escapedPath string) (pattern, bool) {
+	if !strings.HasPrefix(escapedPath, "/") {
+		return pattern{}, false
+	}
+	segs := strings.Split(escapedPath[1:], "/")
+	for _, p := range m.patterns {
+		if p.matches(segs) {
+			return p, true
+		}
+	}
+	return pattern{}, false
+}
+
+func (p pattern) matches(segs []string) bool {
+	if len(segs) != len(p.literals) {
+		return false
+	}
+	for i, lit := range p.literals {
+		if lit != "" && segs[i] != lit {
+			return false
+		}
+		if lit == "" && !validEscapedParam(segs[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func validEscapedParam(seg string) bool {
+	value, err := url.PathUnescape(seg)
+	return err == nil && validParam(value)
+}
+
+// validParam reports whether a decoded path parameter is safe to send: not
+// empty, and no "." or ".." element even when the value holds escaped
+// slashes, so no server that joins it into a file path can climb out.
+func validParam(value string) bool {
+	if value == "" {
+		return false
+	}
+	for _, elem := range strings.Split(value, "/") {
+		if elem == "." || elem == ".." {
+			return false
+		}
+	}
+	return true
+}
+
+// guard refuses every request that is not a GET of an allow-listed route on
+// the configured Dagu server. It checks what will go on the wire: the
+// escaped path and the raw query of the final *http.Request.
+type guard struct {
+	scheme, host string
+	// prefix is the escaped REST base path, e.g. "/api/v1" or "/dagu/api/v1".
+	prefix  string
+	matcher *matcher
+}
+
+func newGuard(restBase *url.URL) *guard {
+	return &guard{
+		scheme:  restBase.Scheme,
+		host:    strings.ToLower(restBase.Host),
+		prefix:  strings.TrimSuffix(restBase.EscapedPath(), "/"),
+		matcher: newMatcher(allowedRoutes),
+	}
+}
+
+// check returns the route template of an allowed request, or a KindRefused
+// error naming what was wrong. The route is "" when none matched.
+func (g *guard) check(req *http.Request) (string, error) {
+	if req.Method != http.MethodGet {
+		return "", refused("", "method %s is not allowed", req.Method)
+	}
+	if req.Body != nil && req.Body != http.NoBody {
+		return "", refused("", "a request body is not allowed")
+	}
+	u := req.URL
+	if u == nil || u.Scheme != g.scheme || strings.ToLower(u.Host) != g.host || u.User != nil || u.Opaque != "" {
+		return "", refused("", "the request does not target the configured Dagu server")
+	}
+	rest, ok := strings.CutPrefix(u.EscapedPath(), g.prefix)
+	if !ok {
+		return "", refused("", "the path is outside the Dagu REST base")
+	}
+	p, ok := g.matcher.match(rest)
+	if !ok {
+		return "", refused("", "the path is not an allowed route")
+	}
+	return p.template, checkQuery(p, u.RawQuery)
+}
+
+func checkQuery(p pattern, rawQuery string) error {
+	values, err := url.ParseQuery(rawQuery)
+	if err != nil {
+		return refused(p.template, "the query string is malformed")
+	}
+	for key := range values {
+		if !p.query[key] {
+			return refused(p.template, "query key %q is not allowed", key)
+		}
+	}
+	return nil
+}
+
+func refused(route, format string, args ...any) *Error {
+	return &Error{Route: route, Kind: KindRefused, Message: "transport guard: " + fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,73 @@
+package restclient
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
+)
+
+// Probe failure reasons.
+const (
+	ProbeNetwork  = "network"  // Dagu could not be reached in time
+	ProbeTLS      = "tls"      // the TLS handshake failed
+	ProbeAuth     = "auth"     // the credentials were missing, unreadable or rejected
+	ProbeSurface  = "surface"  // the API key lacks the rest_api surface
+	ProbeUpstream = "upstream" // Dagu answered, but not usefully
+)
+
+// ProbeResult is the outcome of one readiness probe.
+type ProbeResult struct {
+	OK bool
+	// Reason is one of the Probe* constants when OK is false.
+	Reason string
+	// Detail describes the failure for operators; it never holds the key.
+	Detail string
+}
+
+// Probe checks that Dagu is reachable and accepts the credentials with one
+// small read: GET /dags?perPage=1.
+func (c *Client) Probe(ctx context.Context) ProbeResult {
+	one := 1
+	_, err := c.ListDAGs(ctx, gen.ListDAGsParams{PerPage: &one})
+	if err == nil {
+		return ProbeResult{OK: true}
+	}
+	e, ok := AsError(err)
+	if !ok {
+		return ProbeResult{Reason: ProbeUpstream, Detail: "unexpected failure"}
+	}
+	return ProbeResult{Reason: probeReason(e), Detail: probeDetail(e)}
+}
+
+func probeReason(e *Error) string {
+	switch {
+	case e.Kind == KindTLS:
+		return ProbeTLS
+	case e.Kind == KindNetwork || e.Kind == KindTimeout || e.Kind == KindCanceled:
+		return ProbeNetwork
+	case e.Kind == KindCredentials:
+		return ProbeAuth
+	case e.Kind == KindHTTP && e.SurfaceDenied:
+		return ProbeSurface
+	case e.Kind == KindHTTP && (e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden):
+		return ProbeAuth
+	}
+	return ProbeUpstream
+}
+
+// probeDetail is built from the failure kind and status only; transport
+// texts carry just the host and path, never credentials.
+func probeDetail(e *Error) string {
+	switch e.Kind {
+	case KindHTTP:
+		if e.Code != "" {
+			return fmt.Sprintf("Dagu answered HTTP %d (%s)", e.Status, e.Code)
+		}
+		return fmt.Sprintf("Dagu answered HTTP %d", e.Status)
+	case KindCredentials:
+		return "the API key could not be read: " + e.Message
+	}
+	return fmt.Sprintf("%s: %s", e.Kind, e.Message)
+}

@@ -1,0 +1,103 @@
+package restclient
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"io"
+	"log"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// writeCA writes a TLS test server's certificate as a PEM file.
+func writeCA(t *testing.T, srv *httptest.Server) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "ca.pem")
+	block := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
+	if err := os.WriteFile(path, block, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// writeOtherCA writes a freshly generated self-signed CA that did not sign
+// the test server's certificate (all httptest servers share one cert).
+func writeOtherCA(t *testing.T) string {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber:          big.NewInt(7),
+		Subject:               pkix.Name{CommonName: "unrelated test CA"},
+		NotBefore:             time.Now().Add(-time.Hour),
+		NotAfter:              time.Now().Add(time.Hour),
+		IsCA:                  true,
+		BasicConstraintsValid: true,
+		KeyUsage:              x509.KeyUsageCertSign,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "other-ca.pem")
+	if err := os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestTLS(t *testing.T) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, healthJSON) }))
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // failed handshakes are expected
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+
+	tests := []struct {
+		name     string
+		caFile   string
+		insecure bool
+		want     Kind
+	}{
+		{"trusted CA file", writeCA(t, srv), false, 0},
+		{"wrong CA file", writeOtherCA(t), false, KindTLS},
+		{"no CA file", "", false, KindTLS},
+		{"verification disabled", "", true, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newTestClient(t, srv.URL, func(cfg *Config) {
+				cfg.CAFile = tt.caFile
+				cfg.InsecureSkipVerify = tt.insecure
+			})
+			_, err := c.Health(context.Background())
+			if kindOf(err) != tt.want {
+				t.Fatalf("err = %v, want kind %v", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestBadCAFile(t *testing.T) {
+	dir := t.TempDir()
+	notPEM := filepath.Join(dir, "junk.pem")
+	if err := os.WriteFile(notPEM, []byte("not a certificate"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{notPEM, filepath.Join(dir, "missing.pem")} {
+		if _, err := New(Config{BaseURL: "https://dagu.example", CAFile: path}); err == nil {
+			t.Errorf("New accepted CA file %s", filepath.Base(path))
+		}
+	}
+}
