@@ -1,0 +1,110 @@
+package workbook
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
+)
+
+// fuzzBookParts packs the three parts a fuzzer varies into an otherwise
+// valid package.
+func fuzzBookParts(sheet, sharedStrings, styles string) []byte {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	parts := map[string]string{
+		"_rels/.rels": `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+			`<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+		"xl/workbook.xml": bombWorkbookXML,
+		"xl/_rels/workbook.xml.rels": `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+			`<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/>` +
+			`<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/>` +
+			`<Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="/xl/styles.xml"/>` +
+			`</Relationships>`,
+		"xl/worksheets/sheet1.xml": sheet,
+		"xl/sharedStrings.xml":     sharedStrings,
+		"xl/styles.xml":            styles,
+	}
+	for name, body := range parts {
+		w, _ := zw.Create(name)
+		w.Write([]byte(body))
+	}
+	zw.Close()
+	return buf.Bytes()
+}
+
+// checkProfileInvariants holds for every profile the package returns.
+func checkProfileInvariants(t *testing.T, wb *model.Workbook, err error) {
+	t.Helper()
+	if err != nil {
+		if _, ok := AsError(err); !ok {
+			t.Fatalf("error %v (%T) is not an *Error", err, err)
+		}
+		return
+	}
+	if _, err := json.Marshal(wb); err != nil {
+		t.Fatalf("profile does not serialise: %v", err)
+	}
+	for _, s := range wb.Sheets {
+		if len(s.Headers) != len(s.Types) || len(s.Headers) != len(s.Columns) || len(s.Sample) > maxSampleRows {
+			t.Fatalf("sheet %q: %d headers, %d types, %d columns, %d samples",
+				s.Name, len(s.Headers), len(s.Types), len(s.Columns), len(s.Sample))
+		}
+		for _, c := range s.Columns {
+			if c.Filled < 0 || c.Blank < 0 || c.Filled+c.Blank != s.Columns[0].Filled+s.Columns[0].Blank {
+				t.Fatalf("sheet %q column %q: filled %d blank %d", s.Name, c.Name, c.Filled, c.Blank)
+			}
+		}
+	}
+}
+
+func profileBytes(t *testing.T, data []byte) (*model.Workbook, error) {
+	path := filepath.Join(t.TempDir(), "fuzz.xlsx")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p, err := New(Config{MaxRows: 50, MaxUnzipBytes: 4 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Profile(context.Background(), path, "pw")
+}
+
+// FuzzProfileFile profiles arbitrary file bytes: damaged zips, truncated
+// packages, compound files.
+func FuzzProfileFile(f *testing.F) {
+	valid := fuzzBookParts(`<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1"><v>2</v></c></row></sheetData></worksheet>`,
+		`<sst><si><t>h</t></si></sst>`, `<styleSheet/>`)
+	f.Add(valid)
+	f.Add(valid[:len(valid)/2])
+	f.Add(zipMagic)
+	f.Add(append(append([]byte{}, oleMagic...), make([]byte, 1024)...))
+	f.Add([]byte("PK\x05\x06" + string(make([]byte, 18))))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		wb, err := profileBytes(t, data)
+		checkProfileInvariants(t, wb, err)
+	})
+}
+
+// FuzzProfileParts profiles valid packages around arbitrary sheet, shared
+// string and style parts.
+func FuzzProfileParts(f *testing.F) {
+	f.Add(`<worksheet><sheetData><row r="2"><c r="B2" t="s"><v>0</v></c><c r="C2" t="s"><v>1</v></c></row>`+
+		`<row r="3" hidden="1"><c r="B3" s="1"><v>46296.5</v></c><c r="C3" t="e"><v>#N/A</v></c><c r="D3" t="b"><v>1</v></c></row>`+
+		`<row><c t="inlineStr"><is><t>x</t></is></c><c t="d"><v>2026-10-01</v></c><c t="str"><f>A1</f></c></row>`+
+		`</sheetData><tableParts><tablePart r:id="rId9"/></tableParts></worksheet>`,
+		`<sst><si><t>a</t></si><si><r><t>b</t></r></si></sst>`,
+		`<styleSheet><numFmts><numFmt numFmtId="164" formatCode="yyyy-mm-dd hh:mm"/></numFmts><cellXfs><xf numFmtId="0"/><xf numFmtId="164"/></cellXfs></styleSheet>`)
+	f.Add(`<sheetData><row r="1048577"/></sheetData>`, ``, ``)
+	f.Add(`<sheetData><row><c r="A1"><v>1</v></c><c r="A1"><v>2</v></c></row><row><c><v>x</v></c></row></sheetData>`, `<sst>`, `<`)
+	f.Add(`<sheetData><row><c t="s"><v>7</v></c><c t="s"><v>-1</v></c></row></sheetData>`, `<sst/>`, `<styleSheet/>`)
+	f.Fuzz(func(t *testing.T, sheet, sharedStrings, styles string) {
+		wb, err := profileBytes(t, fuzzBookParts(sheet, sharedStrings, styles))
+		checkProfileInvariants(t, wb, err)
+	})
+}

@@ -1,0 +1,337 @@
+package workbook
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Excel's grid bounds.
+const (
+	maxSheetRows    = 1 << 20 // 1,048,576
+	maxSheetColumns = 1 << 14 // 16,384 (XFD)
+	// maxRowValueBytes bounds the cell text of one row.
+	maxRowValueBytes = 32 << 20
+)
+
+// Cell type codes, from the `t` attribute of a cell.
+const (
+	cellNumber       byte = 'n' // t="n" or absent
+	cellShared       byte = 's' // t="s": index into the shared strings
+	cellFormulaStr   byte = 'f' // t="str": a formula's text result
+	cellInlineString byte = 'i' // t="inlineStr"
+	cellBoolean      byte = 'b' // t="b"
+	cellError        byte = 'e' // t="e"
+	cellISODate      byte = 'd' // t="d": ISO 8601 text
+)
+
+// rawCell is one cell as stored: its type code, style and raw text.
+type rawCell struct {
+	col        int // 1-based
+	typ        byte
+	style      int
+	formula    bool
+	start, end int // the cell's text within rawRow.arena
+}
+
+// rawRow is one row of a worksheet, with only the cells that carry text
+// (a cell holding nothing, or only a style, is left out).
+type rawRow struct {
+	num    int // 1-based
+	hidden bool
+	cells  []rawCell
+	arena  []byte
+	// formulasWithoutValue counts formula cells with no cached value.
+	formulasWithoutValue int
+}
+
+func (r *rawRow) text(c *rawCell) []byte { return r.arena[c.start:c.end] }
+
+// sheetReader streams the rows of a worksheet part, then the relationship
+// ids of its table parts.
+type sheetReader struct {
+	sc          *xmlScanner
+	inSheetData bool
+	done        bool
+	row         rawRow
+	cell        rawCell
+	lastCol     int
+	inCell      bool
+	inValue     bool // inside <v>, or <t> of an inline string
+	inInline    bool
+	phonetic    int
+	tableIDs    []string
+}
+
+func newSheetReader(r io.Reader) *sheetReader {
+	return &sheetReader{sc: newXMLScanner(r)}
+}
+
+// next returns the next row, or nil after the last one. The row is reused
+// by the following call.
+func (sr *sheetReader) next() (*rawRow, error) {
+	if sr.done {
+		return nil, nil
+	}
+	for {
+		if err := sr.sc.next(); err != nil {
+			if errors.Is(err, io.EOF) {
+				sr.done = true
+				return nil, nil
+			}
+			return nil, err
+		}
+		row, err := sr.handle()
+		if err != nil || row != nil {
+			return row, err
+		}
+		if sr.done {
+			return nil, nil
+		}
+		sr.sc.wantText = sr.inValue
+	}
+}
+
+// handle processes the current token; it returns a row when one ends.
+func (sr *sheetReader) handle() (*rawRow, error) {
+	sc := sr.sc
+	switch sc.kind {
+	case tokenStart:
+		return sr.handleStart()
+	case tokenEnd:
+		return sr.handleEnd()
+	case tokenText, tokenCDATA:
+		if sr.inValue {
+			sr.row.arena = appendText(sr.row.arena, sc.text, sc.kind == tokenCDATA)
+			if len(sr.row.arena) > maxRowValueBytes {
+				return nil, fmt.Errorf("row %d: cell text exceeds %d bytes", sr.row.num, maxRowValueBytes)
+			}
+		}
+	}
+	return nil, nil
+}
+
+func (sr *sheetReader) handleStart() (*rawRow, error) {
+	sc := sr.sc
+	switch string(sc.name) {
+	case "sheetData":
+		sr.inSheetData = !sc.selfClosing
+		if sc.selfClosing {
+			sr.done = true
+		}
+	case "row":
+		if !sr.inSheetData {
+			return nil, nil
+		}
+		if err := sr.startRow(); err != nil {
+			return nil, err
+		}
+		if sc.selfClosing {
+			return &sr.row, nil
+		}
+	case "c":
+		if sr.inSheetData {
+			return nil, sr.startCell()
+		}
+	case "v":
+		sr.inValue = sr.inCell && !sc.selfClosing
+		sr.cell.start = len(sr.row.arena)
+	case "f":
+		if sr.inCell {
+			sr.cell.formula = true
+		}
+	case "is":
+		sr.inInline = sr.inCell && !sc.selfClosing
+		sr.cell.start = len(sr.row.arena)
+	case "rPh":
+		if !sc.selfClosing {
+			sr.phonetic++
+		}
+	case "t":
+		sr.inValue = sr.inInline && sr.phonetic == 0 && !sc.selfClosing
+	}
+	return nil, nil
+}
+
+func (sr *sheetReader) handleEnd() (*rawRow, error) {
+	switch string(sr.sc.name) {
+	case "v", "t":
+		sr.inValue = false
+	case "rPh":
+		sr.phonetic = max(0, sr.phonetic-1)
+	case "is":
+		sr.inInline = false
+	case "c":
+		sr.endCell()
+	case "row":
+		if sr.inSheetData {
+			return &sr.row, nil
+		}
+	case "sheetData":
+		sr.inSheetData = false
+		sr.done = true
+	}
+	return nil, nil
+}
+
+func (sr *sheetReader) startRow() error {
+	num, hidden := sr.row.num+1, false
+	for rest := sr.sc.attrs; ; {
+		name, value, next, ok := nextAttr(rest)
+		if !ok {
+			break
+		}
+		rest = next
+		switch string(name) {
+		case "r":
+			n, err := parseRowNumber(value)
+			if err != nil {
+				return err
+			}
+			num = n
+		case "hidden":
+			hidden = isTrue(value)
+		}
+	}
+	if num > maxSheetRows {
+		return fmt.Errorf("row %d is beyond the sheet's last row", num)
+	}
+	sr.row.num, sr.row.hidden = num, hidden
+	sr.row.cells, sr.row.arena = sr.row.cells[:0], sr.row.arena[:0]
+	sr.row.formulasWithoutValue = 0
+	sr.lastCol = 0
+	return nil
+}
+
+func (sr *sheetReader) startCell() error {
+	cell := rawCell{col: sr.lastCol + 1, typ: cellNumber}
+	for rest := sr.sc.attrs; ; {
+		name, value, next, ok := nextAttr(rest)
+		if !ok {
+			break
+		}
+		rest = next
+		if err := applyCellAttr(&cell, name, value); err != nil {
+			return err
+		}
+	}
+	// Excel writes a row's cells left to right and refuses a file that
+	// does not; a repeated cell would be counted twice.
+	if cell.col <= sr.lastCol {
+		return fmt.Errorf("row %d: cell %s is out of order", sr.row.num, cellName(cell.col, sr.row.num))
+	}
+	if cell.col > maxSheetColumns {
+		return fmt.Errorf("cell column %d is beyond the sheet's last column", cell.col)
+	}
+	cell.start, cell.end = len(sr.row.arena), len(sr.row.arena)
+	sr.lastCol = cell.col
+	sr.cell, sr.inCell = cell, !sr.sc.selfClosing
+	return nil
+}
+
+func applyCellAttr(cell *rawCell, name, value []byte) error {
+	switch string(name) {
+	case "r":
+		col, _, err := parseCellRef(value)
+		if err != nil {
+			return err
+		}
+		cell.col = col
+	case "s":
+		style, err := parseSmallInt(value)
+		if err == nil {
+			cell.style = style
+		}
+	case "t":
+		cell.typ = cellTypeCode(value)
+	}
+	return nil
+}
+
+func cellTypeCode(t []byte) byte {
+	switch string(t) {
+	case "s":
+		return cellShared
+	case "str":
+		return cellFormulaStr
+	case "inlineStr":
+		return cellInlineString
+	case "b":
+		return cellBoolean
+	case "e":
+		return cellError
+	case "d":
+		return cellISODate
+	}
+	return cellNumber
+}
+
+// endCell keeps the cell when it carries text.
+func (sr *sheetReader) endCell() {
+	if !sr.inCell {
+		return
+	}
+	sr.inCell, sr.inValue, sr.inInline = false, false, false
+	sr.cell.end = len(sr.row.arena)
+	if sr.cell.end > sr.cell.start {
+		sr.row.cells = append(sr.row.cells, sr.cell)
+		return
+	}
+	if sr.cell.formula {
+		sr.row.formulasWithoutValue++
+	}
+}
+
+// tableRelationIDs reads the rest of the part and returns the relationship
+// ids of its table parts.
+func (sr *sheetReader) tableRelationIDs() ([]string, error) {
+	sr.sc.wantText = false
+	for {
+		err := sr.sc.next()
+		if errors.Is(err, io.EOF) {
+			return sr.tableIDs, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if sr.sc.kind != tokenStart || string(sr.sc.name) != "tablePart" {
+			continue
+		}
+		for rest := sr.sc.attrs; ; {
+			name, value, next, ok := nextAttr(rest)
+			if !ok {
+				break
+			}
+			rest = next
+			if string(name) == "id" {
+				sr.tableIDs = append(sr.tableIDs, string(appendUnescaped(nil, value)))
+			}
+		}
+	}
+}
+
+func isTrue(value []byte) bool {
+	return string(value) == "1" || string(value) == "true"
+}
+
+func parseSmallInt(b []byte) (int, error) {
+	if len(b) == 0 || len(b) > 9 {
+		return 0, fmt.Errorf("invalid number %q", b)
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, fmt.Errorf("invalid number %q", b)
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, nil
+}
+
+func parseRowNumber(b []byte) (int, error) {
+	n, err := parseSmallInt(b)
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("invalid row number %q", b)
+	}
+	return n, nil
+}

@@ -1,0 +1,379 @@
+package workbook
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strconv"
+	"unicode/utf8"
+)
+
+// This file holds a minimal streaming XML tokenizer for the two large
+// parts of a workbook, worksheets and the shared string table. It knows
+// just enough XML for machine-written OOXML: elements, attributes,
+// character data with the predefined and numeric entities, CDATA sections,
+// comments and processing instructions. It does not validate nesting and
+// does not expand DTD entities; callers track the elements they care about.
+
+type tokenKind uint8
+
+const (
+	tokenStart tokenKind = iota + 1 // <name attr="v"> or <name/>
+	tokenEnd                        // </name>
+	tokenText                       // character data, entities not yet decoded
+	tokenCDATA                      // CDATA contents, literal
+)
+
+const (
+	scannerBufferSize = 64 << 10
+	// maxXMLTokenBytes bounds one tag or one run of character data.
+	maxXMLTokenBytes = 8 << 20
+)
+
+var (
+	errXMLTokenTooLarge = errors.New("xml token exceeds the size limit")
+	errXMLUnterminated  = errors.New("xml markup is not terminated")
+)
+
+// xmlScanner tokenizes an XML stream. The slices of the current token
+// (name, attrs, text) stay valid only until the next call to next.
+type xmlScanner struct {
+	src      io.Reader
+	buf      []byte
+	pos, end int
+	srcDone  bool
+	srcErr   error
+
+	// wantText makes next return character data; when false, character
+	// data is skipped without being buffered.
+	wantText bool
+
+	kind        tokenKind
+	name        []byte // local name, without a namespace prefix
+	attrs       []byte // raw attribute text of a start tag
+	selfClosing bool
+	text        []byte
+}
+
+func newXMLScanner(r io.Reader) *xmlScanner {
+	return &xmlScanner{src: r, buf: make([]byte, scannerBufferSize)}
+}
+
+// next advances to the next token. It returns io.EOF at the end of input.
+func (s *xmlScanner) next() error {
+	for {
+		if s.pos >= s.end && !s.fill() {
+			return s.endErr()
+		}
+		if s.buf[s.pos] != '<' {
+			if done, err := s.scanText(); done || err != nil {
+				return err
+			}
+			continue
+		}
+		if done, err := s.scanMarkup(); done || err != nil {
+			return err
+		}
+	}
+}
+
+// endErr reports why input ended: a read error, or io.EOF.
+func (s *xmlScanner) endErr() error {
+	if s.srcErr != nil {
+		return s.srcErr
+	}
+	return io.EOF
+}
+
+// fill moves unread bytes to the front of the buffer, grows it when full
+// and reads more input. It returns false when no more input arrived.
+func (s *xmlScanner) fill() bool {
+	if s.srcDone {
+		return false
+	}
+	if s.pos > 0 {
+		s.end = copy(s.buf, s.buf[s.pos:s.end])
+		s.pos = 0
+	}
+	if s.end == len(s.buf) {
+		if len(s.buf) >= maxXMLTokenBytes {
+			s.srcDone, s.srcErr = true, errXMLTokenTooLarge
+			return false
+		}
+		grown := make([]byte, min(2*len(s.buf), maxXMLTokenBytes))
+		copy(grown, s.buf[:s.end])
+		s.buf = grown
+	}
+	for {
+		n, err := s.src.Read(s.buf[s.end:])
+		s.end += n
+		if err != nil {
+			s.srcDone = true
+			if err != io.EOF {
+				s.srcErr = err
+			}
+			return n > 0
+		}
+		if n > 0 {
+			return true
+		}
+	}
+}
+
+// scanText handles character data at s.pos.
+func (s *xmlScanner) scanText() (bool, error) {
+	searched := 0
+	for {
+		if i := bytes.IndexByte(s.buf[s.pos+searched:s.end], '<'); i >= 0 {
+			return s.emitText(searched + i), nil
+		}
+		if !s.wantText {
+			s.pos = s.end
+			return false, nil
+		}
+		searched = s.end - s.pos
+		if !s.fill() {
+			if s.srcErr != nil {
+				return false, s.srcErr
+			}
+			return s.emitText(s.end - s.pos), nil
+		}
+	}
+}
+
+func (s *xmlScanner) emitText(n int) bool {
+	text := s.buf[s.pos : s.pos+n]
+	s.pos += n
+	if !s.wantText {
+		return false
+	}
+	s.kind, s.text = tokenText, text
+	return true
+}
+
+// scanMarkup handles the markup that starts at s.pos.
+func (s *xmlScanner) scanMarkup() (bool, error) {
+	if !s.ensure(2) {
+		return false, s.unterminated()
+	}
+	switch s.buf[s.pos+1] {
+	case '/':
+		return s.scanEndTag()
+	case '?':
+		return false, s.skipPast(2, "?>")
+	case '!':
+		return s.scanBang()
+	}
+	return s.scanStartTag()
+}
+
+func (s *xmlScanner) scanEndTag() (bool, error) {
+	gt := s.indexFrom(2, ">")
+	if gt < 0 {
+		return false, s.unterminated()
+	}
+	s.kind = tokenEnd
+	s.name = localName(bytes.TrimSpace(s.buf[s.pos+2 : s.pos+gt]))
+	s.pos += gt + 1
+	return true, nil
+}
+
+func (s *xmlScanner) scanBang() (bool, error) {
+	const cdataOpen = "<![CDATA["
+	s.ensure(len(cdataOpen))
+	rest := s.buf[s.pos:s.end]
+	switch {
+	case bytes.HasPrefix(rest, []byte("<!--")):
+		return false, s.skipPast(4, "-->")
+	case bytes.HasPrefix(rest, []byte(cdataOpen)):
+		closeAt := s.indexFrom(len(cdataOpen), "]]>")
+		if closeAt < 0 {
+			return false, s.unterminated()
+		}
+		text := s.buf[s.pos+len(cdataOpen) : s.pos+closeAt]
+		s.pos += closeAt + 3
+		if !s.wantText {
+			return false, nil
+		}
+		s.kind, s.text = tokenCDATA, text
+		return true, nil
+	}
+	return false, s.skipPast(2, ">")
+}
+
+func (s *xmlScanner) scanStartTag() (bool, error) {
+	gt := s.tagEnd()
+	if gt < 0 {
+		return false, s.unterminated()
+	}
+	tag := s.buf[s.pos+1 : s.pos+gt]
+	s.pos += gt + 1
+	s.selfClosing = len(tag) > 0 && tag[len(tag)-1] == '/'
+	if s.selfClosing {
+		tag = tag[:len(tag)-1]
+	}
+	nameEnd := bytes.IndexAny(tag, " \t\r\n")
+	if nameEnd < 0 {
+		nameEnd = len(tag)
+	}
+	s.kind = tokenStart
+	s.name = localName(tag[:nameEnd])
+	s.attrs = tag[nameEnd:]
+	return true, nil
+}
+
+// tagEnd returns the offset from s.pos of the '>' closing a start tag,
+// skipping any '>' inside quoted attribute values; -1 when input ends.
+func (s *xmlScanner) tagEnd() int {
+	var quote byte
+	for i := 1; ; {
+		for ; s.pos+i < s.end; i++ {
+			c := s.buf[s.pos+i]
+			switch {
+			case quote != 0:
+				if c == quote {
+					quote = 0
+				}
+			case c == '"' || c == '\'':
+				quote = c
+			case c == '>':
+				return i
+			}
+		}
+		if !s.fill() {
+			return -1
+		}
+	}
+}
+
+// ensure makes at least n bytes from s.pos available, if input allows.
+func (s *xmlScanner) ensure(n int) bool {
+	for s.end-s.pos < n {
+		if !s.fill() {
+			return false
+		}
+	}
+	return true
+}
+
+// indexFrom returns the offset from s.pos of sep, searching from offset
+// from and reading more input as needed; -1 when input ends first.
+func (s *xmlScanner) indexFrom(from int, sep string) int {
+	for {
+		if from <= s.end-s.pos {
+			if i := bytes.Index(s.buf[s.pos+from:s.end], []byte(sep)); i >= 0 {
+				return from + i
+			}
+			// An occurrence may straddle the end of what is buffered.
+			from = max(from, s.end-s.pos-len(sep)+1)
+		}
+		if !s.fill() {
+			return -1
+		}
+	}
+}
+
+func (s *xmlScanner) skipPast(from int, sep string) error {
+	i := s.indexFrom(from, sep)
+	if i < 0 {
+		return s.unterminated()
+	}
+	s.pos += i + len(sep)
+	return nil
+}
+
+func (s *xmlScanner) unterminated() error {
+	if s.srcErr != nil {
+		return s.srcErr
+	}
+	return errXMLUnterminated
+}
+
+// localName drops a namespace prefix such as "x:" from a name.
+func localName(name []byte) []byte {
+	if i := bytes.IndexByte(name, ':'); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}
+
+// nextAttr parses the first attribute of raw attribute text. It returns
+// the attribute's local name, its raw (undecoded) value and the remaining
+// text; ok is false when no well-formed attribute is left.
+func nextAttr(raw []byte) (name, value, rest []byte, ok bool) {
+	raw = skipSpace(raw)
+	eq := bytes.IndexByte(raw, '=')
+	if eq <= 0 {
+		return nil, nil, nil, false
+	}
+	name = localName(bytes.TrimSpace(raw[:eq]))
+	after := skipSpace(raw[eq+1:])
+	if len(after) == 0 || (after[0] != '"' && after[0] != '\'') {
+		return nil, nil, nil, false
+	}
+	closing := bytes.IndexByte(after[1:], after[0])
+	if closing < 0 {
+		return nil, nil, nil, false
+	}
+	return name, after[1 : 1+closing], after[2+closing:], true
+}
+
+// skipSpace drops leading XML white space.
+func skipSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n') {
+		b = b[1:]
+	}
+	return b
+}
+
+// appendUnescaped appends text to dst with XML entity references decoded.
+// An unknown or malformed reference is kept literally.
+func appendUnescaped(dst, text []byte) []byte {
+	for {
+		amp := bytes.IndexByte(text, '&')
+		if amp < 0 {
+			return append(dst, text...)
+		}
+		dst = append(dst, text[:amp]...)
+		text = text[amp:]
+		semi := bytes.IndexByte(text, ';')
+		if semi < 0 || semi > 12 {
+			dst = append(dst, '&')
+			text = text[1:]
+			continue
+		}
+		if r, ok := decodeEntity(text[1:semi]); ok {
+			dst = utf8.AppendRune(dst, r)
+		} else {
+			dst = append(dst, text[:semi+1]...)
+		}
+		text = text[semi+1:]
+	}
+}
+
+func decodeEntity(ref []byte) (rune, bool) {
+	switch string(ref) {
+	case "lt":
+		return '<', true
+	case "gt":
+		return '>', true
+	case "amp":
+		return '&', true
+	case "quot":
+		return '"', true
+	case "apos":
+		return '\'', true
+	}
+	if len(ref) < 2 || ref[0] != '#' {
+		return 0, false
+	}
+	digits, base := ref[1:], 10
+	if digits[0] == 'x' || digits[0] == 'X' {
+		digits, base = digits[1:], 16
+	}
+	n, err := strconv.ParseUint(string(digits), base, 32)
+	if err != nil || !utf8.ValidRune(rune(n)) {
+		return 0, false
+	}
+	return rune(n), true
+}
