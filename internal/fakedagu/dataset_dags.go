@@ -1,0 +1,171 @@
+package fakedagu
+
+import (
+	"net/url"
+	"sort"
+	"strings"
+)
+
+// buildDAGs builds every DAG file: the sixteen of the recorded list (003)
+// plus the extra DAGs the fake adds. Recorded details and specs are used as
+// recorded; the rest are derived in the same shapes.
+func buildDAGs(src *sources, ds *dataset) []*dagRecord {
+	authored := getObj(src.derived["dags"], "dags")
+	var out []*dagRecord
+	for _, e := range getArr(src.body("/dags"), "dags") {
+		out = append(out, buildDAG(src, ds, mustObj(e, "DAG file"), getObj(authored, getStr(mustObj(e, "DAG file"), "fileName"))))
+	}
+	for name, e := range getObj(src.derived["dags"], "extraDags") {
+		entry := extraListEntry(ds, name, mustObj(e, "extra DAG"))
+		d := buildDAG(src, ds, entry, getObj(authored, name))
+		d.extra = true
+		out = append(out, d)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].fileName < out[j].fileName })
+	return out
+}
+
+func buildDAG(src *sources, ds *dataset, entry, authored obj) *dagRecord {
+	fileName := getStr(entry, "fileName")
+	listDAG := getObj(entry, "dag")
+	d := &dagRecord{
+		fileName:  fileName,
+		name:      getStr(listDAG, "name"),
+		labels:    lowerAll(getStrings(listDAG, "labels")),
+		nextRun:   parseRecordedTime(getStr(entry, "nextRun")),
+		listEntry: entry,
+	}
+	recordedPath := "/api/v1/dags/" + url.PathEscape(fileName)
+	recordedSpec, hasSpec := src.recorded[recordedPath+"/spec"].(obj)
+	switch {
+	case src.recorded[recordedPath] != nil:
+		d.details = mustObj(src.recorded[recordedPath], recordedPath)
+		d.spec = getStr(d.details, "spec")
+	case hasSpec:
+		d.spec = getStr(recordedSpec, "spec")
+	default:
+		d.spec = src.specs[fileName]
+	}
+	if d.details == nil {
+		d.details = derivedDAGDetails(d, entry, authored, recordedSpec, ds.latestRun(d.name, func(*runRecord) bool { return true }))
+	}
+	if hasSpec {
+		d.specBody = recordedSpec
+	} else {
+		d.specBody = obj{"dag": getObj(d.details, "dag"), "errors": nil, "spec": d.spec, "valueReferenceNotices": arr{}}
+	}
+	return d
+}
+
+// derivedDAGDetails builds GET /dags/{fileName} for a DAG whose details were
+// not recorded, in the shape of 009-011.
+func derivedDAGDetails(d *dagRecord, entry, authored, recordedSpec obj, latest *runRecord) obj {
+	dag := getObj(recordedSpec, "dag")
+	if dag == nil {
+		dag = derivedDAGObject(d, entry, authored, latest)
+	}
+	details := obj{
+		"dag":       dag,
+		"errors":    arr{},
+		"localDags": arr{},
+		"spec":      d.spec,
+		"suspended": entry["suspended"],
+	}
+	if latest != nil {
+		details["latestDAGRun"] = withoutKeys(latest.details, "sourceFileName", "specFromFile")
+	} else {
+		details["latestDAGRun"] = neverRanDetails(d.name, dag)
+	}
+	return details
+}
+
+func derivedDAGObject(d *dagRecord, entry, authored obj, latest *runRecord) obj {
+	listDAG := getObj(entry, "dag")
+	schedule := getArr(listDAG, "schedule")
+	if schedule == nil {
+		schedule = arr{}
+	}
+	dag := obj{
+		"env": arr{}, "histRetentionDays": 30, "maxActiveRuns": 1, "maxActiveSteps": 10,
+		"name": d.name, "params": arr{}, "preconditions": arr{},
+		"schedule": deepCopy(schedule), "steps": dagSteps(authored, latest), "type": "graph",
+	}
+	if desc := getStr(listDAG, "description"); desc != "" {
+		dag["description"] = desc
+	}
+	if labels := getStrings(listDAG, "labels"); len(labels) > 0 {
+		dag["labels"] = stringsToArr(labels)
+		dag["tags"] = stringsToArr(labels)
+	}
+	if next := getStr(entry, "nextRun"); next != "" {
+		dag["nextRun"] = next
+	}
+	for k, v := range getObj(authored, "fields") {
+		dag[k] = deepCopy(v)
+	}
+	return dag
+}
+
+// dagSteps returns a DAG's step definitions: authored ones, or the steps of
+// its latest run with the executor config a definition always carries.
+func dagSteps(authored obj, latest *runRecord) arr {
+	if steps := getArr(authored, "steps"); steps != nil {
+		return mustArr(deepCopy(steps))
+	}
+	steps := arr{}
+	if latest == nil {
+		return steps
+	}
+	for _, n := range getArr(latest.details, "nodes") {
+		step := mustObj(deepCopy(getObj(mustObj(n, "node"), "step")), "step")
+		ec := obj{"config": obj{}}
+		for k, v := range getObj(step, "executorConfig") {
+			ec[k] = v
+		}
+		step["executorConfig"] = ec
+		steps = append(steps, step)
+	}
+	return steps
+}
+
+// neverRanDetails is the latestDAGRun Dagu reports for a DAG without runs
+// (010): an unstarted run whose nodes carry "-" times.
+func neverRanDetails(name string, dag obj) obj {
+	nodes := arr{}
+	for _, s := range getArr(dag, "steps") {
+		nodes = append(nodes, obj{
+			"doneCount": 0, "finishedAt": "-", "retryCount": 0, "startedAt": "-",
+			"status": 0, "statusLabel": "not_started", "stderr": "", "stdout": "",
+			"step": deepCopy(s), "subRuns": arr{}, "subRunsRepeated": arr{},
+		})
+	}
+	details := obj{
+		"artifactsAvailable": false, "autoRetryCount": 0, "autoRetryLimit": nil,
+		"dagRunId": "", "finishedAt": "", "labels": nil, "log": "", "name": name,
+		"nodes": nodes, "preconditions": arr{}, "rootDAGRunId": "", "rootDAGRunName": "",
+		"startedAt": "", "status": 0, "statusLabel": "not_started", "tags": nil,
+	}
+	if params := getStrings(dag, "params"); len(params) > 0 {
+		details["params"] = strings.Join(params, " ")
+	}
+	return details
+}
+
+// extraListEntry builds the GET /dags entry of a DAG the fake adds.
+func extraListEntry(ds *dataset, name string, extra obj) obj {
+	labels := getStrings(extra, "labels")
+	dag := obj{"labels": stringsToArr(labels), "name": name, "schedule": arr{}, "tags": stringsToArr(labels)}
+	if desc := getStr(extra, "description"); desc != "" {
+		dag["description"] = desc
+	}
+	entry := obj{"dag": dag, "errors": arr{}, "fileName": name, "suspended": false}
+	if latest := ds.latestRun(name, func(*runRecord) bool { return true }); latest != nil {
+		entry["latestDAGRun"] = latest.summary
+	}
+	return entry
+}
+
+func mustArr(v any) arr {
+	a, _ := v.(arr)
+	return a
+}

@@ -1,0 +1,176 @@
+package fakedagu
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+const (
+	defaultDAGsPerPage = 50
+	maxDAGsPerPage     = 200
+	maxDAGFileNameLen  = 40
+)
+
+var dagFileNamePattern = regexp.MustCompile(`^[a-zA-Z0-9_.-]+$`)
+
+// validDAGFileName applies the file-name check Dagu runs before every
+// /dags/{fileName} handler; it answers 400 and returns false on failure.
+func (c *call) validDAGFileName() (string, bool) {
+	name := c.params["fileName"]
+	message := ""
+	switch {
+	case len(name) > maxDAGFileNameLen:
+		message = "name must be less than 40 characters"
+	case !dagFileNamePattern.MatchString(name):
+		message = "name must only contain alphanumeric characters, dashes, dots, and underscores"
+	case name == "." || name == "..":
+		message = "name must not be '.' or '..'"
+	}
+	if message != "" {
+		c.badRequest(message)
+		return "", false
+	}
+	return name, true
+}
+
+// dagListQuery is the parsed query of GET /dags.
+type dagListQuery struct {
+	page, perPage int
+	name          string
+	workspace     string
+	labels        []string
+	byNextRun     bool
+	descending    bool
+}
+
+func (c *call) dagListQuery() (dagListQuery, bool) {
+	var q dagListQuery
+	page, _, ok := c.intParam("page")
+	if !ok {
+		return q, false
+	}
+	perPage, _, ok := c.intParam("perPage")
+	if !ok {
+		return q, false
+	}
+	if _, ok := c.boolParam("active"); !ok {
+		return q, false
+	}
+	q.page = max(page, 1)
+	q.perPage = perPage
+	if perPage <= 0 {
+		q.perPage = defaultDAGsPerPage
+	}
+	q.perPage = min(q.perPage, maxDAGsPerPage)
+	if q.name, ok = c.stringParam("name"); !ok {
+		return q, false
+	}
+	if q.workspace, ok = c.workspaceParam(); !ok {
+		return q, false
+	}
+	if q.labels, ok = c.labelsParam(); !ok {
+		return q, false
+	}
+	sortField, ok := c.stringParam("sort")
+	if !ok {
+		return q, false
+	}
+	order, ok := c.stringParam("order")
+	q.byNextRun, q.descending = sortField == "nextRun", order == "desc"
+	return q, ok
+}
+
+// handleDAGs serves GET /dags.
+func (s *Server) handleDAGs(c *call) {
+	q, ok := c.dagListQuery()
+	if !ok {
+		return
+	}
+	var matched []*dagRecord
+	for _, d := range s.data.dags {
+		if s.visibleDAG(d) && workspaceHoldsDefault(q.workspace) && d.matchesName(q.name) && hasAllLabels(d.labels, q.labels) {
+			matched = append(matched, d)
+		}
+	}
+	sortDAGs(matched, q.byNextRun, q.descending)
+	start := min((q.page-1)*q.perPage, len(matched))
+	end := min(start+q.perPage, len(matched))
+	items := arr{}
+	for _, d := range matched[start:end] {
+		items = append(items, d.listEntry)
+	}
+	c.ok(obj{"dags": items, "errors": nil, "pagination": pagination(len(matched), q.page, q.perPage)})
+}
+
+// matchesName is the name filter: a case-insensitive substring of the DAG
+// name or its file name.
+func (d *dagRecord) matchesName(fragment string) bool {
+	f := strings.ToLower(fragment)
+	return strings.Contains(strings.ToLower(d.name), f) || strings.Contains(strings.ToLower(d.fileName), f)
+}
+
+// sortDAGs orders by name (case-insensitive), or by next run with DAGs
+// that have one first; desc reverses the order.
+func sortDAGs(dags []*dagRecord, byNextRun, desc bool) {
+	less := func(a, b *dagRecord) bool {
+		if byNextRun && a.nextRun.IsZero() != b.nextRun.IsZero() {
+			return !a.nextRun.IsZero()
+		}
+		if byNextRun && !a.nextRun.Equal(b.nextRun) {
+			return a.nextRun.Before(b.nextRun)
+		}
+		if la, lb := strings.ToLower(a.name), strings.ToLower(b.name); la != lb {
+			return la < lb
+		}
+		return a.fileName < b.fileName
+	}
+	sort.SliceStable(dags, func(i, j int) bool {
+		if desc {
+			return less(dags[j], dags[i])
+		}
+		return less(dags[i], dags[j])
+	})
+}
+
+// pagination builds Dagu's Pagination with its quirks: at least one page,
+// nextPage stays on the last page, prevPage never drops below 1.
+func pagination(total, page, perPage int) obj {
+	pages := max(1, (total+perPage-1)/perPage)
+	return obj{
+		"totalRecords": total,
+		"currentPage":  page,
+		"totalPages":   pages,
+		"nextPage":     min(page+1, pages),
+		"prevPage":     max(page-1, 1),
+	}
+}
+
+// handleDAG serves GET /dags/{fileName}.
+func (s *Server) handleDAG(c *call) {
+	name, ok := c.validDAGFileName()
+	if !ok {
+		return
+	}
+	d := s.dag(name)
+	if d == nil {
+		c.notFound(fmt.Sprintf("failed to load DAG %s: failed to locate DAG %s: DAG is not found", name, name))
+		return
+	}
+	c.ok(d.details)
+}
+
+// handleDAGSpec serves GET /dags/{fileName}/spec.
+func (s *Server) handleDAGSpec(c *call) {
+	name, ok := c.validDAGFileName()
+	if !ok {
+		return
+	}
+	d := s.dag(name)
+	if d == nil {
+		c.notFound("DAG not found")
+		return
+	}
+	c.ok(d.specBody)
+}

@@ -1,0 +1,139 @@
+package fakedagu
+
+// wikiSearchQuery is the parsed query of the wiki search routes.
+type wikiSearchQuery struct {
+	q, workspace, prefix string
+	tags                 []string
+	limit                int
+	cursor               string
+}
+
+func (c *call) wikiSearchQuery(defLimit, maxLimit int) (wikiSearchQuery, bool) {
+	var sq wikiSearchQuery
+	var ok bool
+	if sq.workspace, ok = c.workspaceParam(); !ok {
+		return sq, false
+	}
+	if sq.prefix, ok = c.prefixParam(); !ok {
+		return sq, false
+	}
+	if sq.q, ok = c.trimmedQuery(); !ok {
+		return sq, false
+	}
+	tags, ok := c.stringParam("tags")
+	if !ok {
+		return sq, false
+	}
+	sq.tags = normalizeLabels(tags)
+	limit, present, ok := c.intParam("limit")
+	if !ok {
+		return sq, false
+	}
+	sq.limit = clampLimit(limit, present, defLimit, maxLimit)
+	sq.cursor, ok = c.stringParam("cursor")
+	return sq, ok
+}
+
+// cursorFor starts a cursor bound to this query.
+func (sq wikiSearchQuery) cursorFor(id string, offset int) wikiSearchCursor {
+	ws := sq.workspace
+	if ws == workspaceAll {
+		ws = ""
+	}
+	return wikiSearchCursor{V: searchCursorVersion, Q: sq.q, Workspace: ws, Prefix: sq.prefix, Tags: sq.tags, ID: id, Offset: offset}
+}
+
+// fits reports whether a presented cursor belongs to this query.
+func (sq wikiSearchQuery) fits(cur wikiSearchCursor) bool {
+	want := sq.cursorFor(cur.ID, cur.Offset)
+	return cur.V == want.V && cur.Q == want.Q && cur.Workspace == want.Workspace &&
+		cur.Prefix == want.Prefix && sameStrings(cur.Tags, want.Tags) && cur.ID != ""
+}
+
+// handleSearchWiki serves GET /search/wiki: one preview match per page, in
+// path order.
+func (s *Server) handleSearchWiki(c *call) {
+	if !s.wikiEnabled(c) {
+		return
+	}
+	sq, ok := c.wikiSearchQuery(defaultSearchLimit, maxSearchLimit)
+	if !ok {
+		return
+	}
+	after := ""
+	if sq.cursor != "" {
+		var cur wikiSearchCursor
+		if decodeCursor(sq.cursor, &cur) != nil || !sq.fits(cur) || cur.Offset != 0 {
+			c.badRequest(errBadCursor.Error())
+			return
+		}
+		after = cur.ID
+	}
+	results := arr{}
+	hasMore := false
+	last := ""
+	for _, e := range s.wikiEntries(sq.workspace) {
+		if e.id <= after || !underPrefix(e.id, sq.prefix) || !hasAllLabels(lowerAll(e.page.tags), sq.tags) {
+			continue
+		}
+		matches := findMatches(e.page.content, sq.q)
+		if len(matches) == 0 {
+			continue
+		}
+		if len(results) == sq.limit {
+			hasMore = true
+			break
+		}
+		results = append(results, wikiSearchItem(sq, e, matches))
+		last = e.id
+	}
+	body := obj{"results": results, "hasMore": hasMore}
+	if hasMore {
+		body["nextCursor"] = encodeCursor(sq.cursorFor(last, 0))
+	}
+	c.ok(body)
+}
+
+func wikiSearchItem(sq wikiSearchQuery, e wikiEntry, matches []searchMatch) obj {
+	item := pageMetadata(e)
+	item["hasMoreMatches"] = len(matches) > 1
+	item["matches"] = matchBodies(matches[:1])
+	if len(matches) > 1 {
+		item["nextMatchesCursor"] = encodeCursor(sq.cursorFor(e.id, 1))
+	}
+	return item
+}
+
+// handleSearchWikiMatches serves GET /search/wiki/matches: more snippets of
+// one page.
+func (s *Server) handleSearchWikiMatches(c *call) {
+	if !s.wikiEnabled(c) {
+		return
+	}
+	path, ok := c.requiredString("path")
+	if !ok {
+		return
+	}
+	sq, ok := c.wikiSearchQuery(defaultMatchesLimit, maxMatchesLimit)
+	if !ok {
+		return
+	}
+	offset := 0
+	if sq.cursor != "" {
+		var cur wikiSearchCursor
+		if decodeCursor(sq.cursor, &cur) != nil || !sq.fits(cur) || cur.ID != path || cur.Offset <= 0 {
+			c.badRequest(errBadCursor.Error())
+			return
+		}
+		offset = cur.Offset
+	}
+	for _, e := range s.wikiEntries(sq.workspace) {
+		if e.id == path {
+			c.ok(matchPage(findMatches(e.page.content, sq.q), offset, sq.limit, func(next int) string {
+				return encodeCursor(sq.cursorFor(path, next))
+			}))
+			return
+		}
+	}
+	c.notFound("Wiki page not found")
+}

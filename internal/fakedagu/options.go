@@ -1,0 +1,75 @@
+package fakedagu
+
+import (
+	"strings"
+	"time"
+)
+
+// ForeachMode selects which generation of Dagu the fake imitates for
+// foreach steps.
+type ForeachMode int
+
+const (
+	// ForeachAggregate imitates the recorded (older) server: the foreach
+	// routes answer the router's 404 and a finished foreach step's stdout
+	// holds the aggregate summary. It is the default.
+	ForeachAggregate ForeachMode = iota
+	// ForeachRoutes imitates a newer server that serves per-item records
+	// on the foreach routes (mapping §8).
+	ForeachRoutes
+)
+
+// Options configure a fake server. The zero value is a server without
+// authentication that imitates the recorded Dagu.
+type Options struct {
+	// APIKey is the bearer key accepted on the REST API; "" means auth
+	// mode none, where every request is allowed.
+	APIKey string
+	// MCPOnlyKey is a key that exists but lacks the rest_api surface: it
+	// gets the plain-text 403 a real server answers.
+	MCPOnlyKey string
+	// Role is the role of APIKey's user: viewer (the default, as
+	// recorded), operator, developer, manager or admin. Only manager and
+	// admin may read /event-logs.
+	Role string
+	// BasePath is the server's base path; routes live under
+	// BasePath + "/api/v1" (e.g. "/dagu" gives "/dagu/api/v1/dags").
+	BasePath string
+	// Foreach selects the foreach generation (default ForeachAggregate).
+	Foreach ForeachMode
+	// WikiDisabled makes the wiki routes answer 403, as a server without a
+	// wiki store does.
+	WikiDisabled bool
+	// Now is the clock for the run list's implicit today-only window and
+	// the health answer; default time.Now.
+	Now func() time.Time
+	// Rebase, when set, moves every recorded timestamp so that the newest
+	// recorded run starts at Rebase (the demo uses it so runs look recent).
+	Rebase time.Time
+	// RecordedOnly hides what the fake adds beyond the recorded server (the
+	// nested_foreach_job DAG and its running run), so that list answers
+	// equal the recordings exactly.
+	RecordedOnly bool
+}
+
+// Roles that may read the event log.
+const (
+	roleViewer  = "viewer"
+	roleManager = "manager"
+	roleAdmin   = "admin"
+)
+
+// withDefaults fills in the defaults and normalises the base path.
+func (o Options) withDefaults() Options {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Role == "" {
+		o.Role = roleViewer
+	}
+	o.BasePath = "/" + strings.Trim(o.BasePath, "/")
+	if o.BasePath == "/" {
+		o.BasePath = ""
+	}
+	return o
+}
