@@ -1,0 +1,131 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/spf13/cobra"
+)
+
+const rootLong = `dagu-mcp-gateway gives AI agents (any MCP client) safe, read-only access to a
+Dagu workflow server through one MCP tool, dagu_read: DAGs and specs, runs,
+run and step logs, foreach items, the wiki, search, and local Excel workbook
+profiles. It calls Dagu's REST API with an API key and never starts, changes
+or deletes anything.
+
+Every flag can also be set with the environment variable named in its help;
+a flag on the command line wins over the environment, which wins over the
+default.`
+
+func newRootCommand(env environment) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "gateway",
+		Short:         "Read-only MCP gateway for a Dagu workflow server",
+		Long:          rootLong,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(env.stdin)
+	root.SetOut(env.stdout)
+	root.SetErr(env.stderr)
+	root.AddCommand(
+		newServeCommand(env),
+		newStdioCommand(env),
+		newDemoCommand(env),
+		newDoctorCommand(env),
+		newVersionCommand(env),
+	)
+	return root
+}
+
+// withConfig registers the gateway flags on cmd and resolves and validates
+// them for mode before fn runs.
+func withConfig(cmd *cobra.Command, env environment, mode Mode, fn func(cmd *cobra.Command, cfg Config) error) *cobra.Command {
+	RegisterFlags(cmd.Flags())
+	cmd.Args = cobra.NoArgs
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		cfg, err := ResolveConfig(cmd.Flags(), env.getenv)
+		if err == nil {
+			err = cfg.Validate(mode)
+		}
+		if err != nil {
+			return fmt.Errorf("invalid configuration:\n%w", err)
+		}
+		return fn(cmd, cfg)
+	}
+	return cmd
+}
+
+func newServeCommand(env environment) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve dagu_read over Streamable HTTP at POST /mcp",
+		Long: `Serve the dagu_read tool over MCP Streamable HTTP at POST /mcp (stateless, JSON
+responses: any replica can answer any request), with GET /healthz (process
+alive), GET /readyz (Dagu reachable and the API key accepted) and GET /metrics
+(Prometheus). Stops gracefully on SIGINT or SIGTERM.
+
+Example:
+  DAGU_URL=https://dagu.example.com DAGU_API_KEY_FILE=/run/secrets/dagu-key \
+  GATEWAY_AUTH_TOKENS=<long random token> gateway serve --listen 0.0.0.0:8090`,
+	}
+	return withConfig(cmd, env, ModeServe, func(cmd *cobra.Command, cfg Config) error {
+		log := cfg.NewLogger(env.stderr)
+		return serveHTTP(cmd.Context(), cfg, log, nil)
+	})
+}
+
+func newStdioCommand(env environment) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "stdio",
+		Short: "Serve dagu_read over stdin/stdout for desktop MCP clients",
+		Long: `Serve the dagu_read tool over MCP's stdio transport, for desktop clients such
+as Claude Desktop that start the gateway as a subprocess. Logs go to stderr.
+
+Example client entry:
+  {"command": "gateway", "args": ["stdio"],
+   "env": {"DAGU_URL": "https://dagu.example.com", "DAGU_API_KEY_FILE": "/path/to/key"}}`,
+	}
+	return withConfig(cmd, env, ModeStdio, func(cmd *cobra.Command, cfg Config) error {
+		return serveStdio(cmd.Context(), cfg, cfg.NewLogger(env.stderr), env)
+	})
+}
+
+func newDemoCommand(env environment) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Run the gateway against a built-in demo Dagu (works offline)",
+		Long: `Start a built-in demo Dagu on a loopback port (it serves recorded answers of a
+real Dagu: DAGs, failed and waiting runs, logs, foreach items, a wiki) and the
+gateway in front of it, then print the MCP URL and a ready-to-paste client
+configuration. No Dagu server, network or API key is needed.`,
+	}
+	return withConfig(cmd, env, ModeDemo, func(cmd *cobra.Command, cfg Config) error {
+		return runDemo(cmd.Context(), cmd, cfg, env)
+	})
+}
+
+func newDoctorCommand(env environment) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check the configured Dagu and report what it supports",
+		Long: `Check that the configured Dagu answers and accepts the API key, detect which
+REST routes it offers, and print which dagu_read targets work fully and which
+degrade on this Dagu version. Exits 0 when Dagu is usable, 1 otherwise.`,
+	}
+	return withConfig(cmd, env, ModeDoctor, func(cmd *cobra.Command, cfg Config) error {
+		return runDoctor(cmd.Context(), cfg, env)
+	})
+}
+
+func newVersionCommand(env environment) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the gateway version",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			_, err := fmt.Fprintf(env.stdout, "dagu-mcp-gateway %s (%s %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			return err
+		},
+	}
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
+)
+
+// runDemo starts the embedded demo Dagu on a loopback port and serves the
+// gateway in front of it.
+func runDemo(ctx context.Context, cmd *cobra.Command, cfg Config, env environment) error {
+	key, err := demoKey()
+	if err != nil {
+		return err
+	}
+	upstream, upstreamURL, err := startDemoDagu(key)
+	if err != nil {
+		return err
+	}
+	defer upstream.Close()
+	cfg.DaguURL, cfg.DaguAPIKey, cfg.DaguAPIKeyFile = upstreamURL, key, ""
+	explicit := cmd.Flags().Changed(flagListen) || env.getenv(flagEnv[flagListen]) != ""
+	ln, err := listenForDemo(cfg.Listen, explicit)
+	if err != nil {
+		return err
+	}
+	cfg.Listen = ln.Addr().String()
+	tokens, err := cfg.InboundTokens()
+	if err != nil {
+		return err
+	}
+	printDemoBanner(env.stdout, "http://"+cfg.Listen+"/mcp", upstreamURL, len(tokens) > 0)
+	return serveHTTP(ctx, cfg, cfg.NewLogger(env.stderr), ln)
+}
+
+// startDemoDagu serves the fake Dagu (newer foreach routes, timestamps moved
+// to the last hour) on an ephemeral loopback port.
+func startDemoDagu(key string) (*http.Server, string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, "", fmt.Errorf("demo Dagu: %w", err)
+	}
+	fake := fakedagu.New(fakedagu.Options{
+		APIKey:  key,
+		Role:    "admin",
+		Foreach: fakedagu.ForeachRoutes,
+		Rebase:  time.Now().Add(-30 * time.Minute),
+	})
+	srv := &http.Server{Handler: fake, ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	return srv, "http://" + ln.Addr().String(), nil
+}
+
+// listenForDemo listens on the configured address; when the operator did
+// not choose one and the default port is taken, any free loopback port will
+// do, so `gateway demo` works on a busy machine.
+func listenForDemo(addr string, explicit bool) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err == nil || explicit || !errors.Is(err, syscall.EADDRINUSE) {
+		return ln, err
+	}
+	return net.Listen("tcp", "127.0.0.1:0")
+}
+
+func demoKey() (string, error) {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return "dagu_demo_" + hex.EncodeToString(b), nil
+}
+
+func printDemoBanner(w io.Writer, mcpURL, daguURL string, tokens bool) {
+	auth := ""
+	if tokens {
+		auth = ` -H "Authorization: Bearer <your token>"`
+	}
+	fmt.Fprintf(w, `dagu-mcp-gateway demo is running (press Ctrl-C to stop)
+
+  MCP endpoint (Streamable HTTP): %[1]s
+  Demo Dagu (recorded data):      %[2]s
+
+Claude Code:
+  claude mcp add --transport http dagu-demo %[1]s
+
+Any MCP client that speaks Streamable HTTP:
+  {"mcpServers": {"dagu-demo": {"type": "http", "url": "%[1]s"}}}
+
+Try it with curl:
+  curl -s %[1]s%[3]s -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
+    -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dagu_read","arguments":{"target":"runs","query":"status=2"}}}'
+
+`, mcpURL, daguURL, auth)
+}

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"net"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// serveHTTP runs the HTTP front door until ctx ends. When ln is nil it
+// listens on cfg.Listen.
+func serveHTTP(ctx context.Context, cfg Config, log *slog.Logger, ln net.Listener) error {
+	g, err := newGateway(cfg, log)
+	if err != nil {
+		return err
+	}
+	tokens, err := cfg.InboundTokens()
+	if err != nil {
+		return err
+	}
+	g.adapter.Start(ctx)
+	handler, err := NewFrontDoor(FrontDoorOptions{
+		MCP:          g.mcpHandler(),
+		Metrics:      g.metricsHandler(),
+		Ready:        g.ready,
+		Tokens:       tokens,
+		AllowedHosts: cfg.AllowedHosts,
+		Listen:       cfg.Listen,
+		Logger:       log,
+	})
+	if err != nil {
+		return err
+	}
+	srv := NewHTTPServer(HTTPServerOptions{Addr: cfg.Listen, Handler: handler, Logger: log, ShutdownTimeout: cfg.ShutdownTimeout})
+	log.Info("gateway serving", "listen", cfg.Listen, "dagu", cfg.DaguURL, "version", version, "inbound_auth", len(tokens) > 0)
+	if ln != nil {
+		return srv.Serve(ctx, ln)
+	}
+	return srv.Run(ctx)
+}
+
+// serveStdio runs the MCP server over stdin/stdout until the client closes
+// the stream or ctx ends.
+func serveStdio(ctx context.Context, cfg Config, log *slog.Logger, env environment) error {
+	g, err := newGateway(cfg, log)
+	if err != nil {
+		return err
+	}
+	g.adapter.Start(ctx)
+	log.Info("gateway serving on stdio", "dagu", cfg.DaguURL, "version", version)
+	return g.server.Run(ctx, &mcp.IOTransport{Reader: nopReadCloser{env.stdin}, Writer: nopWriteCloser{env.stdout}})
+}

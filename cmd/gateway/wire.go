@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
+	"github.com/dagu-mcp-gateway/gateway/internal/reference"
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
+	"github.com/dagu-mcp-gateway/gateway/internal/workbook"
+)
+
+const serverInstructions = `This server gives read-only access to a Dagu workflow server through the dagu_read tool. ` +
+	`Start with {"target":"reference","name":"read-tool"} for the full guide, ` +
+	`{"target":"dags"} to list workflows, or {"target":"runs","query":"status=2"} to find failed runs.`
+
+// gateway is one wired instance: upstream client, adapter, tool and MCP
+// server, with its own metrics registry.
+type gateway struct {
+	log      *slog.Logger
+	registry *prometheus.Registry
+	client   *restclient.Client
+	adapter  *restclient.Adapter
+	server   *mcp.Server
+}
+
+// newGateway builds the gateway for a validated configuration.
+func newGateway(cfg Config, log *slog.Logger) (*gateway, error) {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	if cfg.DaguInsecureSkipVerify {
+		log.Warn("TLS VERIFICATION OF THE DAGU SERVER IS DISABLED (--dagu-insecure-skip-verify): " +
+			"anyone on the network path can read the API key and forge answers; use --dagu-ca-file instead")
+	}
+	client, err := restclient.New(restclient.Config{
+		BaseURL:            cfg.DaguURL,
+		Key:                keySource(cfg),
+		Timeout:            cfg.UpstreamTimeout,
+		MaxResponseBytes:   cfg.MaxResponseBytes,
+		CAFile:             cfg.DaguCAFile,
+		InsecureSkipVerify: cfg.DaguInsecureSkipVerify,
+		UserAgent:          "dagu-mcp-gateway/" + version,
+		Logger:             log,
+		Metrics:            reg,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("dagu client: %w", err)
+	}
+	adapter, err := restclient.NewAdapter(restclient.AdapterOptions{
+		Client: client, CacheTTL: cacheTTL(cfg), Logger: log, Registerer: reg,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("dagu adapter: %w", err)
+	}
+	tool, err := newTool(cfg, log, reg, adapter)
+	if err != nil {
+		return nil, err
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "dagu-mcp-gateway", Title: "Dagu (read-only)", Version: version},
+		&mcp.ServerOptions{Instructions: serverInstructions})
+	tool.Register(server)
+	return &gateway{log: log, registry: reg, client: client, adapter: adapter, server: server}, nil
+}
+
+func newTool(cfg Config, log *slog.Logger, reg prometheus.Registerer, up readtool.Upstream) (*readtool.Tool, error) {
+	// Topic files are re-read at most once a second even with caching off.
+	refs, err := reference.New(reference.Options{Dir: cfg.ReferenceDir, TTL: max(cfg.CacheTTL, time.Second), Registerer: reg})
+	if err != nil {
+		return nil, fmt.Errorf("reference topics: %w", err)
+	}
+	books, err := workbook.New(workbook.Config{
+		Roots:     cfg.WorkbookRoots,
+		MaxBytes:  cfg.WorkbookMaxBytes,
+		MaxRows:   cfg.WorkbookMaxRows,
+		MaxSheets: cfg.WorkbookMaxSheets,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("workbooks: %w", err)
+	}
+	if len(cfg.WorkbookRoots) == 0 {
+		log.Info("workbook reads are not confined: any .xlsx/.xlsm file this process can read may be profiled; set --workbook-root in production")
+	}
+	return readtool.New(readtool.Options{Upstream: up, References: refs, Workbooks: books, Logger: log, Registerer: reg})
+}
+
+// cacheTTL turns the operator's 0 ("no caching") into the negative value
+// the cache-owning packages read as disabled.
+func cacheTTL(cfg Config) time.Duration {
+	if cfg.CacheTTL == 0 {
+		return -1
+	}
+	return cfg.CacheTTL
+}
+
+func keySource(cfg Config) restclient.KeySource {
+	if cfg.DaguAPIKeyFile != "" {
+		return restclient.FileKey(cfg.DaguAPIKeyFile)
+	}
+	return restclient.StaticKey(cfg.DaguAPIKey)
+}
+
+// mcpHandler serves MCP Streamable HTTP statelessly with JSON responses, so
+// any replica can answer any request. The front door does the DNS-rebinding
+// check (honouring --allowed-host), so the SDK's own localhost check is off.
+func (g *gateway) mcpHandler() http.Handler {
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return g.server },
+		&mcp.StreamableHTTPOptions{
+			Stateless:                    true,
+			JSONResponse:                 true,
+			DisableLocalhostProtection:   true,
+			PropagateRequestCancellation: true,
+			Logger:                       g.log,
+		})
+}
+
+func (g *gateway) metricsHandler() http.Handler {
+	return promhttp.HandlerFor(g.registry, promhttp.HandlerOpts{Registry: g.registry})
+}
+
+// ready answers /readyz: Dagu must answer and accept the key. The reason
+// names network, tls, auth, surface or upstream; it never carries the key.
+func (g *gateway) ready(ctx context.Context) (bool, any) {
+	res := g.client.Probe(ctx)
+	body := map[string]any{"status": "ready"}
+	if !res.OK {
+		body = map[string]any{"status": "not ready", "reason": res.Reason, "detail": res.Detail}
+	}
+	if caps, ok := g.adapter.Capabilities(); ok {
+		body["dagu"] = capabilityReport(caps)
+	}
+	return res.OK, body
+}

@@ -1,0 +1,177 @@
+package readtool_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
+	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu/fakedagutest"
+	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
+	"github.com/dagu-mcp-gateway/gateway/internal/reference"
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/golden")
+
+// The recordings were made on this day; the fake's clock and the adapter's
+// run window are pinned to it so goldens do not move with time.
+var recordedNow = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+const testKey = "dagu_gatewaytestkey0123456789"
+
+// harness is the whole gateway in process: fake Dagu over HTTP, the real
+// REST client and adapter, the tool, and a real MCP client session over an
+// in-memory transport.
+type harness struct {
+	fake    *fakedagu.Server
+	session *mcp.ClientSession
+}
+
+func newHarness(t testing.TB, opts fakedagu.Options) *harness {
+	t.Helper()
+	opts.APIKey = testKey
+	if opts.Now == nil {
+		opts.Now = func() time.Time { return recordedNow }
+	}
+	fake, baseURL := fakedagutest.Start(t, opts)
+	client, err := restclient.New(restclient.Config{BaseURL: baseURL, Key: restclient.StaticKey(testKey), Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	adapter, err := restclient.NewAdapter(restclient.AdapterOptions{Client: client, Now: func() time.Time { return recordedNow }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := adapter.Refresh(context.Background()); err != nil {
+		t.Fatalf("capability detection: %v", err)
+	}
+	fake.Reset()
+	refs, err := reference.New(reference.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool, err := readtool.New(readtool.Options{Upstream: adapter, References: refs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &harness{fake: fake, session: connect(t, tool)}
+}
+
+// connect serves the tool on an MCP server and returns a client session
+// talking to it over an in-memory transport.
+func connect(t testing.TB, tool *readtool.Tool) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	server := mcp.NewServer(&mcp.Implementation{Name: "test-gateway", Version: "test"}, nil)
+	tool.Register(server)
+	serverT, clientT := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(ctx, serverT, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "test"}, nil)
+	cs, err := client.Connect(ctx, clientT, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close(); _ = ss.Wait() })
+	return cs
+}
+
+// call runs dagu_read with raw JSON arguments through the MCP client.
+func (h *harness) call(t testing.TB, args string) *mcp.CallToolResult {
+	t.Helper()
+	res, err := h.session.CallTool(context.Background(), &mcp.CallToolParams{Name: readtool.ToolName, Arguments: json.RawMessage(args)})
+	if err != nil {
+		t.Fatalf("protocol error for %s: %v", args, err)
+	}
+	return res
+}
+
+// golden compares a result with testdata/golden/<name>.json, or rewrites
+// the file under -update.
+func golden(t *testing.T, name, args string, res *mcp.CallToolResult) {
+	t.Helper()
+	got := renderResult(t, args, res)
+	path := filepath.Join("testdata", "golden", name+".json")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./internal/readtool -run %s -update)", err, t.Name())
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("result differs from %s (rerun with -update after checking):\n%s", path, diffHint(want, got))
+	}
+}
+
+func renderResult(t *testing.T, args string, res *mcp.CallToolResult) []byte {
+	t.Helper()
+	doc := map[string]any{"arguments": json.RawMessage(args), "result": res}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// diffHint shows the first differing line of two texts.
+func diffHint(want, got []byte) string {
+	w, g := strings.Split(string(want), "\n"), strings.Split(string(got), "\n")
+	for i := 0; i < len(w) && i < len(g); i++ {
+		if w[i] != g[i] {
+			return "line " + itoa(i+1) + ":\n  want: " + w[i] + "\n  got:  " + g[i]
+		}
+	}
+	return "lengths differ: want " + itoa(len(w)) + " lines, got " + itoa(len(g))
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// structuredOf decodes a result's structured content.
+func structuredOf(t testing.TB, res *mcp.CallToolResult) map[string]any {
+	t.Helper()
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// restCalls lists the REST requests the fake saw since the last reset,
+// as "GET /path?query".
+func (h *harness) restCalls() []string {
+	var out []string
+	for _, r := range h.fake.Requests() {
+		line := r.Method + " " + r.Path
+		if r.RawQuery != "" {
+			line += "?" + r.RawQuery
+		}
+		out = append(out, line)
+	}
+	return out
+}

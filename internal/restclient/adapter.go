@@ -1,0 +1,208 @@
+package restclient
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Adapter defaults, applied by NewAdapter to zero AdapterOptions fields.
+const (
+	DefaultCacheTTL          = 30 * time.Second
+	DefaultRunWindow         = 7 * 24 * time.Hour
+	DefaultRunLogsTail       = 500
+	DefaultStepLogTail       = 1000
+	DefaultCapabilityRefresh = 5 * time.Minute
+)
+
+const (
+	// detectTimeout bounds one capability detection.
+	detectTimeout = 10 * time.Second
+	// redetectInterval is the shortest time between two re-detections a
+	// router-level 404 on a foreach route triggers.
+	redetectInterval = 30 * time.Second
+)
+
+// AdapterOptions configures an Adapter.
+type AdapterOptions struct {
+	// Client is the Dagu REST client; required.
+	Client *Client
+	// CacheTTL is how long DAG specs and the DAG name list stay cached
+	// (default 30s); a negative value disables those caches.
+	CacheTTL time.Duration
+	// RunWindow is how far back an unfiltered run list reaches (default
+	// 7 days).
+	RunWindow time.Duration
+	// RunLogsTail is how many scheduler-log lines run_logs returns when the
+	// caller asks for no window (default 500).
+	RunLogsTail int
+	// StepLogTail is how many lines per stream step_log returns when the
+	// caller asks for no window (default 1000).
+	StepLogTail int
+	// CapabilityRefresh is how often Start re-detects the server's
+	// optional features (default 5m).
+	CapabilityRefresh time.Duration
+	// Now replaces the clock (default time.Now).
+	Now func() time.Time
+	// Logger receives diagnostics; nil discards them.
+	Logger *slog.Logger
+	// Registerer, when set, receives the adapter caches' metrics.
+	Registerer prometheus.Registerer
+}
+
+// withDefaults fills the zero fields of o.
+func (o AdapterOptions) withDefaults() AdapterOptions {
+	if o.CacheTTL == 0 {
+		o.CacheTTL = DefaultCacheTTL
+	}
+	if o.RunWindow <= 0 {
+		o.RunWindow = DefaultRunWindow
+	}
+	if o.RunLogsTail <= 0 {
+		o.RunLogsTail = DefaultRunLogsTail
+	}
+	if o.StepLogTail <= 0 {
+		o.StepLogTail = DefaultStepLogTail
+	}
+	if o.CapabilityRefresh <= 0 {
+		o.CapabilityRefresh = DefaultCapabilityRefresh
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return o
+}
+
+// Adapter answers the read tool's upstream questions (readtool.Upstream)
+// in the contract's models, with as few Dagu REST calls as each read
+// allows. It is safe for concurrent use.
+type Adapter struct {
+	client *Client
+	opts   AdapterOptions
+	log    *slog.Logger
+	caches adapterCaches
+
+	// caps holds the last successful capability detection; nil until one
+	// succeeded.
+	caps atomic.Pointer[Capabilities]
+
+	mu           sync.Mutex // guards baseCtx, started and lastRedetect
+	baseCtx      context.Context
+	started      bool
+	lastRedetect time.Time
+
+	// background counts the goroutines the adapter started, so tests can
+	// wait for them.
+	background sync.WaitGroup
+}
+
+// NewAdapter builds an Adapter. It does not contact Dagu.
+func NewAdapter(o AdapterOptions) (*Adapter, error) {
+	if o.Client == nil {
+		return nil, errors.New("upstream adapter: a Client is required")
+	}
+	o = o.withDefaults()
+	caches, err := newAdapterCaches(o)
+	if err != nil {
+		return nil, err
+	}
+	return &Adapter{client: o.Client, opts: o, log: o.Logger, caches: caches, baseCtx: context.Background()}, nil
+}
+
+// Start detects the server's capabilities now and again every
+// CapabilityRefresh, on a goroutine, until ctx ends. Later calls do nothing.
+func (a *Adapter) Start(ctx context.Context) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.started {
+		return
+	}
+	a.started = true
+	a.baseCtx = ctx
+	a.background.Add(1)
+	go func() {
+		defer a.background.Done()
+		a.refreshLoop(ctx)
+	}()
+}
+
+func (a *Adapter) refreshLoop(ctx context.Context) {
+	ticker := time.NewTicker(a.opts.CapabilityRefresh)
+	defer ticker.Stop()
+	for {
+		if _, err := a.Refresh(ctx); err != nil && ctx.Err() == nil {
+			a.log.Warn("detecting the Dagu server's capabilities failed", "error", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+		}
+	}
+}
+
+// Capabilities returns the last successful detection; ok is false when
+// none has succeeded yet.
+func (a *Adapter) Capabilities() (caps Capabilities, ok bool) {
+	p := a.caps.Load()
+	if p == nil {
+		return Capabilities{}, false
+	}
+	return *p, true
+}
+
+// Refresh detects the server's capabilities now (bounded by 10s) and keeps
+// the result when detection succeeds. When the server has the event log, it
+// also learns whether the API key may read it, so that run reads need no
+// extra call for that later.
+func (a *Adapter) Refresh(ctx context.Context) (Capabilities, error) {
+	ctx, cancel := context.WithTimeout(ctx, detectTimeout)
+	defer cancel()
+	caps, err := a.client.DetectCapabilities(ctx)
+	if err != nil {
+		return caps, err
+	}
+	a.caps.Store(&caps)
+	if caps.EventLogs {
+		a.eventLogAccess(ctx)
+	}
+	return caps, nil
+}
+
+// foreachRoutesMaybe reports whether the foreach routes should be tried:
+// the last detection found them, or no detection has succeeded yet.
+func (a *Adapter) foreachRoutesMaybe() bool {
+	caps, ok := a.Capabilities()
+	return !ok || caps.ForeachRoutes
+}
+
+// redetectSoon starts a capability re-detection in the background, at most
+// once per redetectInterval. A router-level 404 on a route the last
+// detection promised calls it: the server was probably replaced.
+func (a *Adapter) redetectSoon() {
+	a.mu.Lock()
+	now := a.opts.Now()
+	if !a.lastRedetect.IsZero() && now.Sub(a.lastRedetect) < redetectInterval {
+		a.mu.Unlock()
+		return
+	}
+	a.lastRedetect = now
+	ctx := a.baseCtx
+	a.background.Add(1)
+	a.mu.Unlock()
+	go func() {
+		defer a.background.Done()
+		if _, err := a.Refresh(ctx); err != nil {
+			a.log.Warn("re-detecting the Dagu server's capabilities failed", "error", err)
+		}
+	}()
+}

@@ -1,0 +1,100 @@
+package restclient
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/mapping"
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
+)
+
+// Step status numbers the summary path looks at.
+const (
+	nodeNotStarted = 0
+	nodeRunning    = 1
+	nodeSkipped    = 5
+	nodeRetrying   = 9
+)
+
+// aggregateItems lists items from the summary of a finished foreach step.
+func (a *Adapter) aggregateItems(ctx context.Context, t runTarget, step string, q model.ForeachQuery) (*model.ForeachItems, error) {
+	agg, err := a.aggregateOf(ctx, t, step, q.Parent != "")
+	if err != nil {
+		return nil, err
+	}
+	out := mapping.AggregateItems(agg, t.uris(), step, q)
+	return &out, nil
+}
+
+// aggregateItem finds one top-level item in the summary.
+func (a *Adapter) aggregateItem(ctx context.Context, t runTarget, step, item string) (*model.ForeachItem, error) {
+	agg, err := a.aggregateOf(ctx, t, step, isNestedItem(item))
+	if err != nil {
+		return nil, err
+	}
+	out, ok := mapping.AggregateItem(agg, t.uris(), step, item)
+	if !ok {
+		return nil, notFound(runRoute(t.ref), fieldItem, "")
+	}
+	return &out, nil
+}
+
+// isNestedItem reports whether an item path addresses an item of a nested
+// foreach ("1.shards.0"); top-level paths are plain indexes.
+func isNestedItem(item string) bool { return strings.Contains(item, ".") }
+
+// aggregateOf reads the summary a foreach step of an older server writes
+// to its stdout once every item has finished: the run's details (reused
+// when resolving "latest" read them) and one download of the stdout file.
+// A step that never started, was skipped, recorded no stdout or wrote
+// nothing has no items. Nested items and a running step's items are not in
+// the summary, so those reads are unsupported; nested says nested items
+// were asked for.
+func (a *Adapter) aggregateOf(ctx context.Context, t runTarget, step string, nested bool) (mapping.Aggregate, error) {
+	d, err := a.runDetails(ctx, t)
+	if err != nil {
+		return mapping.Aggregate{}, err
+	}
+	route := runRoute(t.ref)
+	n := stepNode(d, step)
+	switch {
+	case n == nil:
+		return mapping.Aggregate{}, notFound(route, fieldStepName, "")
+	case !isForeach(n):
+		return mapping.Aggregate{}, notForeachStep(route, step)
+	case nested:
+		return mapping.Aggregate{}, unsupported(route, detailNestedForeach, nil)
+	case n.Status == nodeRunning || n.Status == nodeRetrying:
+		return mapping.Aggregate{}, unsupported(route, detailLiveForeach, nil)
+	case n.Status == nodeNotStarted || n.Status == nodeSkipped || n.Stdout == "":
+		return mapping.Aggregate{}, nil
+	}
+	return a.downloadAggregate(ctx, t.ref, step)
+}
+
+// downloadAggregate reads and parses the summary; a missing or empty
+// stdout file (an expansion failure writes none) has no items.
+func (a *Adapter) downloadAggregate(ctx context.Context, ref RunRef, step string) (mapping.Aggregate, error) {
+	raw, err := a.client.DownloadStepLog(ctx, ref, step, gen.StreamStdout, 0)
+	if IsStatus(err, http.StatusNotFound) {
+		return mapping.Aggregate{}, nil
+	}
+	if err != nil {
+		return mapping.Aggregate{}, err
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return mapping.Aggregate{}, nil
+	}
+	agg, err := mapping.ParseForeachAggregate(raw)
+	if err != nil {
+		route := RouteStepLogDownload
+		if ref.IsSub() {
+			route = RouteSubStepDownload
+		}
+		return mapping.Aggregate{}, unsupported(route, detailForeachSummary, err)
+	}
+	return agg, nil
+}

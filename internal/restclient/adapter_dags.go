@@ -1,0 +1,139 @@
+package restclient
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/mapping"
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
+)
+
+// DAG name listing: pages of the largest size Dagu serves, and a bound on
+// how many are read for one suggestion list.
+const (
+	namesPerPage  = 200
+	namesMaxPages = 20
+)
+
+// allWorkspaces selects every workspace the key can see.
+const allWorkspaces = "all"
+
+// ListDAGs reads one page of the DAG collection (1 call).
+func (a *Adapter) ListDAGs(ctx context.Context, q model.DAGListQuery) (*model.DAGCollection, error) {
+	resp, err := a.client.ListDAGs(ctx, gen.ListDAGsParams{
+		Page:    ptr(q.Page),
+		PerPage: ptr(q.PerPage),
+		Name:    ptr(q.Name),
+		Labels:  ptr(joinLabels(q.Labels)),
+		Sort:    ptr(gen.ListDAGsParamsSort(q.Sort)),
+		Order:   ptr(gen.SortOrder(q.Order)),
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := mapping.DAGs(resp)
+	return &out, nil
+}
+
+// GetDAG reads one DAG by file name (1 call).
+func (a *Adapter) GetDAG(ctx context.Context, name string) (*model.DAGDetail, error) {
+	resp, err := a.client.GetDAG(ctx, name)
+	if err != nil {
+		return nil, blame(err, fieldName, http.StatusNotFound, http.StatusBadRequest)
+	}
+	out := mapping.DAGDetail(name, resp)
+	return &out, nil
+}
+
+// GetDAGSpec reads a DAG's YAML (1 call), cached per API key and name.
+func (a *Adapter) GetDAGSpec(ctx context.Context, name string) (*model.DAGSpec, error) {
+	return a.cachedSpec(ctx, name, func(ctx context.Context) (*model.DAGSpec, error) {
+		resp, err := a.client.GetDAGSpec(ctx, name)
+		if err != nil {
+			return nil, blame(err, fieldName, http.StatusNotFound, http.StatusBadRequest)
+		}
+		out := mapping.DAGSpec(name, resp)
+		return &out, nil
+	})
+}
+
+// DAGNames lists every DAG file name for did-you-mean suggestions, cached
+// per API key. It reads up to namesMaxPages pages of namesPerPage names.
+func (a *Adapter) DAGNames(ctx context.Context) ([]string, error) {
+	return a.cachedNames(ctx, a.loadDAGNames)
+}
+
+func (a *Adapter) loadDAGNames(ctx context.Context) ([]string, error) {
+	var names []string
+	for page := 1; page <= namesMaxPages; page++ {
+		resp, err := a.client.ListDAGs(ctx, gen.ListDAGsParams{Page: ptr(page), PerPage: ptr(namesPerPage)})
+		if err != nil {
+			return nil, err
+		}
+		names = append(names, mapping.DAGNames(resp)...)
+		if len(resp.Dags) == 0 || resp.Pagination.CurrentPage >= resp.Pagination.TotalPages {
+			break
+		}
+	}
+	if names == nil {
+		names = []string{}
+	}
+	return names, nil
+}
+
+// SearchDAGs searches DAG definitions (1 call). A 400 on a request that
+// carried a cursor blames the cursor (Dagu binds it to the query); a 404
+// for a named workspace blames the workspace.
+func (a *Adapter) SearchDAGs(ctx context.Context, q model.DAGSearchQuery) (*model.DAGSearch, error) {
+	resp, err := a.client.SearchDAGs(ctx, gen.SearchDAGsParams{
+		Q:         q.Search,
+		Workspace: ptr(namedWorkspace(q.Workspace)),
+		Cursor:    ptr(q.Cursor),
+		Limit:     ptr(q.Limit),
+	})
+	if err != nil {
+		return nil, blameSearch(err, q.Cursor, q.Workspace, dagSearchBadRequestField(q))
+	}
+	out := mapping.DAGSearch(resp)
+	return &out, nil
+}
+
+// blameSearch names the search input a 400 or 404 concerns. Dagu binds a
+// cursor to the query it came from, so a 400 on a request with a cursor
+// blames the cursor; a 404 for a named workspace blames the workspace.
+// otherBadRequest is the field any other 400 concerns ("" for none).
+func blameSearch(err error, cursor, workspace, otherBadRequest string) error {
+	switch {
+	case cursor != "" && IsStatus(err, http.StatusBadRequest):
+		return WithField(err, fieldCursor)
+	case namedWorkspace(workspace) != "" && IsStatus(err, http.StatusNotFound):
+		return WithField(err, fieldWorkspace)
+	case otherBadRequest != "" && IsStatus(err, http.StatusBadRequest):
+		return WithField(err, otherBadRequest)
+	}
+	return err
+}
+
+// dagSearchBadRequestField is what a DAG search 400 without a cursor is
+// about: the only other value Dagu checks is a named workspace.
+func dagSearchBadRequestField(q model.DAGSearchQuery) string {
+	if namedWorkspace(q.Workspace) != "" {
+		return fieldWorkspace
+	}
+	return ""
+}
+
+// namedWorkspace is ws unless it means "every workspace" ("" or "all"),
+// which is not sent.
+func namedWorkspace(ws string) string {
+	if ws == allWorkspaces {
+		return ""
+	}
+	return ws
+}
+
+// joinLabels writes a label filter the way Dagu reads it: one
+// comma-separated value.
+func joinLabels(labels []string) string { return strings.Join(labels, ",") }

@@ -1,0 +1,123 @@
+package restclient
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/mapping"
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
+)
+
+// ListForeachItems lists a page of a foreach step's items, from the
+// foreach route when the server has it (1 call) or from the summary an
+// older server writes to the step's stdout once it finishes (run details
+// plus one download: 2 calls). A "latest" root costs one more call, except
+// on the summary path of a root run, which reuses the details it read.
+//
+// When the last detection found the routes, or none has succeeded, the
+// route is tried first; a router-level 404 there means the server changed
+// (or never had them): a re-detection is started and this read falls back
+// to the summary.
+func (a *Adapter) ListForeachItems(ctx context.Context, addr model.StepAddress, q model.ForeachQuery) (*model.ForeachItems, error) {
+	t, err := a.resolveRun(ctx, addr.RunAddress)
+	if err != nil {
+		return nil, err
+	}
+	if a.foreachRoutesMaybe() {
+		out, err := a.routeItems(ctx, t, addr.StepName, q)
+		if !IsRouteMissing(err) {
+			return out, err
+		}
+		a.redetectSoon()
+	}
+	return a.aggregateItems(ctx, t, addr.StepName, q)
+}
+
+// GetForeachItem reads one item with its body steps, by the same plan as
+// ListForeachItems. The summary of an older server records no body steps.
+func (a *Adapter) GetForeachItem(ctx context.Context, addr model.StepAddress) (*model.ForeachItem, error) {
+	t, err := a.resolveRun(ctx, addr.RunAddress)
+	if err != nil {
+		return nil, err
+	}
+	if a.foreachRoutesMaybe() {
+		out, err := a.routeItem(ctx, t, addr.StepName, addr.Item)
+		if !IsRouteMissing(err) {
+			return out, err
+		}
+		a.redetectSoon()
+	}
+	return a.aggregateItem(ctx, t, addr.StepName, addr.Item)
+}
+
+// routeItems reads the foreach list route. A router-level 404 is returned
+// as is, for the caller to fall back on.
+func (a *Adapter) routeItems(ctx context.Context, t runTarget, step string, q model.ForeachQuery) (*model.ForeachItems, error) {
+	list, err := a.client.ListForeachItems(ctx, t.ref, step, ForeachQuery{
+		Parent: q.Parent, Status: gen.ForeachStatusBucket(q.Status), Page: q.Page, PerPage: q.PerPage,
+	})
+	if err != nil {
+		field := ""
+		if q.Parent != "" {
+			field = fieldParent
+		}
+		return nil, a.foreachRouteError(ctx, t, step, err, field)
+	}
+	out := mapping.ForeachItems(list, t.uris(), step, q)
+	return &out, nil
+}
+
+// routeItem reads the foreach item route, like routeItems.
+func (a *Adapter) routeItem(ctx context.Context, t runTarget, step, item string) (*model.ForeachItem, error) {
+	it, err := a.client.GetForeachItem(ctx, t.ref, step, item)
+	if err != nil {
+		return nil, a.foreachRouteError(ctx, t, step, err, fieldItem)
+	}
+	out := mapping.ForeachItem(it, t.uris(), step)
+	return &out, nil
+}
+
+// foreachRouteError explains a foreach route's failure: a handler's 404
+// is told apart by missingForeach, and a 400 blames the item path (or
+// parent) Dagu could not read. itemField may be "" when no such value was
+// sent.
+func (a *Adapter) foreachRouteError(ctx context.Context, t runTarget, step string, err error, itemField string) error {
+	switch {
+	case IsRouteMissing(err):
+		return err
+	case IsStatus(err, http.StatusNotFound):
+		return a.missingForeach(ctx, t, step, err, itemField)
+	case itemField != "" && IsStatus(err, http.StatusBadRequest):
+		return WithField(err, itemField)
+	}
+	return err
+}
+
+// missingForeach tells a foreach route's 404 apart with one read of the
+// run's details: the run (or sub-run), the step, a step that is not a
+// foreach step, or else the item (itemField; "" leaves err untagged).
+func (a *Adapter) missingForeach(ctx context.Context, t runTarget, step string, err error, itemField string) error {
+	d, derr := a.runDetails(ctx, t)
+	if derr != nil {
+		return derr
+	}
+	n := stepNode(d, step)
+	switch {
+	case n == nil:
+		return WithField(err, fieldStepName)
+	case !isForeach(n):
+		return notForeachStep(runRoute(t.ref), step)
+	case itemField == "":
+		return err
+	}
+	return WithField(err, itemField)
+}
+
+// runRoute names the details route of a run reference, for errors.
+func runRoute(ref RunRef) string {
+	if ref.IsSub() {
+		return RouteSubRun
+	}
+	return RouteRun
+}

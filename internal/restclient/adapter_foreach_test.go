@@ -1,0 +1,242 @@
+package restclient
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
+)
+
+var foreachModes = []struct {
+	name   string
+	mode   fakedagu.ForeachMode
+	source string
+}{
+	{"routes", fakedagu.ForeachRoutes, "foreach-route"},
+	{"summary", fakedagu.ForeachAggregate, "aggregate"},
+}
+
+func TestForeachItemsInBothModes(t *testing.T) {
+	for _, m := range foreachModes {
+		t.Run(m.name, func(t *testing.T) {
+			env := newAdapterEnv(t, envOptions{fake: fakedagu.Options{Foreach: m.mode}, detect: true})
+			ctx := context.Background()
+			list, err := env.adapter.ListForeachItems(ctx, stepOf(runOf("foreach_job", "latest"), "each"), model.ForeachQuery{PerPage: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantCounts := model.ForeachCounts{Succeeded: 2, Failed: 1}
+			if list.Source != m.source || list.Total != 3 || list.Counts != wantCounts || len(list.Items) != 2 || !list.HasMore {
+				t.Fatalf("list %+v", list)
+			}
+			first := list.Items[0]
+			if first.Item != "1" || first.Status != 2 || first.URI != model.ForeachItemURI("foreach_job", foreachRun, "", "each", "1") {
+				t.Errorf("failed item not first, or not addressed by the resolved run: %+v", first)
+			}
+			item, err := env.adapter.GetForeachItem(ctx, model.StepAddress{RunAddress: runOf("foreach_job", foreachRun), StepName: "each", Item: "1"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if item.Source != m.source || item.Index != 1 || item.Status != 2 || item.Steps == nil || item.StepsAvailable != (m.mode == fakedagu.ForeachRoutes) {
+				t.Errorf("item %+v", item)
+			}
+		})
+	}
+}
+
+func TestForeachFailuresInBothModes(t *testing.T) {
+	nested := model.StepAddress{RunAddress: runOf("nested_foreach_job", nestedRun), StepName: "regions"}
+	tests := []struct {
+		name string
+		addr model.StepAddress
+		q    model.ForeachQuery
+		// item reads one item (addr.Item) instead of the list.
+		item bool
+		// want per mode: kind, field and detail ("" when not checked).
+		routes, summary failure
+	}{
+		{
+			name: "missing run", addr: stepOf(runOf("foreach_job", "nope"), "each"),
+			routes: failure{KindHTTP, fieldDAGRunID, ""}, summary: failure{KindHTTP, fieldDAGRunID, ""},
+		},
+		{
+			name: "missing step", addr: stepOf(runOf("foreach_job", foreachRun), "nope"),
+			routes: failure{KindHTTP, fieldStepName, ""}, summary: failure{KindNotFound, fieldStepName, ""},
+		},
+		{
+			name: "not a foreach step", addr: stepOf(runOf("foreach_job", foreachRun), "after"),
+			routes:  failure{KindNotFound, fieldStepName, `Step "after" is not a foreach step.`},
+			summary: failure{KindNotFound, fieldStepName, `Step "after" is not a foreach step.`},
+		},
+		{
+			name: "missing item", item: true, addr: model.StepAddress{RunAddress: runOf("foreach_job", foreachRun), StepName: "each", Item: "7"},
+			routes: failure{KindHTTP, fieldItem, ""}, summary: failure{KindNotFound, fieldItem, ""},
+		},
+		{
+			name: "nested item of a finished step", item: true, addr: model.StepAddress{RunAddress: runOf("foreach_job", foreachRun), StepName: "each", Item: "1.inner.0"},
+			routes: failure{KindHTTP, fieldItem, ""}, summary: failure{KindUnsupported, "", detailNestedForeach},
+		},
+		{
+			name: "running step", addr: nested,
+			summary: failure{KindUnsupported, "", detailLiveForeach},
+		},
+		{
+			name: "nested items", addr: nested, q: model.ForeachQuery{Parent: "0.shards"},
+			summary: failure{KindUnsupported, "", detailNestedForeach},
+		},
+		{
+			name: "unknown parent", addr: stepOf(runOf("foreach_job", foreachRun), "each"), q: model.ForeachQuery{Parent: "0.nope"},
+			routes: failure{KindHTTP, fieldParent, ""}, summary: failure{KindUnsupported, "", detailNestedForeach},
+		},
+	}
+	for _, m := range foreachModes {
+		env := newAdapterEnv(t, envOptions{fake: fakedagu.Options{Foreach: m.mode}, detect: true})
+		for _, tt := range tests {
+			t.Run(m.name+"/"+tt.name, func(t *testing.T) {
+				want := tt.summary
+				if m.mode == fakedagu.ForeachRoutes {
+					want = tt.routes
+				}
+				var err error
+				if tt.item {
+					_, err = env.adapter.GetForeachItem(context.Background(), tt.addr)
+				} else {
+					_, err = env.adapter.ListForeachItems(context.Background(), tt.addr, tt.q)
+				}
+				if want == (failure{}) {
+					if err != nil {
+						t.Fatalf("unexpected error %v", err)
+					}
+					return
+				}
+				want.check(t, err)
+			})
+		}
+	}
+}
+
+// failure is an expected adapter error.
+type failure struct {
+	kind   Kind
+	field  string
+	detail string
+}
+
+func (f failure) check(t *testing.T, err error) {
+	t.Helper()
+	e := errorOf(t, err)
+	if e.Kind != f.kind || e.Field != f.field || e.Detail != f.detail {
+		t.Errorf("error %+v, want kind %s field %q detail %q", e, f.kind, f.field, f.detail)
+	}
+}
+
+// TestForeachSummaryEdges covers summaries the recordings do not hold: a
+// foreach step that never started, one that wrote nothing, and output that
+// is not a summary.
+func TestForeachSummaryEdges(t *testing.T) {
+	download := "/steps/each/log/download"
+	tests := []struct {
+		name      string
+		intercept interceptor
+		wantTotal int
+		want      failure
+	}{
+		{
+			name: "step never started",
+			intercept: func(w http.ResponseWriter, r *http.Request) bool {
+				if !strings.HasSuffix(r.URL.Path, "/foreach_job/"+foreachRun) {
+					return false
+				}
+				return answerJSON(w, http.StatusOK, `{"dagRunDetails":{"name":"foreach_job","dagRunId":"`+foreachRun+`","status":1,"statusLabel":"running",
+					"rootDAGRunName":"foreach_job","rootDAGRunId":"`+foreachRun+`","log":"","startedAt":"","finishedAt":"",
+					"nodes":[{"step":{"name":"each","executorConfig":{"type":"foreach"}},"stdout":"","stderr":"","startedAt":"-","finishedAt":"-",
+					"status":0,"statusLabel":"not_started","retryCount":0,"doneCount":0}]}}`)
+			},
+		},
+		{
+			name: "no summary written",
+			intercept: func(w http.ResponseWriter, r *http.Request) bool {
+				if !strings.HasSuffix(r.URL.Path, download) {
+					return false
+				}
+				w.Header().Set("Content-Type", "text/plain")
+				_, _ = w.Write([]byte("\n"))
+				return true
+			},
+		},
+		{
+			name: "stdout file missing",
+			intercept: func(w http.ResponseWriter, r *http.Request) bool {
+				return strings.HasSuffix(r.URL.Path, download) && answerJSON(w, http.StatusNotFound, notFoundJSON)
+			},
+		},
+		{
+			name: "output is not a summary",
+			intercept: func(w http.ResponseWriter, r *http.Request) bool {
+				if !strings.HasSuffix(r.URL.Path, download) {
+					return false
+				}
+				w.Header().Set("Content-Type", "text/plain")
+				_, _ = w.Write([]byte("hello from a foreach step\n"))
+				return true
+			},
+			want: failure{KindUnsupported, "", detailForeachSummary},
+		},
+		{name: "recorded summary", wantTotal: 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := newAdapterEnv(t, envOptions{detect: true})
+			env.setIntercept(tt.intercept)
+			got, err := env.adapter.ListForeachItems(context.Background(), stepOf(runOf("foreach_job", foreachRun), "each"), model.ForeachQuery{})
+			if tt.want != (failure{}) {
+				tt.want.check(t, err)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Total != tt.wantTotal || got.Items == nil || len(got.Items) != tt.wantTotal {
+				t.Errorf("got %+v, want %d items", got, tt.wantTotal)
+			}
+		})
+	}
+}
+
+// TestForeachRouteVanishes: the server was replaced by an older one after
+// detection found the foreach routes. The router-level 404 makes the read
+// fall back to the summary and re-detects, at most once per interval.
+func TestForeachRouteVanishes(t *testing.T) {
+	env := newAdapterEnv(t, envOptions{fake: fakedagu.Options{Foreach: fakedagu.ForeachRoutes}, detect: true})
+	if caps, _ := env.adapter.Capabilities(); !caps.ForeachRoutes {
+		t.Fatal("the newer fake was not detected")
+	}
+	older := env.swap(fakedagu.Options{Now: func() time.Time { return fakeNow }})
+	addr := stepOf(runOf("foreach_job", foreachRun), "each")
+
+	got, err := env.adapter.ListForeachItems(context.Background(), addr, model.ForeachQuery{})
+	if err != nil || got.Source != "aggregate" || got.Total != 3 {
+		t.Fatalf("fallback answer %+v, %v", got, err)
+	}
+	env.adapter.background.Wait()
+	if caps, ok := env.adapter.Capabilities(); !ok || caps.ForeachRoutes {
+		t.Fatalf("capabilities after the 404: %+v", caps)
+	}
+
+	// A second 404 inside the interval starts no second detection.
+	env.adapter.caps.Store(&Capabilities{ForeachRoutes: true})
+	older.Reset()
+	if _, err := env.adapter.GetForeachItem(context.Background(), model.StepAddress{RunAddress: addr.RunAddress, StepName: "each", Item: "0"}); err != nil {
+		t.Fatal(err)
+	}
+	env.adapter.background.Wait()
+	for _, r := range older.Requests() {
+		if strings.HasSuffix(r.Path, RouteHealth) {
+			t.Errorf("re-detected again within %s", redetectInterval)
+		}
+	}
+}

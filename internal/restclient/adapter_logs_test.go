@@ -1,0 +1,226 @@
+package restclient
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
+)
+
+// notFoundJSON is a handler-level 404 as Dagu writes it.
+const notFoundJSON = `{"code":"not_found","message":"log file not found"}`
+
+func TestRunLogsStreamFlagsAreExact(t *testing.T) {
+	env := newAdapterEnv(t, envOptions{})
+	// The explode step's stderr file is gone although its path is recorded.
+	env.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
+		if strings.HasSuffix(r.URL.Path, "/steps/explode/log") && r.URL.Query().Get("stream") == "stderr" {
+			return answerJSON(w, http.StatusNotFound, notFoundJSON)
+		}
+		return false
+	})
+	got, err := env.adapter.GetRunLogs(context.Background(), runOf("failing_job", "latest"), model.LogQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][2]bool{"prepare": {true, true}, "explode": {true, false}}
+	if len(got.StepLogs) != len(want) {
+		t.Fatalf("step logs %+v", got.StepLogs)
+	}
+	for _, s := range got.StepLogs {
+		if w := want[s.StepName]; s.HasStdout != w[0] || s.HasStderr != w[1] {
+			t.Errorf("%s: stdout %v stderr %v, want %v", s.StepName, s.HasStdout, s.HasStderr, w)
+		}
+		if !strings.Contains(s.LogURI, failingRun) {
+			t.Errorf("%s: log URI %q does not use the resolved run ID", s.StepName, s.LogURI)
+		}
+	}
+	if got.SchedulerLog.Content == "" || got.SchedulerLog.LineCount == 0 {
+		t.Errorf("scheduler log %+v", got.SchedulerLog)
+	}
+}
+
+func TestRunLogsStepsWithoutPaths(t *testing.T) {
+	env := newAdapterEnv(t, envOptions{})
+	got, err := env.adapter.GetRunLogs(context.Background(), runOf("nested_foreach_job", nestedRun), model.LogQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range got.StepLogs {
+		wantAny := s.StepName != "report"
+		if s.HasStdout != wantAny || s.HasStderr != wantAny {
+			t.Errorf("%s: stdout %v stderr %v", s.StepName, s.HasStdout, s.HasStderr)
+		}
+	}
+}
+
+func TestRunLogsFailures(t *testing.T) {
+	tests := []struct {
+		name      string
+		intercept interceptor
+		addr      model.RunAddress
+		wantErr   func(*Error) bool
+		wantEmpty bool
+	}{
+		{
+			name: "scheduler log never written",
+			intercept: func(w http.ResponseWriter, r *http.Request) bool {
+				return strings.HasSuffix(r.URL.Path, failingRun+"/log") && answerJSON(w, http.StatusNotFound, notFoundJSON)
+			},
+			addr: runOf("failing_job", failingRun), wantEmpty: true,
+		},
+		{
+			name: "missing run",
+			addr: runOf("failing_job", "nope"),
+			wantErr: func(e *Error) bool {
+				return e.Status == http.StatusNotFound && e.Field == fieldDAGRunID
+			},
+		},
+		{
+			name: "a probe fails",
+			intercept: func(w http.ResponseWriter, r *http.Request) bool {
+				return strings.HasSuffix(r.URL.Path, "/steps/prepare/log") && answerJSON(w, http.StatusInternalServerError, `{"code":"internal_error","message":"x"}`)
+			},
+			addr:    runOf("failing_job", failingRun),
+			wantErr: func(e *Error) bool { return e.Status == http.StatusInternalServerError },
+		},
+		{
+			name:    "sub-runs have none",
+			addr:    model.RunAddress{Name: "parent_job", DAGRunID: parentRun, SubRunID: childRun},
+			wantErr: func(e *Error) bool { return e.Status == http.StatusBadRequest && e.Field == fieldSubRunID },
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := newAdapterEnv(t, envOptions{})
+			env.setIntercept(tt.intercept)
+			got, err := env.adapter.GetRunLogs(context.Background(), tt.addr, model.LogQuery{})
+			if tt.wantErr != nil {
+				if e := errorOf(t, err); !tt.wantErr(e) {
+					t.Errorf("unexpected error %+v", e)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.wantEmpty && got.SchedulerLog != (model.LogWindow{}) {
+				t.Errorf("scheduler log %+v, want empty", got.SchedulerLog)
+			}
+		})
+	}
+}
+
+func TestStepLogContent(t *testing.T) {
+	tests := []struct {
+		name       string
+		q          model.LogQuery
+		wantStdout bool
+		wantStderr bool
+		wantStream string
+	}{
+		{"both streams", model.LogQuery{}, true, true, "stdout"},
+		{"stdout only", model.LogQuery{Stream: "stdout"}, true, false, "stdout"},
+		{"stderr only", model.LogQuery{Stream: "stderr"}, false, true, "stderr"},
+	}
+	env := newAdapterEnv(t, envOptions{})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := env.adapter.GetStepLog(context.Background(), stepOf(runOf("failing_job", failingRun), "explode"), tt.q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (got.StdoutContent != "") != tt.wantStdout || (got.StderrContent != "") != tt.wantStderr || got.Stream != tt.wantStream {
+				t.Errorf("got %+v", got)
+			}
+		})
+	}
+}
+
+func TestStepLogNamesWhatIsMissing(t *testing.T) {
+	sub := model.RunAddress{Name: "parent_job", DAGRunID: parentRun, SubRunID: childRun}
+	body := func(item, bodyStep string) model.StepAddress {
+		a := stepOf(runOf("foreach_job", foreachRun), "each")
+		a.Item, a.BodyStepName = item, bodyStep
+		return a
+	}
+	tests := []struct {
+		name       string
+		addr       model.StepAddress
+		q          model.LogQuery
+		wantKind   Kind
+		wantField  string
+		wantDetail string
+	}{
+		{name: "run", addr: stepOf(runOf("failing_job", "nope"), "explode"), wantKind: KindHTTP, wantField: fieldDAGRunID},
+		{name: "latest of a DAG without runs", addr: stepOf(runOf("no_such_dag", "latest"), "x"), wantKind: KindHTTP, wantField: fieldDAGRunID},
+		{name: "step", addr: stepOf(runOf("failing_job", failingRun), "nope"), wantKind: KindHTTP, wantField: fieldStepName},
+		{name: "sub-run", addr: stepOf(model.RunAddress{Name: "parent_job", DAGRunID: parentRun, SubRunID: "nope"}, "child_start"), wantKind: KindHTTP, wantField: fieldSubRunID},
+		{name: "root of a sub-run", addr: stepOf(model.RunAddress{Name: "parent_job", DAGRunID: "nope", SubRunID: childRun}, "child_start"), wantKind: KindHTTP, wantField: fieldDAGRunID},
+		{name: "sub-run step", addr: stepOf(sub, "nope"), wantKind: KindHTTP, wantField: fieldStepName},
+		{
+			name: "no output at all", addr: stepOf(runOf("nested_foreach_job", nestedRun), "report"),
+			wantKind: KindNotFound, wantField: fieldStepName, wantDetail: `Step "report" has no log output yet.`,
+		},
+		{
+			name: "requested stream missing", addr: stepOf(runOf("nested_foreach_job", nestedRun), "report"), q: model.LogQuery{Stream: "stderr"},
+			wantKind: KindNotFound, wantField: fieldStream, wantDetail: `Step "report" has no stderr log.`,
+		},
+		{name: "bad stream", addr: stepOf(runOf("failing_job", failingRun), "explode"), q: model.LogQuery{Stream: "both"}, wantKind: KindHTTP, wantField: fieldStream, wantDetail: "The stream must be stdout or stderr."},
+		{name: "foreach item", addr: body("7", "work"), wantKind: KindHTTP, wantField: fieldItem},
+		{name: "unreadable foreach item path", addr: body("x/y", "work"), wantKind: KindHTTP, wantField: fieldItem},
+		{name: "body step", addr: body("1", "nope"), wantKind: KindHTTP, wantField: fieldBodyStepName},
+		{
+			name: "requested body-step stream missing", addr: body("0", "work"), q: model.LogQuery{Stream: "stderr"},
+			wantKind: KindNotFound, wantField: fieldStream, wantDetail: `Body step "work" of item "0" has no stderr log.`,
+		},
+		{
+			name: "body step under a step that is not foreach", addr: func() model.StepAddress { a := body("0", "work"); a.StepName = "after"; return a }(),
+			wantKind: KindNotFound, wantField: fieldStepName, wantDetail: `Step "after" is not a foreach step.`,
+		},
+	}
+	env := newAdapterEnv(t, envOptions{fake: fakedagu.Options{Foreach: fakedagu.ForeachRoutes}, detect: true})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := env.adapter.GetStepLog(context.Background(), tt.addr, tt.q)
+			e := errorOf(t, err)
+			if e.Kind != tt.wantKind || e.Field != tt.wantField || e.Detail != tt.wantDetail {
+				t.Errorf("error = %+v, want kind %s field %q detail %q", e, tt.wantKind, tt.wantField, tt.wantDetail)
+			}
+		})
+	}
+}
+
+// TestBodyStepLogMissingStream: with both streams read, a body step
+// without a stderr file answers its stdout and an empty stderr.
+func TestBodyStepLogMissingStream(t *testing.T) {
+	env := newAdapterEnv(t, envOptions{fake: fakedagu.Options{Foreach: fakedagu.ForeachRoutes}, detect: true})
+	addr := stepOf(runOf("foreach_job", "latest"), "each")
+	addr.Item, addr.BodyStepName = "0", "work"
+	got, err := env.adapter.GetStepLog(context.Background(), addr, model.LogQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.StdoutContent != "working on alpha" || got.StderrContent != "" || got.Stream != "stdout" || got.LineCount != 1 {
+		t.Errorf("got %+v", got)
+	}
+}
+
+func TestBodyStepLogNeedsTheRoutes(t *testing.T) {
+	addr := stepOf(runOf("foreach_job", foreachRun), "each")
+	addr.Item, addr.BodyStepName = "0", "work"
+	for _, detect := range []bool{true, false} {
+		env := newAdapterEnv(t, envOptions{detect: detect})
+		_, err := env.adapter.GetStepLog(context.Background(), addr, model.LogQuery{})
+		env.adapter.background.Wait()
+		if e := errorOf(t, err); e.Kind != KindUnsupported || e.Detail != detailBodyStepLogs {
+			t.Errorf("detected %v: error %+v", detect, e)
+		}
+		if caps, ok := env.adapter.Capabilities(); !ok || caps.ForeachRoutes {
+			t.Errorf("detected %v: capabilities %+v, %v after the failure", detect, caps, ok)
+		}
+	}
+}

@@ -1,0 +1,104 @@
+package restclient
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/mapping"
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
+)
+
+// latestRunID is the run ID that names a DAG's most recent run. Only the
+// run details route understands it; every other call needs the real ID.
+const latestRunID = "latest"
+
+// executorForeach is the executor type Dagu gives a foreach step.
+const executorForeach = "foreach"
+
+// runTarget is a run address whose root run ID is concrete.
+type runTarget struct {
+	ref RunRef
+	// root holds the root run's details when resolving "latest" read them;
+	// nil otherwise.
+	root *gen.DAGRunDetails
+}
+
+// uris is where the run lives in dagu:// URIs.
+func (t runTarget) uris() mapping.RunAddressForURIs {
+	return mapping.RunAddressForURIs{RootName: t.ref.Name, RootID: t.ref.RunID, SubRunID: t.ref.SubRunID}
+}
+
+// resolveRun makes the root run ID concrete: "latest" costs one call to
+// the root's details (a 404 blames dagRunId); any other ID costs nothing.
+func (a *Adapter) resolveRun(ctx context.Context, addr model.RunAddress) (runTarget, error) {
+	ref := RunRef{Name: addr.Name, RunID: addr.DAGRunID, SubRunID: addr.SubRunID}
+	if addr.DAGRunID != latestRunID {
+		return runTarget{ref: ref}, nil
+	}
+	d, err := a.client.GetRun(ctx, RunRef{Name: addr.Name, RunID: latestRunID})
+	if err != nil {
+		return runTarget{}, blame(err, fieldDAGRunID, http.StatusNotFound)
+	}
+	ref.RunID = d.DagRunId
+	return runTarget{ref: ref, root: d}, nil
+}
+
+// runDetails returns the details of the run t names, root or sub-run,
+// reusing the root's details when resolving already read them. A 404
+// blames the ID that names nothing (see missingRun).
+func (a *Adapter) runDetails(ctx context.Context, t runTarget) (*gen.DAGRunDetails, error) {
+	if !t.ref.IsSub() && t.root != nil {
+		return t.root, nil
+	}
+	d, err := a.client.GetRun(ctx, t.ref)
+	if err != nil {
+		return nil, a.missingRun(ctx, t, err)
+	}
+	return d, nil
+}
+
+// missingRun tags a run lookup's 404 with the ID at fault. Dagu answers a
+// sub-run read with the same 404 whether the root or the sub-run is
+// missing, so unless the root is known to exist one root read tells them
+// apart (no message text is inspected).
+func (a *Adapter) missingRun(ctx context.Context, t runTarget, err error) error {
+	switch {
+	case !IsStatus(err, http.StatusNotFound):
+		return err
+	case !t.ref.IsSub():
+		return WithField(err, fieldDAGRunID)
+	case t.root != nil:
+		return WithField(err, fieldSubRunID)
+	}
+	_, rootErr := a.client.GetRun(ctx, RunRef{Name: t.ref.Name, RunID: t.ref.RunID})
+	switch {
+	case rootErr == nil:
+		return WithField(err, fieldSubRunID)
+	case IsStatus(rootErr, http.StatusNotFound):
+		return WithField(rootErr, fieldDAGRunID)
+	}
+	return rootErr
+}
+
+// stepNode returns the run's step of that name, lifecycle handlers
+// included, or nil.
+func stepNode(d *gen.DAGRunDetails, step string) *gen.Node {
+	for i := range d.Nodes {
+		if d.Nodes[i].Step.Name == step {
+			return &d.Nodes[i]
+		}
+	}
+	for _, h := range []*gen.Node{d.OnInit, d.OnWait, d.OnSuccess, d.OnFailure, d.OnAbort, d.OnExit} {
+		if h != nil && h.Step.Name == step {
+			return h
+		}
+	}
+	return nil
+}
+
+// isForeach reports whether a step is a foreach step.
+func isForeach(n *gen.Node) bool {
+	cfg := n.Step.ExecutorConfig
+	return cfg != nil && cfg.Type != nil && *cfg.Type == executorForeach
+}

@@ -1,0 +1,75 @@
+package restclient
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/mapping"
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
+)
+
+// eventKindDAGRun is the event-log kind of run lifecycle events.
+const eventKindDAGRun = "dag_run"
+
+// GetRun reads a root run (1 call; Dagu resolves "latest" itself) or a
+// sub-run (1 call, plus 1 to resolve a "latest" root). URIs use the
+// resolved root ID. The attempt ID is added only when the last capability
+// detection found the event log and the key's role may read it (1 more
+// call); otherwise, or when that read fails, it stays empty.
+func (a *Adapter) GetRun(ctx context.Context, addr model.RunAddress) (*model.RunDetail, error) {
+	d, rootID, err := a.runForDetail(ctx, addr)
+	if err != nil {
+		return nil, err
+	}
+	out := mapping.RunDetail(d, mapping.RunAddressForURIs{RootName: addr.Name, RootID: rootID, SubRunID: addr.SubRunID})
+	out.AttemptID = a.attemptID(ctx, d)
+	return &out, nil
+}
+
+// runForDetail reads the run's details and returns them with the concrete
+// root run ID.
+func (a *Adapter) runForDetail(ctx context.Context, addr model.RunAddress) (*gen.DAGRunDetails, string, error) {
+	if addr.SubRunID == "" {
+		d, err := a.client.GetRun(ctx, RunRef{Name: addr.Name, RunID: addr.DAGRunID})
+		if err != nil {
+			return nil, "", blame(err, fieldDAGRunID, http.StatusNotFound)
+		}
+		return d, d.DagRunId, nil
+	}
+	t, err := a.resolveRun(ctx, addr)
+	if err != nil {
+		return nil, "", err
+	}
+	d, err := a.runDetails(ctx, t)
+	if err != nil {
+		return nil, "", err
+	}
+	return d, t.ref.RunID, nil
+}
+
+// attemptID looks the run's current attempt up in the event log, when that
+// is possible and allowed. Events carry the run's own name and ID (a
+// sub-run's are its own), and only an entry for exactly this run counts:
+// an attempt ID is never guessed.
+func (a *Adapter) attemptID(ctx context.Context, d *gen.DAGRunDetails) string {
+	caps, ok := a.Capabilities()
+	if !ok || !caps.EventLogs || !a.eventLogAccess(ctx) {
+		return ""
+	}
+	one := 1
+	kind := eventKindDAGRun
+	resp, err := a.client.ListEventLogs(ctx, gen.ListEventLogsParams{Kind: &kind, DagName: &d.Name, DagRunId: &d.DagRunId, Limit: &one})
+	if err != nil {
+		a.log.Debug("reading the run's attempt ID from the event log failed", "error", err)
+		return ""
+	}
+	if len(resp.Entries) == 0 {
+		return ""
+	}
+	e := resp.Entries[0]
+	if deref(e.DagRunId) != d.DagRunId || deref(e.DagName) != d.Name {
+		return ""
+	}
+	return deref(e.AttemptId)
+}

@@ -1,0 +1,125 @@
+package restclient
+
+import (
+	"context"
+	"net/http"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/mapping"
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
+)
+
+// probeConcurrency bounds the calls one run_logs read has in flight.
+const probeConcurrency = 8
+
+// GetRunLogs reads a root run's scheduler log and lists its steps' log
+// streams: the run's details (1 call, resolving "latest"), the scheduler
+// log's window with the resolved ID (1 call; a missing log file is an
+// empty log), and one probe per recorded stream path, so hasStdout and
+// hasStderr say whether the file exists, not merely that a path was
+// recorded. Probes run concurrently, at most probeConcurrency at a time.
+func (a *Adapter) GetRunLogs(ctx context.Context, addr model.RunAddress, q model.LogQuery) (*model.RunLogs, error) {
+	if addr.SubRunID != "" {
+		return nil, invalidInput(RouteRunLog, fieldSubRunID, "Run logs are available for root DAG-runs only; read the sub-run's step logs instead.")
+	}
+	d, err := a.client.GetRun(ctx, RunRef{Name: addr.Name, RunID: addr.DAGRunID})
+	if err != nil {
+		return nil, blame(err, fieldDAGRunID, http.StatusNotFound)
+	}
+	ref := RunRef{Name: addr.Name, RunID: d.DagRunId}
+	var scheduler *gen.Log
+	presence := newPresence(len(d.Nodes))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(probeConcurrency)
+	g.Go(func() error {
+		var err error
+		scheduler, err = a.schedulerLog(gctx, ref, a.runLogWindow(q))
+		return err
+	})
+	for i := range d.Nodes {
+		a.probeStreams(gctx, g, ref, &d.Nodes[i], presence)
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	out := mapping.RunLogs(d, scheduler, presence.m, mapping.RunAddressForURIs{RootName: addr.Name, RootID: d.DagRunId})
+	return &out, nil
+}
+
+// runLogWindow is the caller's window, or the last RunLogsTail lines.
+func (a *Adapter) runLogWindow(q model.LogQuery) LogWindow {
+	w := LogWindow{Tail: q.Tail, Head: q.Head, Offset: q.Offset, Limit: q.Limit}
+	if w == (LogWindow{}) {
+		w.Tail = a.opts.RunLogsTail
+	}
+	return w
+}
+
+// schedulerLog reads the scheduler log; a 404 (the run never wrote one)
+// is an empty log.
+func (a *Adapter) schedulerLog(ctx context.Context, ref RunRef, w LogWindow) (*gen.Log, error) {
+	l, err := a.client.GetRunLog(ctx, ref, w)
+	if IsStatus(err, http.StatusNotFound) {
+		return &gen.Log{}, nil
+	}
+	return l, err
+}
+
+// presence collects probe results from concurrent probes.
+type presence struct {
+	mu sync.Mutex
+	m  map[string]mapping.StreamPresence
+}
+
+func newPresence(n int) *presence {
+	return &presence{m: make(map[string]mapping.StreamPresence, n)}
+}
+
+func (p *presence) set(step string, stream gen.LogStream) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s := p.m[step]
+	if stream == gen.StreamStderr {
+		s.Stderr = true
+	} else {
+		s.Stdout = true
+	}
+	p.m[step] = s
+}
+
+// probeStreams queues one probe per stream the step recorded a path for;
+// a stream without a path has no file and costs no call.
+func (a *Adapter) probeStreams(ctx context.Context, g *errgroup.Group, ref RunRef, n *gen.Node, p *presence) {
+	step := n.Step.Name
+	for _, s := range []struct {
+		stream gen.LogStream
+		path   string
+	}{{gen.StreamStdout, n.Stdout}, {gen.StreamStderr, n.Stderr}} {
+		if s.path == "" {
+			continue
+		}
+		g.Go(func() error {
+			found, err := a.streamExists(ctx, ref, step, s.stream)
+			if found {
+				p.set(step, s.stream)
+			}
+			return err
+		})
+	}
+}
+
+// streamExists reads the first line of a step's stream: 200 means the
+// file exists, 404 that it does not.
+func (a *Adapter) streamExists(ctx context.Context, ref RunRef, step string, stream gen.LogStream) (bool, error) {
+	_, err := a.client.GetStepLog(ctx, ref, step, stream, LogWindow{Head: 1})
+	switch {
+	case err == nil:
+		return true, nil
+	case IsStatus(err, http.StatusNotFound):
+		return false, nil
+	}
+	return false, err
+}

@@ -1,0 +1,213 @@
+package restclient
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sync"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/mapping"
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
+)
+
+// streamRead is the outcome of reading one stream of a step log.
+type streamRead struct {
+	stream gen.LogStream
+	log    *gen.Log
+	err    error
+}
+
+// GetStepLog reads a window of a step's stdout and stderr, or of one of
+// them: one call per stream (both run concurrently), plus one to resolve a
+// "latest" root. The stream is always sent. Without a window the last
+// StepLogTail lines are read; a lone limit reads from line 1, as Dagu does.
+// A body step of a foreach item (Item and BodyStepName) needs the foreach
+// routes.
+//
+// 404s are told apart by one follow-up read, never by Dagu's message: the
+// run's details (the run, or the step, is missing) or, for a body step, the
+// foreach item (the item, or the body step, is missing). When the step is
+// there, its stream file is missing: an explicitly requested stream is
+// not found, one missing stream of two reads as empty, and two missing
+// streams mean the step has no output yet.
+func (a *Adapter) GetStepLog(ctx context.Context, addr model.StepAddress, q model.LogQuery) (*model.StepLog, error) {
+	body := addr.Item != "" || addr.BodyStepName != ""
+	route := stepLogRoute(addr.SubRunID != "", body)
+	streams, err := logStreams(route, q.Stream)
+	if err != nil {
+		return nil, err
+	}
+	if body && !a.foreachRoutesMaybe() {
+		return nil, unsupported(route, detailBodyStepLogs, nil)
+	}
+	t, err := a.resolveRun(ctx, addr.RunAddress)
+	if err != nil {
+		return nil, err
+	}
+	w := a.stepLogWindow(q)
+	reads := readStreams(ctx, streams, func(ctx context.Context, s gen.LogStream) (*gen.Log, error) {
+		if body {
+			return a.client.GetForeachBodyStepLog(ctx, t.ref, addr.StepName, addr.Item, addr.BodyStepName, s, w)
+		}
+		return a.client.GetStepLog(ctx, t.ref, addr.StepName, s, w)
+	})
+	missing, err := a.checkReads(reads, body, route)
+	if err != nil {
+		return nil, err
+	}
+	if missing != nil {
+		if err := a.locateStep(ctx, t, addr, missing); err != nil {
+			return nil, err
+		}
+		return streamGaps(route, addr, reads)
+	}
+	out := mapping.StepLog(logOf(reads, gen.StreamStdout), logOf(reads, gen.StreamStderr))
+	return &out, nil
+}
+
+// stepLogRoute names the route a step-log read uses, for errors.
+func stepLogRoute(sub, body bool) string {
+	switch {
+	case body && sub:
+		return RouteSubForeachBodyLog
+	case body:
+		return RouteForeachBodyLog
+	case sub:
+		return RouteSubStepLog
+	}
+	return RouteStepLog
+}
+
+// logStreams lists the streams to read: both for "", else the one named.
+func logStreams(route, stream string) ([]gen.LogStream, error) {
+	switch gen.LogStream(stream) {
+	case "":
+		return []gen.LogStream{gen.StreamStdout, gen.StreamStderr}, nil
+	case gen.StreamStdout, gen.StreamStderr:
+		return []gen.LogStream{gen.LogStream(stream)}, nil
+	}
+	return nil, invalidInput(route, fieldStream, "The stream must be stdout or stderr.")
+}
+
+// stepLogWindow is the caller's window, or the last StepLogTail lines.
+func (a *Adapter) stepLogWindow(q model.LogQuery) LogWindow {
+	w := LogWindow{Tail: q.Tail, Head: q.Head, Offset: q.Offset, Limit: q.Limit}
+	if w == (LogWindow{}) {
+		w.Tail = a.opts.StepLogTail
+	}
+	return w
+}
+
+// readStreams reads every stream concurrently and keeps each outcome.
+func readStreams(ctx context.Context, streams []gen.LogStream, read func(context.Context, gen.LogStream) (*gen.Log, error)) []streamRead {
+	reads := make([]streamRead, len(streams))
+	var wg sync.WaitGroup
+	for i, s := range streams {
+		wg.Go(func() {
+			l, err := read(ctx, s)
+			reads[i] = streamRead{stream: s, log: l, err: err}
+		})
+	}
+	wg.Wait()
+	return reads
+}
+
+// checkReads returns the first failure that is not a handler's 404, or
+// else the first such 404 (nil when every read succeeded). A router-level
+// 404 on a body-step route means the server lacks the foreach routes, and
+// a 400 there concerns the item path.
+func (a *Adapter) checkReads(reads []streamRead, body bool, route string) (missing, err error) {
+	for _, r := range reads {
+		switch {
+		case r.err == nil:
+		case body && IsRouteMissing(r.err):
+			a.redetectSoon()
+			return nil, unsupported(route, detailBodyStepLogs, r.err)
+		case body && IsStatus(r.err, http.StatusBadRequest):
+			return nil, WithField(r.err, fieldItem) // the item path is the one value Dagu parses
+		case IsStatus(r.err, http.StatusNotFound):
+			if missing == nil {
+				missing = r.err
+			}
+		default:
+			return nil, r.err
+		}
+	}
+	return missing, nil
+}
+
+// locateStep makes the one follow-up read after a 404 and returns the
+// error that names what is missing, or nil when the step (or body step)
+// exists and only stream files are missing.
+func (a *Adapter) locateStep(ctx context.Context, t runTarget, addr model.StepAddress, missing error) error {
+	if addr.Item == "" && addr.BodyStepName == "" {
+		d, err := a.runDetails(ctx, t)
+		if err != nil {
+			return err
+		}
+		if stepNode(d, addr.StepName) == nil {
+			return WithField(missing, fieldStepName)
+		}
+		return nil
+	}
+	it, err := a.client.GetForeachItem(ctx, t.ref, addr.StepName, addr.Item)
+	switch {
+	case IsStatus(err, http.StatusNotFound) && !IsRouteMissing(err):
+		return a.missingForeach(ctx, t, addr.StepName, err, fieldItem)
+	case IsStatus(err, http.StatusBadRequest):
+		return WithField(err, fieldItem)
+	case err != nil:
+		return err
+	case !hasBodyStep(it, addr.BodyStepName):
+		return WithField(missing, fieldBodyStepName)
+	}
+	return nil
+}
+
+// hasBodyStep reports whether the item has the body step, found by name
+// or, as Dagu also does, by ID.
+func hasBodyStep(it *gen.ForeachItem, name string) bool {
+	for _, s := range it.Steps {
+		if s.Name == name || (s.Id != nil && *s.Id == name) {
+			return true
+		}
+	}
+	return false
+}
+
+// streamGaps answers a read of an existing step some of whose stream files
+// are missing.
+func streamGaps(route string, addr model.StepAddress, reads []streamRead) (*model.StepLog, error) {
+	label, field := fmt.Sprintf("Step %q", addr.StepName), fieldStepName
+	if addr.BodyStepName != "" {
+		label = fmt.Sprintf("Body step %q of item %q", addr.BodyStepName, addr.Item)
+		field = fieldBodyStepName
+	}
+	if len(reads) == 1 {
+		return nil, notFound(route, fieldStream, fmt.Sprintf("%s has no %s log.", label, reads[0].stream))
+	}
+	found := 0
+	for i := range reads {
+		if reads[i].err == nil {
+			found++
+			continue
+		}
+		reads[i].log = &gen.Log{}
+	}
+	if found == 0 {
+		return nil, notFound(route, field, label+" has no log output yet.")
+	}
+	out := mapping.StepLog(logOf(reads, gen.StreamStdout), logOf(reads, gen.StreamStderr))
+	return &out, nil
+}
+
+// logOf returns the log read for a stream, or nil when it was not read.
+func logOf(reads []streamRead, stream gen.LogStream) *gen.Log {
+	for _, r := range reads {
+		if r.stream == stream {
+			return r.log
+		}
+	}
+	return nil
+}

@@ -1,0 +1,90 @@
+package restclient
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/mapping"
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
+)
+
+// ListWiki reads one page of the wiki tree, or of the flat page list
+// (1 call). The mode's array is never nil, so an empty wiki answers
+// `tree: []` (or `items: []`).
+func (a *Adapter) ListWiki(ctx context.Context, q model.WikiListQuery) (*model.WikiCollection, error) {
+	resp, err := a.client.ListWiki(ctx, gen.ListWikiPagesParams{
+		Workspace: ptr(namedWorkspace(q.Workspace)),
+		Prefix:    ptr(q.Prefix),
+		Page:      ptr(q.Page),
+		PerPage:   ptr(q.PerPage),
+		Flat:      ptr(q.Flat),
+		Sort:      ptr(gen.ListWikiPagesParamsSort(q.Sort)),
+		Order:     ptr(gen.SortOrder(q.Order)),
+	})
+	if err != nil {
+		err = blameWikiList(err, q.Workspace, q.Prefix)
+		return nil, wikiError(err)
+	}
+	out := mapping.WikiCollection(resp, q.Workspace)
+	switch {
+	case q.Flat && out.Items == nil:
+		out.Items = []model.WikiItem{}
+	case !q.Flat && out.Tree == nil:
+		out.Tree = []model.WikiNode{}
+	}
+	return &out, nil
+}
+
+// blameWikiList names the list input a 400 or 404 concerns: Dagu checks
+// the workspace first, then the prefix.
+func blameWikiList(err error, workspace, prefix string) error {
+	switch {
+	case namedWorkspace(workspace) != "" && IsStatus(err, http.StatusNotFound):
+		return WithField(err, fieldWorkspace)
+	case prefix != "" && IsStatus(err, http.StatusBadRequest):
+		return WithField(err, fieldPrefix)
+	}
+	return err
+}
+
+// GetWikiPage reads one page (1 call); a 404 or 400 blames the path.
+func (a *Adapter) GetWikiPage(ctx context.Context, workspace, path string) (*model.WikiPage, error) {
+	resp, err := a.client.GetWikiPage(ctx, workspace, path)
+	if err != nil {
+		return nil, wikiError(blame(err, fieldPath, http.StatusNotFound, http.StatusBadRequest))
+	}
+	out := mapping.WikiPage(resp, workspace)
+	return &out, nil
+}
+
+// SearchWiki searches wiki pages (1 call).
+func (a *Adapter) SearchWiki(ctx context.Context, q model.WikiSearchQuery) (*model.WikiSearch, error) {
+	resp, err := a.client.SearchWiki(ctx, gen.SearchWikiPagesParams{
+		Q:         q.Search,
+		Workspace: ptr(namedWorkspace(q.Workspace)),
+		Prefix:    ptr(q.Prefix),
+		Cursor:    ptr(q.Cursor),
+		Limit:     ptr(q.Limit),
+	})
+	if err != nil {
+		other := ""
+		if q.Prefix != "" {
+			other = fieldPrefix
+		}
+		return nil, wikiError(blameSearch(err, q.Cursor, q.Workspace, other))
+	}
+	out := mapping.WikiSearch(resp, q.Workspace)
+	return &out, nil
+}
+
+// wikiError recognises a server without a wiki store by route and status
+// alone: a 403 on a wiki route that is not the API-key surface refusal
+// means the wiki is not enabled there.
+func wikiError(err error) error {
+	e, ok := AsError(err)
+	if !ok || e.Kind != KindHTTP || e.Status != http.StatusForbidden || e.SurfaceDenied {
+		return err
+	}
+	return unsupported(e.Route, detailWikiDisabled, err)
+}
