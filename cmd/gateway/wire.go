@@ -54,6 +54,11 @@ func newGateway(cfg Config, log *slog.Logger) (*gateway, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dagu client: %w", err)
 	}
+	return assemble(cfg, log, reg, client)
+}
+
+// assemble wires the adapter, the tool and the MCP server around a client.
+func assemble(cfg Config, log *slog.Logger, reg *prometheus.Registry, client *restclient.Client) (*gateway, error) {
 	adapter, err := restclient.NewAdapter(restclient.AdapterOptions{
 		Client: client, CacheTTL: cacheTTL(cfg), Logger: log, Registerer: reg,
 	})

@@ -93,19 +93,20 @@ func WikiPageURI(workspace, path string) string { return build("wiki", seg(works
 // RunsURI is the DAG-run collection URI.
 func RunsURI() string { return Scheme + "runs" }
 
-// runParts addresses a root run, or a sub-run when subRunID is set.
-func runParts(name, dagRunID, subRunID string, tail ...part) []part {
-	parts := make([]part, 0, 4+len(tail))
-	parts = append(parts, seg(name), seg(dagRunID))
+// runBuild builds a run URI (root, or sub-run when subRunID is set) with a
+// tail; the parts live in a local array so no slice is allocated.
+func runBuild(name, dagRunID, subRunID string, tail ...part) string {
+	var arr [12]part
+	parts := append(arr[:0], seg(name), seg(dagRunID))
 	if subRunID != "" {
 		parts = append(parts, lit("sub"), seg(subRunID))
 	}
-	return append(parts, tail...)
+	return build("runs", append(parts, tail...)...)
 }
 
 // RunURI is the URI of a root run, or of a sub-run when subRunID is set.
 func RunURI(name, dagRunID, subRunID string) string {
-	return build("runs", runParts(name, dagRunID, subRunID)...)
+	return runBuild(name, dagRunID, subRunID)
 }
 
 // RunLogsURI is the URI of a root run's logs.
@@ -115,22 +116,21 @@ func RunLogsURI(name, dagRunID string) string {
 
 // StepLogURI is the URI of a step's log in a root run or a sub-run.
 func StepLogURI(name, dagRunID, subRunID, stepName string) string {
-	return build("runs", runParts(name, dagRunID, subRunID, lit("steps"), seg(stepName), lit("logs"))...)
+	return runBuild(name, dagRunID, subRunID, lit("steps"), seg(stepName), lit("logs"))
 }
 
 // ForeachItemsURI is the URI of a foreach step's item list.
 func ForeachItemsURI(name, dagRunID, subRunID, stepName string) string {
-	return build("runs", runParts(name, dagRunID, subRunID, lit("steps"), seg(stepName), lit("foreach"))...)
+	return runBuild(name, dagRunID, subRunID, lit("steps"), seg(stepName), lit("foreach"))
 }
 
 // ForeachItemURI is the URI of one foreach item.
 func ForeachItemURI(name, dagRunID, subRunID, stepName, item string) string {
-	return build("runs", runParts(name, dagRunID, subRunID,
-		lit("steps"), seg(stepName), lit("foreach"), seg(item))...)
+	return runBuild(name, dagRunID, subRunID, lit("steps"), seg(stepName), lit("foreach"), seg(item))
 }
 
 // ForeachStepLogURI is the URI of a body step's log inside a foreach item.
 func ForeachStepLogURI(name, dagRunID, subRunID, stepName, item, bodyStepName string) string {
-	return build("runs", runParts(name, dagRunID, subRunID,
-		lit("steps"), seg(stepName), lit("foreach"), seg(item), lit("steps"), seg(bodyStepName), lit("logs"))...)
+	return runBuild(name, dagRunID, subRunID,
+		lit("steps"), seg(stepName), lit("foreach"), seg(item), lit("steps"), seg(bodyStepName), lit("logs"))
 }

@@ -25,6 +25,7 @@ func runGoldenCases(t *testing.T, opts fakedagu.Options, cases []goldenCase) {
 			if calls := h.restCalls(); tc.calls >= 0 && len(calls) != tc.calls {
 				t.Fatalf("made %d REST calls, want %d: %v", len(calls), tc.calls, calls)
 			}
+			h.checkAllowListed(t)
 		})
 	}
 }

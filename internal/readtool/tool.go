@@ -134,15 +134,21 @@ func (t *Tool) observe(ctx context.Context, c *call, res *mcp.CallToolResult, to
 		target = "none"
 	}
 	t.metrics.observe(target, code, took)
-	attrs := []any{"target", target, "mode", how, "code", code, "duration", took}
+	level, msg := slog.LevelDebug, "dagu_read"
 	switch {
 	case e != nil && e.Code == CodeInternalError:
-		t.log.ErrorContext(ctx, "dagu_read failed", append(attrs, "message", e.Message, "cause", causeText(e))...)
+		level, msg = slog.LevelError, "dagu_read failed"
 	case e != nil:
-		t.log.InfoContext(ctx, "dagu_read refused", append(attrs, "message", e.Message, "cause", causeText(e))...)
-	default:
-		t.log.DebugContext(ctx, "dagu_read", attrs...)
+		level, msg = slog.LevelInfo, "dagu_read refused"
 	}
+	if !t.log.Enabled(ctx, level) {
+		return
+	}
+	attrs := []slog.Attr{slog.String("target", target), slog.String("mode", how), slog.String("code", code), slog.Duration("duration", took)}
+	if e != nil {
+		attrs = append(attrs, slog.String("message", e.Message), slog.String("cause", causeText(e)))
+	}
+	t.log.LogAttrs(ctx, level, msg, attrs...)
 }
 
 func causeText(e *Error) string {

@@ -32,9 +32,6 @@ func New(cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("upstream metrics: %w", err)
 	}
-	if cfg.InsecureSkipVerify {
-		cfg.Logger.Warn("TLS certificate verification of the Dagu server is disabled")
-	}
 	d := newDoer(cfg, newGuard(restBase), hc, m)
 	api, err := gen.NewClientWithResponses(restBase.String(), gen.WithHTTPClient(d))
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -49,6 +50,11 @@ type Config struct {
 	// Metrics, when set, receives the upstream request counters and the
 	// latency histogram.
 	Metrics prometheus.Registerer
+	// Transport, when set, replaces the pooled HTTP transport (CAFile and
+	// InsecureSkipVerify then do not apply). Benchmarks use it to measure
+	// the gateway without a network; the guard, retries and size cap
+	// still run.
+	Transport http.RoundTripper
 
 	// retryBaseWait is the first backoff step; tests shorten it.
 	retryBaseWait time.Duration

@@ -172,3 +172,21 @@ func checkQuery(p pattern, rawQuery string) error {
 func refused(route, format string, args ...any) *Error {
 	return &Error{Route: route, Kind: KindRefused, Message: "transport guard: " + fmt.Sprintf(format, args...)}
 }
+
+// defaultMatcher serves AllowedRoute.
+var defaultMatcher = newMatcher(allowedRoutes)
+
+// AllowedRoute reports the route template a GET of restPath (escaped, below
+// the REST base, e.g. "/dags/a%2Fb") with rawQuery matches, or false when
+// the transport guard would refuse it. Tests use it to check what reached a
+// fake Dagu.
+func AllowedRoute(method, restPath, rawQuery string) (string, bool) {
+	if method != http.MethodGet {
+		return "", false
+	}
+	p, ok := defaultMatcher.match(restPath)
+	if !ok || checkQuery(p, rawQuery) != nil {
+		return "", false
+	}
+	return p.template, true
+}

@@ -16,6 +16,9 @@ import (
 // 2xx, becomes a KindHTTP error (Dagu only redirects trailing slashes, which
 // the gateway never sends).
 func newHTTPClient(cfg Config) (*http.Client, error) {
+	if cfg.Transport != nil {
+		return &http.Client{Transport: cfg.Transport, CheckRedirect: noRedirects}, nil
+	}
 	tlsConfig, err := newTLSConfig(cfg)
 	if err != nil {
 		return nil, err
@@ -33,13 +36,10 @@ func newHTTPClient(cfg Config) (*http.Client, error) {
 		TLSHandshakeTimeout:   10 * time.Second,
 		ExpectContinueTimeout: time.Second,
 	}
-	return &http.Client{
-		Transport: transport,
-		CheckRedirect: func(*http.Request, []*http.Request) error {
-			return http.ErrUseLastResponse
-		},
-	}, nil
+	return &http.Client{Transport: transport, CheckRedirect: noRedirects}, nil
 }
+
+func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 func newTLSConfig(cfg Config) (*tls.Config, error) {
 	tc := &tls.Config{MinVersion: tls.VersionTLS12, InsecureSkipVerify: cfg.InsecureSkipVerify} //nolint:gosec // opt-in for tests

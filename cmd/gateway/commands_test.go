@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
+	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu/fakedagutest"
+)
+
+// runCommand runs one command line in process and returns its exit code
+// and output.
+func runCommand(t *testing.T, env map[string]string, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), args, environment{
+		stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr,
+		getenv: func(k string) string { return env[k] },
+	})
+	return code, stdout.String(), stderr.String()
+}
+
+func TestVersion(t *testing.T) {
+	code, out, _ := runCommand(t, nil, "version")
+	if code != 0 || !strings.HasPrefix(out, "dagu-mcp-gateway dev (go") {
+		t.Fatalf("version: %d %q", code, out)
+	}
+}
+
+// TestHelpExplainsEverySubcommand: --help works everywhere and names the
+// environment variables.
+func TestHelpExplainsEverySubcommand(t *testing.T) {
+	for _, cmd := range []string{"serve", "stdio", "demo", "doctor"} {
+		t.Run(cmd, func(t *testing.T) {
+			code, out, _ := runCommand(t, nil, cmd, "--help")
+			if code != 0 || !strings.Contains(out, "DAGU_URL") || !strings.Contains(out, "--listen") {
+				t.Fatalf("%s --help: %d\n%s", cmd, code, out)
+			}
+		})
+	}
+	code, out, _ := runCommand(t, nil, "--help")
+	for _, sub := range []string{"serve", "stdio", "demo", "doctor", "version"} {
+		if code != 0 || !strings.Contains(out, sub) {
+			t.Fatalf("root help lacks %s:\n%s", sub, out)
+		}
+	}
+}
+
+func TestServeRefusesBadConfiguration(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no dagu url", []string{"serve"}, "--dagu-url"},
+		{"public listen without token", []string{"serve", "--dagu-url", "http://dagu.invalid", "--listen", "0.0.0.0:8090"}, "--auth-token"},
+		{"unknown flag", []string{"serve", "--nope"}, "unknown flag"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, errOut := runCommand(t, nil, tt.args...)
+			if code == 0 || !strings.Contains(errOut, tt.want) {
+				t.Fatalf("exit %d, stderr:\n%s", code, errOut)
+			}
+		})
+	}
+}
+
+func TestDoctor(t *testing.T) {
+	_, url := fakedagutest.Start(t, fakedagu.Options{APIKey: fakedagutest.APIKey, Foreach: fakedagu.ForeachAggregate})
+	code, out, _ := runCommand(t, map[string]string{"DAGU_URL": url, "DAGU_API_KEY": fakedagutest.APIKey}, "doctor")
+	if code != 0 || !strings.Contains(out, "Foreach item records (/foreach routes): no") || !strings.Contains(out, "foreach_items") {
+		t.Fatalf("doctor: %d\n%s", code, out)
+	}
+	code, out, _ = runCommand(t, map[string]string{"DAGU_URL": url, "DAGU_API_KEY": "dagu_not_the_right_key"}, "doctor")
+	if code != 1 || !strings.Contains(out, "auth") || strings.Contains(out, "dagu_not_the_right_key") {
+		t.Fatalf("doctor with a wrong key: %d\n%s", code, out)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer goroutine and a reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestDemo starts `gateway demo`, reads the MCP URL from its banner and
+// makes a tool call over plain HTTP, as the README tells a newcomer to.
+func TestDemo(t *testing.T) {
+	var stdout syncBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"demo", "--listen", "127.0.0.1:0", "--log-level", "error"}, environment{
+			stdin: strings.NewReader(""), stdout: &stdout, stderr: io.Discard, getenv: func(string) string { return "" },
+		})
+	}()
+	endpoint := waitForBanner(t, &stdout)
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dagu_read","arguments":{"target":"runs","query":"status=2"}}}`
+	req, _ := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reply struct {
+		Result struct {
+			StructuredContent struct {
+				Data struct {
+					Items []map[string]any `json:"items"`
+				} `json:"data"`
+			} `json:"structuredContent"`
+		} `json:"result"`
+	}
+	_ = json.NewDecoder(res.Body).Decode(&reply)
+	_ = res.Body.Close()
+	if len(reply.Result.StructuredContent.Data.Items) == 0 {
+		t.Fatalf("the demo listed no failed runs (status %d)", res.StatusCode)
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("demo exited %d", code)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("demo did not stop")
+	}
+}
+
+var mcpURL = regexp.MustCompile(`http://127\.0\.0\.1:\d+/mcp`)
+
+func waitForBanner(t *testing.T, out *syncBuffer) string {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		sc := bufio.NewScanner(strings.NewReader(out.String()))
+		for sc.Scan() {
+			if u := mcpURL.FindString(sc.Text()); u != "" {
+				return u
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("no MCP URL in the demo output:\n%s", out.String())
+	return ""
+}
