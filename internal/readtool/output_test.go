@@ -35,7 +35,7 @@ func TestFieldApplicability(t *testing.T) {
 	}
 	sample := map[string]string{
 		"name": `"authoring"`, "dagRunId": `"r"`, "subRunId": `"s"`, "stepName": `"x"`, "item": `"0"`,
-		"bodyStepName": `"b"`, "query": `""`, "workspace": `"default"`, "path": `"/tmp/a.xlsx"`,
+		"bodyStepName": `"b"`, "query": `""`, "workspace": `"default"`, "path": `"/data/a.xlsx"`,
 		"password": `"pw"`, "search": `"q"`, "prefix": `"runbooks"`, "cursor": `"c"`, "limit": `5`,
 	}
 	for target, row := range contract {

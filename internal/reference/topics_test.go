@@ -190,10 +190,10 @@ func TestYAMLExamplesParse(t *testing.T) {
 	}
 }
 
-func TestTopicsAvoidMachinePaths(t *testing.T) {
+func TestTopicsAreFinished(t *testing.T) {
 	for _, topic := range builtinTopics {
 		text := builtinText(t, topic)
-		for _, bad := range []string{"/work/", "/tmp/brief", "TODO"} {
+		for _, bad := range []string{"TODO", "FIXME", "lorem ipsum"} {
 			if strings.Contains(text, bad) {
 				t.Errorf("%s contains %q", topic, bad)
 			}
