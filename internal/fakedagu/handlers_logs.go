@@ -12,63 +12,49 @@ import (
 const streamStderr = "stderr"
 
 // handleRunLog serves GET /dag-runs/{name}/{dagRunId}/log.
-func (s *Server) handleRunLog(c *call) {
-	req, ok := c.windowParams()
-	if !ok {
-		return
-	}
-	r := s.runByID(c)
-	if r == nil {
-		return
-	}
-	if r.schedulerLog == nil {
-		c.notFound("log file not found for dag-run " + r.id)
-		return
-	}
-	c.ok(r.schedulerLog.logBody(req))
-}
+func (s *Server) handleRunLog(c *call) { s.serveSchedulerLog(c, false) }
 
 // handleRunLogDownload serves GET /dag-runs/{name}/{dagRunId}/log/download.
-func (s *Server) handleRunLogDownload(c *call) {
-	r := s.runByID(c)
-	if r == nil {
-		return
-	}
-	if r.schedulerLog == nil {
-		c.notFound("log file not found for dag-run " + r.id)
-		return
-	}
-	writeDownload(c, r.schedulerLog, path.Base(getStr(r.details, "log")))
-}
+func (s *Server) handleRunLogDownload(c *call) { s.serveSchedulerLogDownload(c, false) }
 
 // handleSubRunLog serves GET .../sub-dag-runs/{subDAGRunId}/log.
-func (s *Server) handleSubRunLog(c *call) {
+func (s *Server) handleSubRunLog(c *call) { s.serveSchedulerLog(c, true) }
+
+// handleSubRunLogDownload serves GET .../sub-dag-runs/{subDAGRunId}/log/download.
+func (s *Server) handleSubRunLogDownload(c *call) { s.serveSchedulerLogDownload(c, true) }
+
+func (s *Server) serveSchedulerLog(c *call, sub bool) {
 	req, ok := c.windowParams()
 	if !ok {
 		return
 	}
-	sub := s.subRunByID(c)
-	if sub == nil {
-		return
+	if r := s.schedulerLogOwner(c, sub); r != nil {
+		c.ok(r.schedulerLog.logBody(req))
 	}
-	if sub.schedulerLog == nil {
-		c.notFound("log file not found for sub dag-run " + sub.id)
-		return
-	}
-	c.ok(sub.schedulerLog.logBody(req))
 }
 
-// handleSubRunLogDownload serves GET .../sub-dag-runs/{subDAGRunId}/log/download.
-func (s *Server) handleSubRunLogDownload(c *call) {
-	sub := s.subRunByID(c)
-	if sub == nil {
-		return
+func (s *Server) serveSchedulerLogDownload(c *call, sub bool) {
+	if r := s.schedulerLogOwner(c, sub); r != nil {
+		writeDownload(c, r.schedulerLog, path.Base(getStr(r.details, "log")))
 	}
-	if sub.schedulerLog == nil {
-		c.notFound("log file not found for sub dag-run " + sub.id)
-		return
+}
+
+// schedulerLogOwner finds the run (or sub-run) a scheduler-log route names
+// and answers 404 itself when the run or its log is missing.
+func (s *Server) schedulerLogOwner(c *call, sub bool) *runRecord {
+	find, what := s.runByID, "dag-run "
+	if sub {
+		find, what = s.subRunByID, "sub dag-run "
 	}
-	writeDownload(c, sub.schedulerLog, path.Base(getStr(sub.details, "log")))
+	r := find(c)
+	if r == nil {
+		return nil
+	}
+	if r.schedulerLog == nil {
+		c.notFound("log file not found for " + what + r.id)
+		return nil
+	}
+	return r
 }
 
 // handleStepLog serves GET /dag-runs/{name}/{dagRunId}/steps/{stepName}/log.

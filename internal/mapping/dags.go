@@ -70,13 +70,17 @@ func countRan(files []gen.DAGFile) int {
 
 // summaryOf is the short form of a listed run.
 func summaryOf(r *gen.DAGRunSummary) model.RunSummary {
+	return newRunSummary(r.Name, r.DagRunId, r.Status, r.StatusLabel, r.StartedAt, r.FinishedAt)
+}
+
+func newRunSummary(name, id string, status int, label, startedAt, finishedAt string) model.RunSummary {
 	return model.RunSummary{
-		DAGRunID:    r.DagRunId,
-		Status:      r.Status,
-		StatusLabel: runLabel(r.Status, r.StatusLabel),
-		URI:         model.RunURI(r.Name, r.DagRunId, ""),
-		StartedAt:   Time(r.StartedAt),
-		FinishedAt:  Time(r.FinishedAt),
+		DAGRunID:    id,
+		Status:      status,
+		StatusLabel: runLabel(status, label),
+		URI:         model.RunURI(name, id, ""),
+		StartedAt:   Time(startedAt),
+		FinishedAt:  Time(finishedAt),
 	}
 }
 
@@ -86,14 +90,8 @@ func detailSummary(r *gen.DAGRunDetails) *model.RunSummary {
 	if r.DagRunId == "" {
 		return nil
 	}
-	return &model.RunSummary{
-		DAGRunID:    r.DagRunId,
-		Status:      r.Status,
-		StatusLabel: runLabel(r.Status, r.StatusLabel),
-		URI:         model.RunURI(r.Name, r.DagRunId, ""),
-		StartedAt:   Time(r.StartedAt),
-		FinishedAt:  Time(r.FinishedAt),
-	}
+	s := newRunSummary(r.Name, r.DagRunId, r.Status, r.StatusLabel, r.StartedAt, r.FinishedAt)
+	return &s
 }
 
 // schedules lists the schedule entries: the cron expression, or for a
@@ -144,6 +142,7 @@ func DAGDetail(fileName string, resp *gen.DAGDetailsResponse) model.DAGDetail {
 		out.Workspace = str(d.Workspace)
 		out.Labels = labelsOr(d.Labels, d.Tags)
 		out.Schedule = schedules(d.Schedule)
+		out.NextRun = timePtr(d.NextRun)
 		out.Params = d.Params
 		out.DefaultParams = str(d.DefaultParams)
 		out.Queue = str(d.Queue)

@@ -53,6 +53,7 @@ type DAGDetail struct {
 	Workspace     string      `json:"workspace,omitempty"`
 	Labels        []string    `json:"labels,omitempty"`
 	Schedule      []string    `json:"schedule,omitempty"`
+	NextRun       string      `json:"nextRun,omitempty"`
 	Params        []string    `json:"params,omitempty"`
 	DefaultParams string      `json:"defaultParams,omitempty"`
 	Queue         string      `json:"queue,omitempty"`

@@ -100,6 +100,21 @@ func TestInputRules(t *testing.T) {
 	}
 }
 
+// TestBlankAndNullFieldsAreAbsent: a forbidden field that is blank after
+// trimming, or null, does not fail; a blank required field is missing.
+func TestBlankAndNullFieldsAreAbsent(t *testing.T) {
+	for _, args := range []string{
+		`{"target":"dags","name":"   ","stepName":null,"limit":null}`,
+		`{"uri":" dagu://dags ","target":"","name":" ","password":""}`,
+		`{"target":"reference","name":"  "}`,
+	} {
+		tool, _ := newStubTool(t)
+		if res := callJSON(t, tool, args); res.IsError {
+			t.Fatalf("%s refused: %+v", args, res.StructuredContent)
+		}
+	}
+}
+
 // TestInputNormalisation checks trimming, null-as-absent and the verbatim
 // password through what the upstream receives and what the output echoes.
 func TestInputNormalisation(t *testing.T) {
