@@ -1,6 +1,9 @@
 package mapping
 
 import (
+	"strings"
+	"unicode/utf8"
+
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
 )
@@ -100,4 +103,27 @@ func RunLogs(d *gen.DAGRunDetails, scheduler *gen.Log, presence map[string]Strea
 	}
 	sortByStart(out.StepLogs, stepLogStart)
 	return out
+}
+
+// KeepTail returns l cut to its last lines that fit in maxBytes, so a
+// default log window stays small enough for an agent however long its
+// lines are. A cut window reports the lines it kept and hasMore; an
+// uncut one (or maxBytes <= 0) is returned as is. A single line longer
+// than maxBytes keeps its last maxBytes bytes.
+func KeepTail(l *gen.Log, maxBytes int) *gen.Log {
+	if l == nil || maxBytes <= 0 || len(l.Content) <= maxBytes {
+		return l
+	}
+	cut := l.Content[len(l.Content)-maxBytes:]
+	if i := strings.IndexByte(cut, '\n'); i >= 0 && i+1 < len(cut) {
+		cut = cut[i+1:]
+	}
+	for len(cut) > 0 && !utf8.RuneStart(cut[0]) {
+		cut = cut[1:]
+	}
+	kept := strings.Count(cut, "\n") + 1
+	more := true
+	out := *l
+	out.Content, out.LineCount, out.HasMore = cut, &kept, &more
+	return &out
 }

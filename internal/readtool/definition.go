@@ -18,8 +18,8 @@ Targets (required fields first; [optional]):
 - workbook path (absolute .xlsx/.xlsm on the gateway host) [password]
 - runs [query: name, dagRunId (latest with name), status=0..8 (repeat for several: 2=failed), fromDate, toDate (Unix seconds), limit 1-500, cursor, labels]. Without fromDate/toDate the list covers the last 7 days.
 - run name, dagRunId (or latest) [subRunId]
-- run_logs name, dagRunId [query: tail 1-10000, default 500]
-- step_log name, dagRunId, stepName [subRunId, item + bodyStepName, query: tail|head 1-10000, offset>=1 with limit 1-10000, limit alone, stream=stdout|stderr]. Default: last 1000 lines of both streams.
+- run_logs name, dagRunId [query: tail 1-10000; default: last 200 lines, at most 32 KiB]
+- step_log name, dagRunId, stepName [subRunId, item + bodyStepName, query: tail|head 1-10000, offset>=1 with limit 1-10000, limit alone, stream=stdout|stderr]. Default: last 200 lines of both streams, at most 32 KiB each (hasMore says when more exists).
 - foreach_items name, dagRunId, stepName [subRunId, query: status=not_started|running|succeeded|failed|aborted, page, perPage 1-500, parent]
 - foreach_item name, dagRunId, stepName, item [subRunId]
 

@@ -60,7 +60,7 @@ func TestBigLogDefaultWindowStaysSmall(t *testing.T) {
 	res := h.call(t, `{"target":"step_log",`+bigLogRun+`,"stepName":"spew"}`)
 	data := structuredOf(t, res)["data"].(map[string]any)
 	out := data["stdoutContent"].(string)
-	if n := strings.Count(out, "\n") + 1; n != 1000 || !strings.HasSuffix(out, "line 20000 of the big log") {
+	if n := strings.Count(out, "\n") + 1; n != 200 || !strings.HasSuffix(out, "line 20000 of the big log") {
 		t.Fatalf("default window returned %d lines ending %q", n, out[len(out)-30:])
 	}
 	if data["hasMore"] != true || data["stderrContent"] != "warn: last" {

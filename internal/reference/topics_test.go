@@ -62,7 +62,7 @@ func TestBuiltinTopicsAreSubstantial(t *testing.T) {
 			"dagu://reference", "dagu://dags", "dagu://wiki", "dagu://runs", "/sub/{subRunId}",
 		}},
 		{"read-tool", 12000, []string{
-			"7 days", "latest", "1000 lines", "500 lines", "window", "didYouMean",
+			"7 days", "latest", "200 lines", "32 KiB", "window", "didYouMean",
 			"status=2", "step_log", "/sub/{subRunId}", "foreach-route", "aggregate",
 		}},
 		{"change-tool", 1200, []string{"dagu_change", "does not serve", "/mcp", "preview", "dag_spec"}},

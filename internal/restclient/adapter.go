@@ -16,8 +16,9 @@ import (
 const (
 	DefaultCacheTTL          = 30 * time.Second
 	DefaultRunWindow         = 7 * 24 * time.Hour
-	DefaultRunLogsTail       = 500
-	DefaultStepLogTail       = 1000
+	DefaultRunLogsTail       = 200
+	DefaultStepLogTail       = 200
+	DefaultLogBudget         = 32 << 10
 	DefaultCapabilityRefresh = 5 * time.Minute
 )
 
@@ -40,11 +41,16 @@ type AdapterOptions struct {
 	// 7 days).
 	RunWindow time.Duration
 	// RunLogsTail is how many scheduler-log lines run_logs returns when the
-	// caller asks for no window (default 500).
+	// caller asks for no window (default 200).
 	RunLogsTail int
 	// StepLogTail is how many lines per stream step_log returns when the
-	// caller asks for no window (default 1000).
+	// caller asks for no window (default 200).
 	StepLogTail int
+	// LogBudget caps the bytes of each log stream a default window returns
+	// (default 32 KiB): the last lines that fit are kept and hasMore is
+	// set, so an answer stays well under an agent's token budget however
+	// long the lines are. An explicit window is never cut.
+	LogBudget int
 	// CapabilityRefresh is how often Start re-detects the server's
 	// optional features (default 5m).
 	CapabilityRefresh time.Duration
@@ -69,6 +75,9 @@ func (o AdapterOptions) withDefaults() AdapterOptions {
 	}
 	if o.StepLogTail <= 0 {
 		o.StepLogTail = DefaultStepLogTail
+	}
+	if o.LogBudget <= 0 {
+		o.LogBudget = DefaultLogBudget
 	}
 	if o.CapabilityRefresh <= 0 {
 		o.CapabilityRefresh = DefaultCapabilityRefresh

@@ -96,7 +96,7 @@ func TestAdapterCallPlans(t *testing.T) {
 		{name: "run logs probe every recorded stream", read: func(ctx context.Context, a *Adapter) error {
 			return ignore(a.GetRunLogs(ctx, runOf("failing_job", failingRun), model.LogQuery{}))
 		}, want: []string{
-			failing, failing + "/log?tail=500",
+			failing, failing + "/log?tail=200",
 			failing + "/steps/prepare/log?head=1&stream=stdout", failing + "/steps/prepare/log?head=1&stream=stderr",
 			failing + "/steps/explode/log?head=1&stream=stdout", failing + "/steps/explode/log?head=1&stream=stderr",
 		}},
@@ -109,7 +109,7 @@ func TestAdapterCallPlans(t *testing.T) {
 		}},
 		{name: "step log both streams", read: func(ctx context.Context, a *Adapter) error {
 			return ignore(a.GetStepLog(ctx, stepOf(runOf("failing_job", failingRun), "explode"), model.LogQuery{}))
-		}, want: []string{failing + "/steps/explode/log?stream=stdout&tail=1000", failing + "/steps/explode/log?stream=stderr&tail=1000"}},
+		}, want: []string{failing + "/steps/explode/log?stream=stdout&tail=200", failing + "/steps/explode/log?stream=stderr&tail=200"}},
 		{name: "step log one stream", read: func(ctx context.Context, a *Adapter) error {
 			return ignore(a.GetStepLog(ctx, stepOf(runOf("failing_job", failingRun), "explode"), model.LogQuery{Stream: "stderr", Limit: 3}))
 		}, want: []string{failing + "/steps/explode/log?limit=3&stream=stderr"}},
@@ -118,7 +118,7 @@ func TestAdapterCallPlans(t *testing.T) {
 		}, want: []string{"/dag-runs/failing_job/latest", failing + "/steps/explode/log?head=2&stream=stdout", failing + "/steps/explode/log?head=2&stream=stderr"}},
 		{name: "sub-run step log", read: func(ctx context.Context, a *Adapter) error {
 			return ignore(a.GetStepLog(ctx, stepOf(sub, "child_start"), model.LogQuery{Stream: "stdout"}))
-		}, want: []string{child + "/steps/child_start/log?stream=stdout&tail=1000"}},
+		}, want: []string{child + "/steps/child_start/log?stream=stdout&tail=200"}},
 		{name: "foreach items from the route", foreach: fakedagu.ForeachRoutes, read: func(ctx context.Context, a *Adapter) error {
 			return ignore(a.ListForeachItems(ctx, stepOf(runOf("foreach_job", foreachRun), "each"), model.ForeachQuery{Status: "failed"}))
 		}, want: []string{foreach + "/steps/each/foreach?status=failed"}},
@@ -131,8 +131,8 @@ func TestAdapterCallPlans(t *testing.T) {
 		{name: "body step log", foreach: fakedagu.ForeachRoutes, read: func(ctx context.Context, a *Adapter) error {
 			return ignore(a.GetStepLog(ctx, body, model.LogQuery{}))
 		}, want: []string{
-			foreach + "/steps/each/foreach/1/steps/work/log?stream=stdout&tail=1000",
-			foreach + "/steps/each/foreach/1/steps/work/log?stream=stderr&tail=1000",
+			foreach + "/steps/each/foreach/1/steps/work/log?stream=stdout&tail=200",
+			foreach + "/steps/each/foreach/1/steps/work/log?stream=stderr&tail=200",
 		}},
 		{name: "foreach items from the summary", read: func(ctx context.Context, a *Adapter) error {
 			return ignore(a.ListForeachItems(ctx, stepOf(runOf("foreach_job", foreachRun), "each"), model.ForeachQuery{}))

@@ -36,7 +36,11 @@ func (a *Adapter) GetRunLogs(ctx context.Context, addr model.RunAddress, q model
 	g.SetLimit(probeConcurrency)
 	g.Go(func() error {
 		var err error
-		scheduler, err = a.schedulerLog(gctx, ref, a.runLogWindow(q))
+		w, defaulted := a.runLogWindow(q)
+		scheduler, err = a.schedulerLog(gctx, ref, w)
+		if defaulted {
+			scheduler = mapping.KeepTail(scheduler, a.opts.LogBudget)
+		}
 		return err
 	})
 	for i := range d.Nodes {
@@ -49,13 +53,14 @@ func (a *Adapter) GetRunLogs(ctx context.Context, addr model.RunAddress, q model
 	return &out, nil
 }
 
-// runLogWindow is the caller's window, or the last RunLogsTail lines.
-func (a *Adapter) runLogWindow(q model.LogQuery) LogWindow {
-	w := LogWindow{Tail: q.Tail, Head: q.Head, Offset: q.Offset, Limit: q.Limit}
+// runLogWindow is the caller's window, or the last RunLogsTail lines;
+// defaulted says the gateway chose it.
+func (a *Adapter) runLogWindow(q model.LogQuery) (w LogWindow, defaulted bool) {
+	w = LogWindow{Tail: q.Tail, Head: q.Head, Offset: q.Offset, Limit: q.Limit}
 	if w == (LogWindow{}) {
-		w.Tail = a.opts.RunLogsTail
+		return LogWindow{Tail: a.opts.RunLogsTail}, true
 	}
-	return w
+	return w, false
 }
 
 // schedulerLog reads the scheduler log; a 404 (the run never wrote one)

@@ -45,13 +45,18 @@ func (a *Adapter) GetStepLog(ctx context.Context, addr model.StepAddress, q mode
 	if err != nil {
 		return nil, err
 	}
-	w := a.stepLogWindow(q)
+	w, defaulted := a.stepLogWindow(q)
 	reads := readStreams(ctx, streams, func(ctx context.Context, s gen.LogStream) (*gen.Log, error) {
 		if body {
 			return a.client.GetForeachBodyStepLog(ctx, t.ref, addr.StepName, addr.Item, addr.BodyStepName, s, w)
 		}
 		return a.client.GetStepLog(ctx, t.ref, addr.StepName, s, w)
 	})
+	if defaulted {
+		for i := range reads {
+			reads[i].log = mapping.KeepTail(reads[i].log, a.opts.LogBudget)
+		}
+	}
 	missing, err := a.checkReads(reads, body, route)
 	if err != nil {
 		return nil, err
@@ -90,13 +95,14 @@ func logStreams(route, stream string) ([]gen.LogStream, error) {
 	return nil, invalidInput(route, fieldStream, "The stream must be stdout or stderr.")
 }
 
-// stepLogWindow is the caller's window, or the last StepLogTail lines.
-func (a *Adapter) stepLogWindow(q model.LogQuery) LogWindow {
-	w := LogWindow{Tail: q.Tail, Head: q.Head, Offset: q.Offset, Limit: q.Limit}
+// stepLogWindow is the caller's window, or the last StepLogTail lines;
+// defaulted says the gateway chose it.
+func (a *Adapter) stepLogWindow(q model.LogQuery) (w LogWindow, defaulted bool) {
+	w = LogWindow{Tail: q.Tail, Head: q.Head, Offset: q.Offset, Limit: q.Limit}
 	if w == (LogWindow{}) {
-		w.Tail = a.opts.StepLogTail
+		return LogWindow{Tail: a.opts.StepLogTail}, true
 	}
-	return w
+	return w, false
 }
 
 // readStreams reads every stream concurrently and keeps each outcome.
