@@ -1,6 +1,8 @@
 package readtool_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"testing"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
@@ -22,6 +24,9 @@ func runGoldenCases(t *testing.T, opts fakedagu.Options, cases []goldenCase) {
 			h.fake.Reset()
 			res := h.call(t, tc.args)
 			golden(t, tc.name, tc.args, res)
+			if raw, _ := json.Marshal(res); bytes.Contains(raw, []byte("/var/lib/dagu")) {
+				t.Fatalf("a server filesystem path reached the agent: %s", raw)
+			}
 			if calls := h.restCalls(); tc.calls >= 0 && len(calls) != tc.calls {
 				t.Fatalf("made %d REST calls, want %d: %v", len(calls), tc.calls, calls)
 			}
