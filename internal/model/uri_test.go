@@ -21,7 +21,7 @@ func TestURIBuilders(t *testing.T) {
 		{StepLogURI("n", "r", "s", "x"), "dagu://runs/n/r/sub/s/steps/x/logs"},
 		{ForeachItemsURI("n", "r", "s", "each"), "dagu://runs/n/r/sub/s/steps/each/foreach"},
 		{ForeachItemURI("n", "r", "", "each", "1.inner.0"), "dagu://runs/n/r/steps/each/foreach/1.inner.0"},
-		{ForeachStepLogURI("n", "r", "", "each", "0", "work"), "dagu://runs/n/r/steps/each/foreach/0/steps/work/logs"},
+		{ForeachStepLogURI("n", "r", "", "each", "0", "load"), "dagu://runs/n/r/steps/each/foreach/0/steps/load/logs"},
 		{ReferenceURI("ü"), "dagu://reference/%C3%BC"},
 		{WithQuery(RunsURI(), "status=2"), "dagu://runs?status=2"},
 		{WithQuery(DAGsURI(), ""), "dagu://dags"},
