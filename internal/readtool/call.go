@@ -58,8 +58,10 @@ func checkNoTargetFields(in *input) *Error {
 	if len(mixed) == 0 {
 		return nil
 	}
-	return fieldsError(CodeInvalidToolInput,
+	e := fieldsError(CodeInvalidToolInput,
 		"URI mode cannot be combined with target-mode fields ("+strings.Join(mixed, ", ")+").", mixed)
+	e.URI = in.get(fURI) // the contract's rule: a non-empty uri was supplied
+	return e
 }
 
 func missingTarget(in *input) *Error {

@@ -93,7 +93,7 @@ func parseInput(raw json.RawMessage) (*input, *Error) {
 		return nil, newError(CodeInvalidToolInput, "Tool input must be a JSON object.")
 	}
 	if err := checkUnknownFields(obj); err != nil {
-		return nil, err
+		return nil, withSuppliedTarget(err, obj)
 	}
 	in := &input{values: make(map[string]string, len(obj))}
 	var badType []string
@@ -103,9 +103,27 @@ func parseInput(raw json.RawMessage) (*input, *Error) {
 		}
 	}
 	if len(badType) > 0 {
-		return nil, typeError(badType)
+		return nil, withSuppliedTarget(typeError(badType), obj)
 	}
 	return in, nil
+}
+
+// withSuppliedTarget names the target on an input error when the request
+// carried a valid one: the contract wants `target` once a valid target is
+// known, even if another field is at fault.
+func withSuppliedTarget(e *Error, obj map[string]json.RawMessage) *Error {
+	var supplied string
+	if json.Unmarshal(obj[fTarget], &supplied) != nil {
+		return e
+	}
+	supplied = strings.TrimSpace(supplied)
+	if canonical, ok := targetAliases[supplied]; ok {
+		supplied = canonical
+	}
+	if _, ok := targets[supplied]; ok {
+		e.Target = supplied
+	}
+	return e
 }
 
 func checkUnknownFields(obj map[string]json.RawMessage) *Error {
