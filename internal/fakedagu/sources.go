@@ -2,33 +2,17 @@ package fakedagu
 
 import (
 	"embed"
-	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 )
 
 //go:embed testdata/fixtures/*.json testdata/derived/*.json testdata/derived/specs/*.yaml
 var dataFS embed.FS
-
-// recording is one recorded exchange with a real Dagu server.
-type recording struct {
-	Note    string `json:"note"`
-	Request struct {
-		Auth   string `json:"auth"`
-		Method string `json:"method"`
-		Path   string `json:"path"`
-	} `json:"request"`
-	Response struct {
-		Status      int               `json:"status"`
-		ContentType string            `json:"contentType"`
-		JSON        json.RawMessage   `json:"json"`
-		Text        *string           `json:"text"`
-		Headers     map[string]string `json:"headers"`
-	} `json:"response"`
-}
 
 // sources holds everything the dataset is built from, decoded once: recorded
 // response bodies keyed by request path, the authored derived documents and
@@ -79,19 +63,12 @@ func parseSources(fsys fs.FS) (*sources, error) {
 }
 
 func (src *sources) readRecordings(fsys fs.FS) error {
-	names, err := fs.Glob(fsys, "testdata/fixtures/*.json")
+	recs, err := readRecordings(fsys)
 	if err != nil {
 		return err
 	}
-	for _, name := range names {
-		raw, err := fs.ReadFile(fsys, name)
-		if err != nil {
-			return err
-		}
-		var rec recording
-		if err := json.Unmarshal(raw, &rec); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
+	for _, name := range slices.Sorted(maps.Keys(recs)) {
+		rec := recs[name]
 		if len(rec.Response.JSON) == 0 || rec.Request.Auth != "rest_api key" {
 			continue
 		}

@@ -4,37 +4,50 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// recorded is the envelope of a fixture file: a recorded (or, for files
-// named synthetic-*, hand-written) REST answer.
-type recorded struct {
-	Response struct {
-		Status int             `json:"status"`
-		JSON   json.RawMessage `json:"json"`
-	} `json:"response"`
-}
-
-// fixtureJSON returns the response body of a fixture in testdata.
+// fixtureJSON returns the response body of a fixture: a recording kept
+// with the fake Dagu, or for files named synthetic-* a hand-written answer
+// in testdata.
 func fixtureJSON(tb testing.TB, file string) []byte {
 	tb.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", file))
+	rec, err := recordingOf(file)
 	if err != nil {
-		tb.Fatal(err)
-	}
-	var rec recorded
-	if err := json.Unmarshal(data, &rec); err != nil {
 		tb.Fatalf("%s: %v", file, err)
 	}
 	if rec.Response.Status != 200 || len(rec.Response.JSON) == 0 {
 		tb.Fatalf("%s: not a JSON success answer", file)
 	}
 	return rec.Response.JSON
+}
+
+func recordingOf(file string) (fakedagu.Recording, error) {
+	var rec fakedagu.Recording
+	if !strings.HasPrefix(file, "synthetic-") {
+		recs, err := fakedagu.Recordings()
+		if err != nil {
+			return rec, err
+		}
+		r, ok := recs[file]
+		if !ok {
+			return rec, fmt.Errorf("no such recording")
+		}
+		return r, nil
+	}
+	data, err := os.ReadFile(filepath.Join("testdata", file))
+	if err != nil {
+		return rec, err
+	}
+	return rec, json.Unmarshal(data, &rec)
 }
 
 // decodeJSON decodes a REST body the way the upstream adapter should: with

@@ -10,54 +10,39 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
 )
 
-// fixture is one recorded Dagu exchange from testdata/fixtures.
-type fixture struct {
-	Note    string `json:"note"`
-	Request struct {
-		Auth   string `json:"auth"`
-		Method string `json:"method"`
-		Path   string `json:"path"`
-	} `json:"request"`
-	Response struct {
-		Status      int               `json:"status"`
-		ContentType string            `json:"contentType"`
-		JSON        json.RawMessage   `json:"json"`
-		Text        *string           `json:"text"`
-		Headers     map[string]string `json:"headers"`
-	} `json:"response"`
-}
+// fixture is one recorded Dagu exchange. The recordings live with the fake
+// Dagu; only the trimmed OpenAPI document (001) is kept in testdata here.
+type fixture struct{ fakedagu.Recording }
 
 func loadFixtures(t testing.TB) map[string]fixture {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", "fixtures", "*.json"))
-	if err != nil || len(files) == 0 {
+	recs, err := fakedagu.Recordings()
+	if err != nil || len(recs) == 0 {
 		t.Fatalf("no fixtures: %v", err)
 	}
-	out := map[string]fixture{}
-	for _, f := range files {
-		raw, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var fx fixture
-		if err := json.Unmarshal(raw, &fx); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		out[filepath.Base(f)] = fx
+	out := make(map[string]fixture, len(recs)+1)
+	for name, rec := range recs {
+		out[name] = fixture{rec}
 	}
+	const openapi = "001-openapi-json.json"
+	raw, err := os.ReadFile(filepath.Join("testdata", "fixtures", openapi))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec fakedagu.Recording
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		t.Fatalf("%s: %v", openapi, err)
+	}
+	out[openapi] = fixture{rec}
 	return out
 }
 
 // body returns the recorded response body bytes.
-func (f fixture) body() []byte {
-	if f.Response.Text != nil {
-		return []byte(*f.Response.Text)
-	}
-	return f.Response.JSON
-}
+func (f fixture) body() []byte { return f.Body() }
 
 // httpResponse rebuilds the recorded answer as an *http.Response.
 func (f fixture) httpResponse() *http.Response {
