@@ -81,16 +81,16 @@ func goldenCases() []goldenCase {
 			return DAGSearch(fixture[gen.DAGSearchFeedResponse](t, "019-search-dags.json"))
 		}},
 		{"wiki-tree-all", func(t *testing.T) any {
-			return WikiCollection(fixture[gen.WikiPageListResponse](t, "021-wiki.json"), "all")
+			return WikiCollection(fixture[gen.WikiPageListResponse](t, "021-wiki.json"), "all", false)
 		}},
 		{"wiki-flat-all", func(t *testing.T) any {
-			return WikiCollection(fixture[gen.WikiPageListResponse](t, "022-wiki.json"), "")
+			return WikiCollection(fixture[gen.WikiPageListResponse](t, "022-wiki.json"), "", true)
 		}},
 		{"wiki-flat-ops", func(t *testing.T) any {
-			return WikiCollection(fixture[gen.WikiPageListResponse](t, "023-wiki.json"), "ops")
+			return WikiCollection(fixture[gen.WikiPageListResponse](t, "023-wiki.json"), "ops", true)
 		}},
 		{"wiki-flat-prefix", func(t *testing.T) any {
-			return WikiCollection(fixture[gen.WikiPageListResponse](t, "024-wiki.json"), "all")
+			return WikiCollection(fixture[gen.WikiPageListResponse](t, "024-wiki.json"), "all", true)
 		}},
 		{"wiki-page-default", func(t *testing.T) any {
 			return WikiPage(fixture[gen.WikiPageResponse](t, "025-wiki-page.json"), "default")

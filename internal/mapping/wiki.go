@@ -17,16 +17,23 @@ const (
 // is the selected workspace: a concrete name, or "" or "all" for every
 // workspace; it decides how page URIs are built (see wikiPageURI). Only
 // pages carry a URI; directories do not. Ids stay as Dagu gave them.
-func WikiCollection(resp *gen.WikiPageListResponse, workspace string) model.WikiCollection {
-	if resp == nil {
-		return model.WikiCollection{}
+// flat says which mode was asked for: its list is always present, even
+// empty (Dagu omits an empty one), and the other is left out.
+func WikiCollection(resp *gen.WikiPageListResponse, workspace string, flat bool) model.WikiCollection {
+	var out model.WikiCollection
+	if resp != nil {
+		out.Pagination = pagination(resp.Pagination)
 	}
-	out := model.WikiCollection{Pagination: pagination(resp.Pagination)}
-	if resp.Tree != nil {
+	if flat {
+		out.Items = []model.WikiItem{}
+		if resp != nil {
+			out.Items = wikiItems(resp.Items, workspace)
+		}
+		return out
+	}
+	out.Tree = []model.WikiNode{}
+	if resp != nil {
 		out.Tree = wikiNodes(resp.Tree, workspace)
-	}
-	if resp.Items != nil {
-		out.Items = wikiItems(resp.Items, workspace)
 	}
 	return out
 }

@@ -26,13 +26,7 @@ func (a *Adapter) ListWiki(ctx context.Context, q model.WikiListQuery) (*model.W
 		err = blameWikiList(err, q.Workspace, q.Prefix)
 		return nil, wikiError(err)
 	}
-	out := mapping.WikiCollection(resp, q.Workspace)
-	switch {
-	case q.Flat && out.Items == nil:
-		out.Items = []model.WikiItem{}
-	case !q.Flat && out.Tree == nil:
-		out.Tree = []model.WikiNode{}
-	}
+	out := mapping.WikiCollection(resp, q.Workspace, q.Flat)
 	return &out, nil
 }
 
