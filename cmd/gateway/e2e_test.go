@@ -152,7 +152,7 @@ func TestReadinessReportsReasonWithoutSecrets(t *testing.T) {
 		"--dagu-api-key", "dagu_mcp_only_key_for_this_test")
 	status, body := get(surface + "/readyz")
 	raw, _ := json.Marshal(body)
-	if status != 503 || body["reason"] != "surface" || strings.Contains(string(raw), "dagu_mcp_only_key") {
+	if status != 503 || body["reason"] != "surface" || body["detail"] != nil || strings.Contains(string(raw), "dagu_mcp_only_key") {
 		t.Fatalf("readyz with an mcp-only key = %d %s", status, raw)
 	}
 }

@@ -131,12 +131,15 @@ func (g *gateway) metricsHandler() http.Handler {
 }
 
 // ready answers /readyz: Dagu must answer and accept the key. The reason
-// names network, tls, auth, surface or upstream; it never carries the key.
+// names network, tls, auth, surface or upstream. /readyz is open to probes
+// without a token, so the detail (host names, file paths) goes to the log,
+// not the body.
 func (g *gateway) ready(ctx context.Context) (bool, any) {
 	res := g.client.Probe(ctx)
 	body := map[string]any{"status": "ready"}
 	if !res.OK {
-		body = map[string]any{"status": "not ready", "reason": res.Reason, "detail": res.Detail}
+		body = map[string]any{"status": "not ready", "reason": res.Reason}
+		g.log.WarnContext(ctx, "not ready", "reason", res.Reason, "detail", res.Detail)
 	}
 	if caps, ok := g.adapter.Capabilities(); ok {
 		body["dagu"] = capabilityReport(caps)
