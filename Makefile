@@ -24,7 +24,7 @@ build: ## Build bin/gateway, stamped with VERSION (git describe, else dev)
 test: ## Run every test with the race detector (go test -race ./...)
 	$(GO) test -race ./...
 
-lint: ## Check formatting (gofmt), then go vet and staticcheck
+lint: ## Check formatting (gofmt), go vet, staticcheck and the package layering
 	@unformatted="$$(gofmt -l .)"; \
 	if [ -n "$$unformatted" ]; then \
 		echo "gofmt would change these files (run gofmt -w on them):"; \
@@ -33,6 +33,7 @@ lint: ## Check formatting (gofmt), then go vet and staticcheck
 	fi
 	$(GO) vet ./...
 	$(GO) tool staticcheck ./...
+	$(GO) test -count=1 ./internal/archtest/
 
 generate: ## Regenerate the Dagu REST client from api/openapi.yaml
 	$(GO) tool oapi-codegen -config api/oapi-codegen.yaml api/openapi.yaml

@@ -15,6 +15,7 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
 	"github.com/dagu-mcp-gateway/gateway/internal/reference"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
+	"github.com/dagu-mcp-gateway/gateway/internal/upstream"
 	"github.com/dagu-mcp-gateway/gateway/internal/workbook"
 )
 
@@ -28,7 +29,7 @@ type gateway struct {
 	log      *slog.Logger
 	registry *prometheus.Registry
 	client   *restclient.Client
-	adapter  *restclient.Adapter
+	adapter  *upstream.Adapter
 	server   *mcp.Server
 }
 
@@ -59,7 +60,7 @@ func newGateway(cfg Config, log *slog.Logger) (*gateway, error) {
 
 // assemble wires the adapter, the tool and the MCP server around a client.
 func assemble(cfg Config, log *slog.Logger, reg *prometheus.Registry, client *restclient.Client) (*gateway, error) {
-	adapter, err := restclient.NewAdapter(restclient.AdapterOptions{
+	adapter, err := upstream.NewAdapter(upstream.AdapterOptions{
 		Client: client, CacheTTL: cacheTTL(cfg), Logger: log, Registerer: reg,
 	})
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
 	"github.com/dagu-mcp-gateway/gateway/internal/reference"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
+	"github.com/dagu-mcp-gateway/gateway/internal/upstream"
 )
 
 // cannedTransport answers every request with one recorded body, so a
@@ -67,7 +68,7 @@ func cannedTool(b *testing.B, body []byte) *readtool.Tool {
 	if err != nil {
 		b.Fatal(err)
 	}
-	adapter, err := restclient.NewAdapter(restclient.AdapterOptions{Client: client})
+	adapter, err := upstream.NewAdapter(upstream.AdapterOptions{Client: client})
 	if err != nil {
 		b.Fatal(err)
 	}

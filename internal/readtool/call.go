@@ -28,6 +28,8 @@ func (m mode) String() string {
 type call struct {
 	mode   mode
 	target string
+	// spec is the target's row of the contract table.
+	spec *targetSpec
 	// in holds the effective field values. In URI mode they are derived
 	// from the URI's path segments.
 	in *input
@@ -75,30 +77,28 @@ func missingTarget(in *input) *Error {
 // of the contract and builds its canonical URI.
 func resolveTarget(in *input) (*call, *Error) {
 	supplied := in.get(fTarget)
-	target := supplied
-	if canonical, ok := targetAliases[supplied]; ok {
-		target = canonical
-	}
-	spec, ok := targets[target]
+	spec, ok := lookupTarget(supplied)
 	if !ok {
 		e := newError(CodeUnsupportedReadTarget, fmt.Sprintf("Unsupported read target %q.", supplied)).withField(fTarget)
 		e.Target = supplied
 		return nil, e
 	}
-	c := &call{mode: targetMode, target: target, in: in}
-	for _, check := range []func(*call, targetSpec) *Error{
+	c := &call{mode: targetMode, target: spec.name, spec: spec, in: in}
+	for _, check := range []func(*call, *targetSpec) *Error{
 		checkForbidden, checkRequired, checkFieldValues, checkTargetQuery,
 	} {
 		if err := check(c, spec); err != nil {
-			err.Target = target
+			err.Target = spec.name
 			return nil, err
 		}
 	}
-	c.uri = targetURI(c)
+	if spec.hasURI(targetMode) {
+		c.uri = spec.uri(c)
+	}
 	return c, nil
 }
 
-func checkForbidden(c *call, spec targetSpec) *Error {
+func checkForbidden(c *call, spec *targetSpec) *Error {
 	var forbidden []string
 	for _, f := range c.in.present(targetModeFields) {
 		if !spec.allows(f) {
@@ -112,9 +112,11 @@ func checkForbidden(c *call, spec targetSpec) *Error {
 		describeFields(forbidden, "is", "are"), c.target), forbidden)
 }
 
-func checkRequired(c *call, spec targetSpec) *Error {
-	if c.target == tReference && !c.in.has(fName) {
-		c.in.values[fName] = "authoring"
+func checkRequired(c *call, spec *targetSpec) *Error {
+	for field, value := range spec.defaults {
+		if !c.in.has(field) {
+			c.in.values[field] = value
+		}
 	}
 	var missing []string
 	for _, f := range spec.required {
@@ -137,18 +139,18 @@ func describeFields(fields []string, one, many string) string {
 	return strings.Join(fields, ", ") + " fields " + many
 }
 
-func checkTargetQuery(c *call, _ targetSpec) *Error {
+func checkTargetQuery(c *call, spec *targetSpec) *Error {
 	raw := c.in.get(fQuery)
 	if strings.HasPrefix(raw, "?") {
 		return newError(CodeInvalidToolInput, "The query field must not start with ?.").withField(fQuery)
 	}
-	values, problem := parseQuery(c.target, raw)
+	values, problem := parseQuery(spec, raw)
 	if problem != nil {
 		return queryError(problem, c)
 	}
 	c.query = values
-	if c.target == tWiki {
-		return mergeWikiPrefix(c)
+	if spec.reconcile != nil {
+		return spec.reconcile(c)
 	}
 	return nil
 }
@@ -195,7 +197,7 @@ func (c *call) rawQuery() string {
 		return c.in.get(fQuery)
 	}
 	q := c.in.get(fQuery)
-	if c.target == tWiki && c.in.has(fPrefix) && !c.query.Has("prefix") {
+	if c.spec.reconcile != nil && c.in.has(fPrefix) && !c.query.Has("prefix") {
 		extra := "prefix=" + url.QueryEscape(c.in.get(fPrefix))
 		if q == "" {
 			return extra

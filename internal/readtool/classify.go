@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/dagu-mcp-gateway/gateway/internal/reference"
-	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
-	"github.com/dagu-mcp-gateway/gateway/internal/workbook"
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
 )
 
 // statusCodes is the one table that maps an upstream HTTP status to a
@@ -27,51 +25,37 @@ var statusCodes = map[int]Code{
 	http.StatusRequestEntityTooLarge: CodeResourceUnavailable,
 }
 
-// kindCodes maps failures that carry no HTTP status.
-var kindCodes = map[restclient.Kind]Code{
-	restclient.KindTimeout:     CodeResourceUnavailable,
-	restclient.KindCanceled:    CodeResourceUnavailable,
-	restclient.KindNetwork:     CodeResourceUnavailable,
-	restclient.KindTLS:         CodeResourceUnavailable,
-	restclient.KindTooLarge:    CodeResourceUnavailable,
-	restclient.KindUnsupported: CodeResourceUnavailable,
-	restclient.KindNotFound:    CodeResourceNotFound,
-	restclient.KindDecode:      CodeInternalError,
-	restclient.KindCredentials: CodeResourceUnavailable,
-}
-
-// workbookCodes maps the workbook profiler's error kinds.
-var workbookCodes = map[workbook.Kind]Code{
-	workbook.KindInvalidInput: CodeInvalidToolInput,
-	workbook.KindNotFound:     CodeResourceNotFound,
-	workbook.KindUnavailable:  CodeResourceUnavailable,
-	workbook.KindUnauthorized: CodeUnauthorized,
+// kindCodes maps the failures that carry no HTTP status. FailureHTTP goes
+// through statusCodes; input refusals depend on the addressing mode.
+var kindCodes = map[model.FailureKind]Code{
+	model.FailureTimeout:      CodeResourceUnavailable,
+	model.FailureCanceled:     CodeResourceUnavailable,
+	model.FailureNetwork:      CodeResourceUnavailable,
+	model.FailureTLS:          CodeResourceUnavailable,
+	model.FailureTooLarge:     CodeResourceUnavailable,
+	model.FailureUnsupported:  CodeResourceUnavailable,
+	model.FailureUnavailable:  CodeResourceUnavailable,
+	model.FailureCredentials:  CodeResourceUnavailable,
+	model.FailureNotFound:     CodeResourceNotFound,
+	model.FailureForbidden:    CodeUnauthorized,
+	model.FailureDecode:       CodeInternalError,
+	model.FailureInvalidInput: CodeInvalidToolInput,
 }
 
 // classify turns any error of a read into the contract's error object,
 // decorated with the call's target and URI. Causes are kept for the log.
 func classify(err error, c *call) *Error {
 	var e *Error
-	switch {
-	case errors.As(err, &e):
-	case isReferenceNotFound(err):
-		e = newError(CodeResourceNotFound, fmt.Sprintf("Reference topic %q was not found.", c.in.get(fName))).withField(fName)
-	default:
+	if !errors.As(err, &e) {
 		e = classifyExternal(err, c)
 	}
 	decorate(e, c)
 	return e.withCause(err)
 }
 
-func isReferenceNotFound(err error) bool { return errors.Is(err, reference.ErrNotFound) }
-
 func classifyExternal(err error, c *call) *Error {
-	if ue, ok := restclient.AsError(err); ok {
-		return fromUpstream(ue, c)
-	}
-	var we *workbook.Error
-	if errors.As(err, &we) {
-		return newError(workbookCodes[we.Kind], we.Message).withField(we.Field)
+	if f, ok := model.AsFailure(err); ok {
+		return fromFailure(f, c)
 	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return newError(CodeResourceUnavailable, "The read did not finish in time; try again.")
@@ -83,17 +67,17 @@ func internalError() *Error {
 	return newError(CodeInternalError, "The gateway failed unexpectedly while handling the read.")
 }
 
-// fromUpstream maps one upstream failure through the tables above.
-func fromUpstream(ue *restclient.Error, c *call) *Error {
-	code, ok := upstreamCode(ue, c)
+// fromFailure maps one port failure through the tables above.
+func fromFailure(f *model.Failure, c *call) *Error {
+	code, ok := failureCode(f, c)
 	if !ok {
 		return internalError()
 	}
-	field := ue.Field
+	field := f.Field
 	if code == CodeResourceNotFound && field == "" {
 		field = defaultNotFoundField(c)
 	}
-	e := newError(code, upstreamMessage(code, ue, c, field))
+	e := newError(code, failureMessage(code, f, c, field))
 	return placeField(e, c, field)
 }
 
@@ -101,7 +85,7 @@ func fromUpstream(ue *restclient.Error, c *call) *Error {
 // query (a runs cursor, say) is reported as the query field with the
 // parameter named in details; in URI mode decorate moves it to `uri`.
 func placeField(e *Error, c *call, field string) *Error {
-	spec := targets[c.target]
+	spec := c.spec
 	switch {
 	case field == "" || spec.allows(field):
 		return e.withField(field)
@@ -111,32 +95,34 @@ func placeField(e *Error, c *call, field string) *Error {
 	return e
 }
 
-func upstreamCode(ue *restclient.Error, c *call) (Code, bool) {
-	switch {
-	case ue.Kind == restclient.KindRefused || (ue.Kind == restclient.KindHTTP && ue.Status == http.StatusBadRequest):
-		if c.mode == uriMode {
-			return CodeInvalidResourceURI, true
+func failureCode(f *model.Failure, c *call) (Code, bool) {
+	var code Code
+	var ok bool
+	if f.Kind == model.FailureHTTP {
+		code, ok = statusCodes[f.Status]
+		if f.Status == http.StatusBadRequest {
+			code, ok = CodeInvalidToolInput, true
 		}
-		return CodeInvalidToolInput, true
-	case ue.Kind == restclient.KindHTTP:
-		code, ok := statusCodes[ue.Status]
-		return code, ok
+	} else {
+		code, ok = kindCodes[f.Kind]
 	}
-	code, ok := kindCodes[ue.Kind]
+	if code == CodeInvalidToolInput && c.mode == uriMode {
+		code = CodeInvalidResourceURI
+	}
 	return code, ok
 }
 
-// upstreamMessage is written by the gateway: Dagu's own text is logged,
+// failureMessage is written by the gateway: Dagu's own text is logged,
 // never shown, because it can name server paths.
-func upstreamMessage(code Code, ue *restclient.Error, c *call, field string) string {
-	if ue.Detail != "" {
-		return ue.Detail
+func failureMessage(code Code, f *model.Failure, c *call, field string) string {
+	if f.Detail != "" {
+		return f.Detail
 	}
 	switch code {
 	case CodeUnauthenticated:
 		return "Dagu did not accept the gateway's credentials; the operator must check the gateway's Dagu API key."
 	case CodeUnauthorized:
-		if ue.SurfaceDenied {
+		if f.SurfaceDenied {
 			return "The gateway's Dagu API key lacks the rest_api surface; the operator must allow REST access for the key."
 		}
 		return "The gateway's Dagu credentials are not allowed to read this resource."
@@ -147,24 +133,28 @@ func upstreamMessage(code Code, ue *restclient.Error, c *call, field string) str
 			return fmt.Sprintf("Dagu rejected the value of %s.", field)
 		}
 		return "Dagu rejected the request's parameters."
+	case CodeInternalError:
+		return "Dagu's answer could not be read: it is not the JSON this route returns."
 	}
-	return unavailableMessage(ue)
+	return unavailableMessage(f)
 }
 
-func unavailableMessage(ue *restclient.Error) string {
-	switch ue.Kind {
-	case restclient.KindTimeout:
+func unavailableMessage(f *model.Failure) string {
+	switch f.Kind {
+	case model.FailureTimeout:
 		return "Dagu did not answer within the gateway's upstream timeout; try again or narrow the query."
-	case restclient.KindTooLarge:
+	case model.FailureTooLarge:
 		return "Dagu's answer is larger than the gateway's response size limit; narrow the query (a smaller perPage, limit, tail or head)."
-	case restclient.KindTLS:
+	case model.FailureTLS:
 		return "The TLS handshake with Dagu failed; the operator must check the gateway's CA settings."
-	case restclient.KindCredentials:
+	case model.FailureCredentials:
 		return "The gateway cannot read its Dagu API key file; the operator must check DAGU_API_KEY_FILE."
-	case restclient.KindNetwork, restclient.KindCanceled:
+	case model.FailureNetwork, model.FailureCanceled:
 		return "The gateway could not reach Dagu; try again shortly."
+	case model.FailureHTTP:
+		return fmt.Sprintf("Dagu is temporarily unavailable (HTTP %d); try again shortly.", f.Status)
 	}
-	return fmt.Sprintf("Dagu is temporarily unavailable (HTTP %d); try again shortly.", ue.Status)
+	return "The read cannot be served right now; try again shortly."
 }
 
 // decorate adds the error object's optional `target` and `uri` where the
@@ -180,7 +170,7 @@ func decorate(e *Error, c *call) {
 	case c.mode == uriMode:
 		e.URI = c.inputURI
 		blameURI(e)
-	case e.URI == "" && targets[c.target].singular:
+	case e.URI == "" && c.spec != nil && c.spec.singular:
 		e.URI = c.uri
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
 )
 
 // TestUpstreamErrorTable checks the one status/kind table in both modes,
@@ -15,10 +15,10 @@ import (
 func TestUpstreamErrorTable(t *testing.T) {
 	const secret = "/var/lib/dagu/logs/secret-path"
 	httpErr := func(status int) error {
-		return &restclient.Error{Route: "/dag-runs/{name}/{dagRunId}", Kind: restclient.KindHTTP, Status: status, Message: secret}
+		return &model.Failure{Kind: model.FailureHTTP, Status: status, Cause: errors.New(secret)}
 	}
-	kindErr := func(k restclient.Kind) error {
-		return &restclient.Error{Route: "/dag-runs/{name}/{dagRunId}", Kind: k, Message: secret}
+	kindErr := func(k model.FailureKind) error {
+		return &model.Failure{Kind: k, Cause: errors.New(secret)}
 	}
 	tests := []struct {
 		name      string
@@ -29,7 +29,7 @@ func TestUpstreamErrorTable(t *testing.T) {
 	}{
 		{"401", httpErr(401), CodeUnauthenticated, "", ""},
 		{"403", httpErr(403), CodeUnauthorized, "", ""},
-		{"403 surface", &restclient.Error{Kind: restclient.KindHTTP, Status: 403, SurfaceDenied: true}, CodeUnauthorized, "", ""},
+		{"403 surface", &model.Failure{Kind: model.FailureHTTP, Status: 403, SurfaceDenied: true}, CodeUnauthorized, "", ""},
 		{"404", httpErr(404), CodeResourceNotFound, "", "dagRunId"},
 		{"400", httpErr(400), CodeInvalidToolInput, CodeInvalidResourceURI, ""},
 		{"408", httpErr(408), CodeResourceUnavailable, "", ""},
@@ -40,16 +40,18 @@ func TestUpstreamErrorTable(t *testing.T) {
 		{"502", httpErr(502), CodeResourceUnavailable, "", ""},
 		{"503", httpErr(503), CodeResourceUnavailable, "", ""},
 		{"504", httpErr(504), CodeResourceUnavailable, "", ""},
-		{"timeout", kindErr(restclient.KindTimeout), CodeResourceUnavailable, "", ""},
-		{"network", kindErr(restclient.KindNetwork), CodeResourceUnavailable, "", ""},
-		{"tls", kindErr(restclient.KindTLS), CodeResourceUnavailable, "", ""},
-		{"too large", kindErr(restclient.KindTooLarge), CodeResourceUnavailable, "", ""},
-		{"decode", kindErr(restclient.KindDecode), CodeInternalError, "", ""},
-		{"credentials", kindErr(restclient.KindCredentials), CodeResourceUnavailable, "", ""},
-		{"refused", kindErr(restclient.KindRefused), CodeInvalidToolInput, CodeInvalidResourceURI, ""},
-		{"unsupported", &restclient.Error{Kind: restclient.KindUnsupported, Detail: "needs a newer Dagu"}, CodeResourceUnavailable, "", ""},
-		{"adapter not found", &restclient.Error{Kind: restclient.KindNotFound, Field: "subRunId"}, CodeResourceNotFound, "", "subRunId"},
-		{"field tagged 404", restclient.WithField(httpErr(404), "subRunId"), CodeResourceNotFound, "", "subRunId"},
+		{"timeout", kindErr(model.FailureTimeout), CodeResourceUnavailable, "", ""},
+		{"network", kindErr(model.FailureNetwork), CodeResourceUnavailable, "", ""},
+		{"tls", kindErr(model.FailureTLS), CodeResourceUnavailable, "", ""},
+		{"too large", kindErr(model.FailureTooLarge), CodeResourceUnavailable, "", ""},
+		{"decode", kindErr(model.FailureDecode), CodeInternalError, "", ""},
+		{"credentials", kindErr(model.FailureCredentials), CodeResourceUnavailable, "", ""},
+		{"refused", kindErr(model.FailureInvalidInput), CodeInvalidToolInput, CodeInvalidResourceURI, ""},
+		{"unsupported", &model.Failure{Kind: model.FailureUnsupported, Detail: "needs a newer Dagu"}, CodeResourceUnavailable, "", ""},
+		{"unavailable", &model.Failure{Kind: model.FailureUnavailable, Detail: "too many reads"}, CodeResourceUnavailable, "", ""},
+		{"forbidden", &model.Failure{Kind: model.FailureForbidden, Detail: "not allowed"}, CodeUnauthorized, "", ""},
+		{"adapter not found", &model.Failure{Kind: model.FailureNotFound, Field: "subRunId"}, CodeResourceNotFound, "", "subRunId"},
+		{"field tagged 404", &model.Failure{Kind: model.FailureHTTP, Status: 404, Field: "subRunId"}, CodeResourceNotFound, "", "subRunId"},
 		{"wrapped", fmt.Errorf("ctx: %w", httpErr(503)), CodeResourceUnavailable, "", ""},
 		{"deadline", context.DeadlineExceeded, CodeResourceUnavailable, "", ""},
 		{"plain error", errors.New(secret), CodeInternalError, "", ""},
@@ -90,7 +92,7 @@ func TestUpstreamErrorTable(t *testing.T) {
 // their URI on lookup failures in target mode.
 func TestCollectionErrorsOmitURIInTargetMode(t *testing.T) {
 	tool, up := newStubTool(t)
-	up.err = &restclient.Error{Kind: restclient.KindHTTP, Status: 503}
+	up.err = &model.Failure{Kind: model.FailureHTTP, Status: 503}
 	e := errorOf(t, callJSON(t, tool, `{"target":"dags"}`))
 	checkErr(t, e, wantErr{code: CodeResourceUnavailable, target: tDAGs})
 	e = errorOf(t, callJSON(t, tool, `{"uri":"dagu://dags?page=2"}`))
@@ -103,7 +105,7 @@ func TestCollectionErrorsOmitURIInTargetMode(t *testing.T) {
 func TestDAGNotFoundSuggestsNames(t *testing.T) {
 	tool, up := newStubTool(t)
 	up.names = []string{"failing_job", "mcp_read_contract", "mcp.read-contract", "parent_job"}
-	up.err = &restclient.Error{Kind: restclient.KindHTTP, Status: 404}
+	up.err = &model.Failure{Kind: model.FailureHTTP, Status: 404}
 	e := errorOf(t, callJSON(t, tool, `{"target":"dag","name":"failing-job"}`))
 	checkErr(t, e, wantErr{code: CodeResourceNotFound, field: "name", target: tDAG})
 	if got := fmt.Sprint(e.Details["didYouMean"]); got != "[failing_job]" {

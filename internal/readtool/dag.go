@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"regexp"
 
-	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
 )
 
 // dagFileName is Dagu's rule for DAG file names in /dags routes. A name
@@ -40,10 +40,7 @@ func (t *Tool) readDAGSpec(ctx context.Context, c *call) (any, error) {
 	return s, err
 }
 
-func isNotFound(err error) bool {
-	ue, ok := restclient.AsError(err)
-	return ok && (ue.Kind == restclient.KindNotFound || (ue.Kind == restclient.KindHTTP && ue.Status == 404))
-}
+func isNotFound(err error) bool { return model.IsNotFound(err) }
 
 // dagNotFound builds the resource_not_found error for a DAG name, with up to
 // three close existing names in details.didYouMean when any exist.

@@ -1,10 +1,19 @@
 package readtool
 
-import "github.com/modelcontextprotocol/go-sdk/mcp"
+import (
+	"fmt"
+	"html/template"
+	"strings"
+	"time"
 
-// description teaches an agent to use the tool. Deprecated aliases are not
-// mentioned.
-const description = `Read-only access to a Dagu workflow server: DAGs and their YAML specs, DAG-runs, run and step logs, foreach items, the wiki, full-text search, local Excel workbook profiles, and built-in reference guides. Nothing is ever started, changed or deleted.
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// descriptionTemplate teaches an agent to use the tool. Deprecated aliases
+// are not mentioned. Its numbers are filled in from the constants the code
+// enforces (see descriptionArgs); TestDescriptionNumbersAreEnforced checks.
+const descriptionTemplate = `Read-only access to a Dagu workflow server: DAGs and their YAML specs, DAG-runs, run and step logs, foreach items, the wiki, full-text search, local Excel workbook profiles, and built-in reference guides. Nothing is ever started, changed or deleted.
 
 Two ways to call it (never both):
 - Target mode: {"target": "<target>", ...fields}. 
@@ -12,15 +21,15 @@ Two ways to call it (never both):
 
 Targets (required fields first; [optional]):
 - references; reference [name: authoring|tools|read-tool|change-tool|execute-tool|notifications, default authoring]
-- dags [query: page, perPage 1-200, name, labels=a,b, sort=name|nextRun, order=asc|desc]
-- dag name; dag_spec name; dag_search search [workspace, cursor, limit 1-50]
-- wiki [workspace, prefix, query: page, perPage, flat=true|false, sort=name|type|mtime, order]; wiki_page workspace, path (a concrete workspace such as default); wiki_search search [workspace, prefix, cursor, limit 1-50]
+- dags [query: page, perPage 1-{{.ListPerPage}}, name, labels=a,b, sort=name|nextRun, order=asc|desc]
+- dag name; dag_spec name; dag_search search [workspace, cursor, limit {{.SearchMin}}-{{.SearchMax}}]
+- wiki [workspace, prefix, query: page, perPage, flat=true|false, sort=name|type|mtime, order]; wiki_page workspace, path (a concrete workspace such as default); wiki_search search [workspace, prefix, cursor, limit {{.SearchMin}}-{{.SearchMax}}]
 - workbook path (absolute .xlsx/.xlsm on the gateway host) [password]
-- runs [query: name, dagRunId (latest with name), status=0..8 (repeat for several: 2=failed), fromDate, toDate (Unix seconds), limit 1-500, cursor, labels]. Without fromDate/toDate the list covers the last 7 days.
+- runs [query: name, dagRunId (latest with name), status=0..{{.MaxRunStatus}} (repeat for several: 2=failed), fromDate, toDate (Unix seconds), limit 1-{{.RunsLimit}}, cursor, labels]. Without fromDate/toDate the list covers the last {{.RunWindowDays}} days.
 - run name, dagRunId (or latest) [subRunId]
-- run_logs name, dagRunId [query: tail 1-10000; default: last 200 lines, at most 32 KiB]
-- step_log name, dagRunId, stepName [subRunId, item + bodyStepName, query: tail|head 1-10000, offset>=1 with limit 1-10000, limit alone, stream=stdout|stderr]. Default: last 200 lines of both streams, at most 32 KiB each (hasMore says when more exists).
-- foreach_items name, dagRunId, stepName [subRunId, query: status=not_started|running|succeeded|failed|aborted, page, perPage 1-500, parent]
+- run_logs name, dagRunId [query: tail 1-{{.LogLines}}; default: last {{.LogTail}} lines, at most {{.LogBudgetKiB}} KiB]
+- step_log name, dagRunId, stepName [subRunId, item + bodyStepName, query: tail|head 1-{{.LogLines}}, offset>=1 with limit 1-{{.LogLines}}, limit alone, stream=stdout|stderr]. Default: last {{.LogTail}} lines of both streams, at most {{.LogBudgetKiB}} KiB each (hasMore says when more exists).
+- foreach_items name, dagRunId, stepName [subRunId, query: status=not_started|running|succeeded|failed|aborted, page, perPage 1-{{.ForeachPerPage}}, parent]
 - foreach_item name, dagRunId, stepName, item [subRunId]
 
 URIs: dagu://reference[/{topic}], dagu://dags, dagu://dags/{name}/spec, dagu://wiki[/{workspace}[/{path}]], dagu://runs, dagu://runs/{name}/{dagRunId}[/logs], .../steps/{stepName}/logs, .../steps/{stepName}/foreach[/{item}[/steps/{bodyStepName}/logs]], and the same run forms under dagu://runs/{name}/{dagRunId}/sub/{subRunId}. Percent-escape each segment (a / inside a value is %2F).
@@ -28,6 +37,24 @@ URIs: dagu://reference[/{topic}], dagu://dags, dagu://dags/{name}/spec, dagu://w
 Results: structured output {target, uri, data, references}; follow the URIs inside data (logUri, foreachUri, specUri, uri) to drill down. Errors carry a code (invalid_tool_input, invalid_resource_uri, unsupported_read_target, unsupported_resource, resource_not_found, resource_unavailable, unauthenticated, unauthorized, internal_error), a message, and the offending field.
 
 Examples: {"target":"runs","query":"status=2"} -> {"target":"run","name":"nightly","dagRunId":"latest"} -> {"target":"step_log","name":"nightly","dagRunId":"<id>","stepName":"export","query":"stream=stderr&tail=200"}; {"uri":"dagu://dags/nightly/spec"}; {"target":"reference","name":"read-tool"} for the full guide.`
+
+// descriptionArgs are the numbers the description states.
+type descriptionArgs struct {
+	ListPerPage, SearchMin, SearchMax, MaxRunStatus, RunsLimit     int
+	RunWindowDays, LogLines, LogTail, LogBudgetKiB, ForeachPerPage int
+}
+
+// description is the tool description with its numbers filled in.
+var description = func() string {
+	var b strings.Builder
+	template.Must(template.New("description").Parse(descriptionTemplate)).Execute(&b, descriptionArgs{
+		ListPerPage: maxListPerPage, SearchMin: minSearchLimit, SearchMax: maxSearchLimit,
+		MaxRunStatus: model.MaxRunStatus, RunsLimit: maxRunsLimit,
+		RunWindowDays: int(model.DefaultRunWindow / (24 * time.Hour)), LogLines: maxLogLines,
+		LogTail: model.DefaultLogTail, LogBudgetKiB: model.DefaultLogBudget >> 10, ForeachPerPage: maxForeachPerPage,
+	})
+	return b.String()
+}()
 
 // Definition returns the MCP tool definition: name, description, input
 // schema (for discovery only; validation is the tool's own) and read-only,
@@ -74,7 +101,8 @@ func inputSchema() map[string]any {
 			"search":       str("Search text (literal, case-insensitive)."),
 			"prefix":       str("Wiki page path prefix."),
 			"cursor":       str("Continuation cursor from a previous search result."),
-			"limit":        map[string]any{"type": "integer", "minimum": 1, "maximum": 50, "description": "Maximum search results (1-50)."},
+			"limit": map[string]any{"type": "integer", "minimum": minSearchLimit, "maximum": maxSearchLimit,
+				"description": fmt.Sprintf("Maximum search results (%d-%d).", minSearchLimit, maxSearchLimit)},
 		},
 	}
 }

@@ -62,8 +62,9 @@ func FuzzParseQuery(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		for target := range queryRules {
-			values, p := parseQuery(target, raw)
+		for _, spec := range targets {
+			target := spec.name
+			values, p := parseQuery(spec, raw)
 			if p != nil {
 				if p.message == "" {
 					t.Fatal("problem without message")

@@ -7,30 +7,6 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 )
 
-// handler reads one target for a validated call.
-type handler func(ctx context.Context, c *call) (any, error)
-
-func (t *Tool) handlers() map[string]handler {
-	return map[string]handler{
-		tReferences:   t.readReferences,
-		tReference:    t.readReference,
-		tDAGs:         t.readDAGs,
-		tDAG:          t.readDAG,
-		tDAGSpec:      t.readDAGSpec,
-		tDAGSearch:    t.readDAGSearch,
-		tWiki:         t.readWiki,
-		tWikiPage:     t.readWikiPage,
-		tWikiSearch:   t.readWikiSearch,
-		tWorkbook:     t.readWorkbook,
-		tRuns:         t.readRuns,
-		tRun:          t.readRun,
-		tRunLogs:      t.readRunLogs,
-		tStepLog:      t.readStepLog,
-		tForeachItems: t.readForeachItems,
-		tForeachItem:  t.readForeachItem,
-	}
-}
-
 func (t *Tool) readReferences(context.Context, *call) (any, error) {
 	return &model.ReferenceCollection{Items: t.refs.Topics()}, nil
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
 	"github.com/dagu-mcp-gateway/gateway/internal/reference"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
+	"github.com/dagu-mcp-gateway/gateway/internal/upstream"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/golden")
@@ -56,7 +57,7 @@ func newHarnessWith(t testing.TB, opts fakedagu.Options, cfg restclient.Config) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	adapter, err := restclient.NewAdapter(restclient.AdapterOptions{Client: client, Now: func() time.Time { return recordedNow }})
+	adapter, err := upstream.NewAdapter(upstream.AdapterOptions{Client: client, Now: func() time.Time { return recordedNow }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,26 +7,29 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
 )
 
 // Input field names, in the order the contract's Input table lists them.
+// Short local names of the contract's field constants.
 const (
-	fTarget       = "target"
-	fName         = "name"
-	fDAGRunID     = "dagRunId"
-	fSubRunID     = "subRunId"
-	fStepName     = "stepName"
-	fItem         = "item"
-	fBodyStepName = "bodyStepName"
-	fQuery        = "query"
-	fWorkspace    = "workspace"
-	fPath         = "path"
-	fPassword     = "password"
-	fSearch       = "search"
-	fPrefix       = "prefix"
-	fCursor       = "cursor"
-	fLimit        = "limit"
-	fURI          = "uri"
+	fTarget       = model.FieldTarget
+	fName         = model.FieldName
+	fDAGRunID     = model.FieldDAGRunID
+	fSubRunID     = model.FieldSubRunID
+	fStepName     = model.FieldStepName
+	fItem         = model.FieldItem
+	fBodyStepName = model.FieldBodyStepName
+	fQuery        = model.FieldQuery
+	fWorkspace    = model.FieldWorkspace
+	fPath         = model.FieldPath
+	fPassword     = model.FieldPassword
+	fSearch       = model.FieldSearch
+	fPrefix       = model.FieldPrefix
+	fCursor       = model.FieldCursor
+	fLimit        = model.FieldLimit
+	fURI          = model.FieldURI
 )
 
 // targetModeFields lists every field that belongs to target mode, in the
@@ -117,11 +120,8 @@ func withSuppliedTarget(e *Error, obj map[string]json.RawMessage) *Error {
 		return e
 	}
 	supplied = strings.TrimSpace(supplied)
-	if canonical, ok := targetAliases[supplied]; ok {
-		supplied = canonical
-	}
-	if _, ok := targets[supplied]; ok {
-		e.Target = supplied
+	if spec, ok := lookupTarget(supplied); ok {
+		e.Target = spec.name
 	}
 	return e
 }

@@ -3,30 +3,12 @@ package readtool
 import "fmt"
 
 // defaultNotFoundField names the input whose lookup failed when the
-// upstream adapter did not say: the most specific identifier of the target.
+// upstream did not say: the most specific identifier of the target.
 func defaultNotFoundField(c *call) string {
-	in := c.in
-	switch c.target {
-	case tReference, tDAG, tDAGSpec:
-		return fName
-	case tWikiPage:
-		return fPath
-	case tWiki, tWikiSearch, tDAGSearch:
-		if in.has(fWorkspace) {
-			return fWorkspace
-		}
+	if c.spec.notFound == nil {
 		return ""
-	case tRun, tRunLogs:
-		if in.has(fSubRunID) {
-			return fSubRunID
-		}
-		return fDAGRunID
-	case tStepLog, tForeachItems:
-		return fStepName
-	case tForeachItem:
-		return fItem
 	}
-	return ""
+	return c.spec.notFound(c)
 }
 
 // notFoundMessage tells the agent which of its values named nothing.

@@ -3,7 +3,6 @@ package readtool
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -49,7 +48,7 @@ func successResult(c *call, data any) (*mcp.CallToolResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	text, err := successMessage(c.target, raw)
+	text, err := successMessage(c.spec, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -62,8 +61,8 @@ func successResult(c *call, data any) (*mcp.CallToolResult, error) {
 
 // successMessage is "Dagu read completed." and, for dags, a blank line and
 // the data as 2-space indented JSON.
-func successMessage(target string, data []byte) (string, error) {
-	if target != tDAGs {
+func successMessage(spec *targetSpec, data []byte) (string, error) {
+	if !spec.dataInText {
 		return successText, nil
 	}
 	var b bytes.Buffer
@@ -78,16 +77,22 @@ func successMessage(target string, data []byte) (string, error) {
 
 // echo copies the input values the contract echoes at the top level.
 func echo(c *call, env *envelope) {
-	in := c.in
-	switch c.target {
-	case tStepLog, tForeachItems, tForeachItem:
-		env.Name, env.DAGRunID, env.StepName = in.get(fName), in.get(fDAGRunID), in.get(fStepName)
-		env.SubRunID, env.Item, env.BodyStepName = in.get(fSubRunID), in.get(fItem), in.get(fBodyStepName)
-	case tWiki, tWikiPage, tWikiSearch:
-		env.Workspace, env.Path, env.Prefix = in.get(fWorkspace), in.get(fPath), c.effectivePrefix()
-	case tWorkbook:
-		env.Path = in.get(fPath)
+	slots := map[string]*string{
+		fName: &env.Name, fDAGRunID: &env.DAGRunID, fSubRunID: &env.SubRunID, fStepName: &env.StepName,
+		fItem: &env.Item, fBodyStepName: &env.BodyStepName, fWorkspace: &env.Workspace, fPath: &env.Path, fPrefix: &env.Prefix,
 	}
+	for _, field := range c.spec.echo {
+		*slots[field] = echoValue(c, field)
+	}
+}
+
+// echoValue is the echoed value of a field; the wiki prefix may come from
+// the query.
+func echoValue(c *call, field string) string {
+	if field == fPrefix {
+		return c.effectivePrefix()
+	}
+	return c.in.get(field)
 }
 
 // errorResult renders a tool error: isError, the error object as
@@ -106,48 +111,34 @@ type linkSpec struct {
 }
 
 func resourceLink(c *call) *mcp.ResourceLink {
-	spec := linkFor(c)
+	spec := c.spec.link(c)
 	return &mcp.ResourceLink{URI: c.uri, Name: spec.name, MIMEType: spec.mimeType, Title: spec.title}
 }
 
-// linkFor picks the resource-link name and MIME type for the call's URI.
-func linkFor(c *call) linkSpec {
-	const jsonType = "application/json"
-	sub := c.in.has(fSubRunID)
-	subName := func(root, child, title string) linkSpec {
-		if sub {
-			return linkSpec{child, jsonType, "Sub DAG-run " + title}
+// fixedLink is a target's one resource-link row.
+func fixedLink(name, mimeType, title string) func(*call) linkSpec {
+	return func(*call) linkSpec { return linkSpec{name, mimeType, title} }
+}
+
+// runLink picks the root-run or sub-run row of a run-family link.
+func runLink(root, sub, title string) func(*call) linkSpec {
+	return func(c *call) linkSpec {
+		if c.in.has(fSubRunID) {
+			return linkSpec{sub, mimeJSON, "Sub DAG-run " + title}
 		}
-		return linkSpec{root, jsonType, "DAG-run " + title}
+		return linkSpec{root, mimeJSON, "DAG-run " + title}
 	}
-	switch c.target {
-	case tReferences:
-		return linkSpec{"dagu_references", jsonType, "Dagu references"}
-	case tReference:
-		return linkSpec{"dagu_reference", "text/markdown", "Dagu reference"}
-	case tDAGs:
-		return linkSpec{"dags", jsonType, "DAGs"}
-	case tDAGSpec:
-		return linkSpec{"dag_spec", "application/yaml", "DAG spec"}
-	case tRuns:
-		return linkSpec{"dag_runs", jsonType, "DAG-runs"}
-	case tRun:
-		return subName("dag_run", "sub_dag_run", "details")
-	case tRunLogs:
-		return linkSpec{"dag_run_logs", jsonType, "DAG-run logs"}
-	case tStepLog:
-		if c.in.has(fItem) {
-			return subName("dag_run_foreach_step_log", "sub_dag_run_foreach_step_log", "foreach body step log")
-		}
-		return subName("dag_run_step_log", "sub_dag_run_step_log", "step log")
-	case tForeachItems:
-		return subName("dag_run_foreach_items", "sub_dag_run_foreach_items", "foreach items")
-	case tForeachItem:
-		return subName("dag_run_foreach_item", "sub_dag_run_foreach_item", "foreach item")
-	case tWiki:
-		return linkSpec{"wiki", jsonType, "Wiki"}
-	case tWikiPage:
-		return linkSpec{"wiki_page", "text/markdown", "Wiki page"}
+}
+
+var (
+	stepLogRows    = runLink("dag_run_step_log", "sub_dag_run_step_log", "step log")
+	bodyStepLogRow = runLink("dag_run_foreach_step_log", "sub_dag_run_foreach_step_log", "foreach body step log")
+)
+
+// stepLogLink distinguishes a step's log from a foreach body step's log.
+func stepLogLink(c *call) linkSpec {
+	if c.in.has(fItem) {
+		return bodyStepLogRow(c)
 	}
-	return linkSpec{strings.ReplaceAll(c.target, "-", "_"), jsonType, ""}
+	return stepLogRows(c)
 }

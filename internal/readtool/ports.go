@@ -6,10 +6,13 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 )
 
-// Upstream is everything the read tool needs from Dagu, in the contract's
-// own models. The REST adapter in package restclient implements it; tests
-// may use any fake. Errors are *restclient.Error values (or wrap one), or
-// context errors.
+// The ports below are everything the read tool needs from the outside
+// world, in the contract's own models. Every port reports failures as
+// *model.Failure values (or errors wrapping one, or context errors); the
+// read tool maps them to contract codes in classify.go and never sees REST.
+
+// Upstream is everything the read tool needs from Dagu. Package upstream
+// implements it over Dagu's REST API; tests may use any fake.
 type Upstream interface {
 	ListDAGs(ctx context.Context, q model.DAGListQuery) (*model.DAGCollection, error)
 	GetDAG(ctx context.Context, name string) (*model.DAGDetail, error)
@@ -34,12 +37,12 @@ type Upstream interface {
 type References interface {
 	// Topics lists the topics in registry order.
 	Topics() []model.ReferenceItem
-	// Topic returns a topic's Markdown; an unknown topic is an error for
-	// which IsNotFound reports true.
+	// Topic returns a topic's Markdown; an unknown topic is a
+	// model.FailureNotFound failure blaming the name field.
 	Topic(ctx context.Context, name string) (string, error)
 }
 
-// Workbooks profiles local workbooks. Its errors are *workbook.Error values.
+// Workbooks profiles local workbooks.
 type Workbooks interface {
 	Profile(ctx context.Context, path, password string) (*model.Workbook, error)
 }

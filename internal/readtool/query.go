@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
 )
 
 // paramRule is one row of the contract's query value table.
@@ -47,35 +49,45 @@ var (
 	nonEmpty  = paramRule{valid: func(string) bool { return true }, want: "a non-empty string"}
 	labelList = paramRule{valid: validLabelList, want: "a comma-separated list of non-empty labels"}
 	unixTime  = paramRule{valid: validUnixSeconds, want: "a Unix timestamp in seconds"}
-	runStatus = paramRule{repeatable: true, valid: intRange(0, 8).valid, want: "an integer from 0 through 8 (repeat status for several)"}
-	pagePref  = paramRule{valid: validWikiPrefix, want: "a valid Wiki page path prefix"}
+	runStatus = paramRule{repeatable: true, valid: intRange(0, model.MaxRunStatus).valid,
+		want: fmt.Sprintf("an integer from 0 through %d (repeat status for several)", model.MaxRunStatus)}
+	pagePref = paramRule{valid: validWikiPrefix, want: "a valid Wiki page path prefix"}
 )
 
-// queryRules is the contract's Query handling table.
-var queryRules = map[string]map[string]paramRule{
-	tDAGs: {
-		"page": intAtLeast(1), "perPage": intRange(1, 200), "name": nonEmpty,
+// The contract's Query handling table, one row per target that takes a
+// query; each row hangs off its target's targetSpec.
+var (
+	dagsQuery = map[string]paramRule{
+		"page": intAtLeast(1), "perPage": intRange(1, maxListPerPage), "name": nonEmpty,
 		"labels": labelList, "sort": oneOf("name", "nextRun"), "order": oneOf("asc", "desc"),
-	},
-	tRuns: {
+	}
+	runsQuery = map[string]paramRule{
 		"name": nonEmpty, "dagRunId": nonEmpty, "status": runStatus,
-		"fromDate": unixTime, "toDate": unixTime, "limit": intRange(1, 500),
+		"fromDate": unixTime, "toDate": unixTime, "limit": intRange(1, maxRunsLimit),
 		"cursor": nonEmpty, "labels": labelList,
-	},
-	tWiki: {
-		"page": intAtLeast(1), "perPage": intRange(1, 200), "flat": oneOf("true", "false"),
+	}
+	wikiQuery = map[string]paramRule{
+		"page": intAtLeast(1), "perPage": intRange(1, maxListPerPage), "flat": oneOf("true", "false"),
 		"sort": oneOf("name", "type", "mtime"), "order": oneOf("asc", "desc"), "prefix": pagePref,
-	},
-	tRunLogs: {"tail": intRange(1, 10000)},
-	tStepLog: {
-		"tail": intRange(1, 10000), "head": intRange(1, 10000), "offset": intAtLeast(1),
-		"limit": intRange(1, 10000), "stream": oneOf("stdout", "stderr"),
-	},
-	tForeachItems: {
+	}
+	runLogsQuery = map[string]paramRule{"tail": intRange(1, maxLogLines)}
+	stepLogQuery = map[string]paramRule{
+		"tail": intRange(1, maxLogLines), "head": intRange(1, maxLogLines), "offset": intAtLeast(1),
+		"limit": intRange(1, maxLogLines), "stream": oneOf("stdout", "stderr"),
+	}
+	foreachItemsQuery = map[string]paramRule{
 		"parent": nonEmpty, "status": oneOf("not_started", "running", "succeeded", "failed", "aborted"),
-		"page": intAtLeast(1), "perPage": intRange(1, 500),
-	},
-}
+		"page": intAtLeast(1), "perPage": intRange(1, maxForeachPerPage),
+	}
+)
+
+// Bounds of the query table that the tool description repeats.
+const (
+	maxListPerPage    = 200
+	maxRunsLimit      = 500
+	maxLogLines       = 10000
+	maxForeachPerPage = 500
+)
 
 // queryProblem explains why a query string was refused; the caller turns it
 // into the mode's error code.
@@ -86,12 +98,12 @@ type queryProblem struct {
 
 // parseQuery validates a raw query string for a target and returns its
 // trimmed values. An empty query yields nil values.
-func parseQuery(target, raw string) (url.Values, *queryProblem) {
+func parseQuery(spec *targetSpec, raw string) (url.Values, *queryProblem) {
 	if raw == "" {
 		return nil, nil
 	}
-	rules, ok := queryRules[target]
-	if !ok {
+	target, rules := spec.name, spec.query
+	if rules == nil {
 		return nil, &queryProblem{message: fmt.Sprintf("Target %s does not accept query parameters.", target)}
 	}
 	values, err := url.ParseQuery(raw)
@@ -103,8 +115,8 @@ func parseQuery(target, raw string) (url.Values, *queryProblem) {
 			return nil, p
 		}
 	}
-	if target == tStepLog {
-		if p := checkLogWindow(values); p != nil {
+	if spec.checkQuery != nil {
+		if p := spec.checkQuery(values); p != nil {
 			return nil, p
 		}
 	}

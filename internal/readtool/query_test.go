@@ -111,14 +111,14 @@ func TestQueryTranslation(t *testing.T) {
 }
 
 func TestParseQueryTrimsValues(t *testing.T) {
-	values, problem := parseQuery(tStepLog, "tail=%205%20")
+	values, problem := parseQuery(targets[tStepLog], "tail=%205%20")
 	if problem != nil {
 		t.Fatal(problem.message)
 	}
 	if got := values.Get("tail"); got != "5" {
 		t.Fatalf("tail = %q", got)
 	}
-	if _, p := parseQuery(tStepLog, url.Values{"tail": {" "}}.Encode()); p == nil {
+	if _, p := parseQuery(targets[tStepLog], url.Values{"tail": {" "}}.Encode()); p == nil {
 		t.Fatal("blank value accepted")
 	}
 }

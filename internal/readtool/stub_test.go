@@ -9,7 +9,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
-	"github.com/dagu-mcp-gateway/gateway/internal/reference"
 )
 
 // stubUpstream answers every read with a small fixed model and records the
@@ -102,7 +101,7 @@ func (stubRefs) Topic(_ context.Context, name string) (string, error) {
 	if name == "authoring" || name == "tools" {
 		return "# " + name, nil
 	}
-	return "", reference.ErrNotFound
+	return "", &model.Failure{Kind: model.FailureNotFound, Field: model.FieldName}
 }
 
 func newStubTool(t *testing.T) (*Tool, *stubUpstream) {

@@ -39,7 +39,6 @@ type Tool struct {
 	books   Workbooks
 	log     *slog.Logger
 	metrics *metrics
-	byName  map[string]handler
 }
 
 // New builds the tool.
@@ -55,9 +54,7 @@ func New(opts Options) (*Tool, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Tool{up: opts.Upstream, refs: opts.References, books: opts.Workbooks, log: log, metrics: m}
-	t.byName = t.handlers()
-	return t, nil
+	return &Tool{up: opts.Upstream, refs: opts.References, books: opts.Workbooks, log: log, metrics: m}, nil
 }
 
 // Register adds the tool to an MCP server with a raw input handler, so bad
@@ -102,7 +99,7 @@ func (t *Tool) run(ctx context.Context, args json.RawMessage) (*call, *mcp.CallT
 	if rerr != nil {
 		return nil, errorResult(rerr)
 	}
-	data, err := t.byName[c.target](ctx, c)
+	data, err := c.spec.read(t, ctx, c)
 	if err != nil {
 		return c, errorResult(classify(err, c))
 	}

@@ -4,16 +4,12 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
-
-	"github.com/dagu-mcp-gateway/gateway/internal/model"
 )
 
 // uriShape is what a dagu:// path resolves to before query validation.
 type uriShape struct {
 	target string
 	values map[string]string
-	// noQuery holds the message for a shape that takes no query parameters.
-	noQuery string
 }
 
 // resolveURI validates a URI-mode request and derives its target.
@@ -84,12 +80,11 @@ func unsupportedPath(family string) *Error {
 }
 
 func referenceShape(segs []string) (*uriShape, *Error) {
-	const noQuery = "Reference resources do not support query parameters."
 	switch len(segs) {
 	case 0:
-		return &uriShape{target: tReferences, noQuery: noQuery}, nil
+		return &uriShape{target: tReferences}, nil
 	case 1:
-		return &uriShape{target: tReference, values: map[string]string{fName: segs[0]}, noQuery: noQuery}, nil
+		return &uriShape{target: tReference, values: map[string]string{fName: segs[0]}}, nil
 	}
 	return nil, unsupportedPath("reference")
 }
@@ -99,8 +94,7 @@ func dagsShape(segs []string) (*uriShape, *Error) {
 	case len(segs) == 0:
 		return &uriShape{target: tDAGs}, nil
 	case len(segs) == 2 && segs[1] == "spec":
-		return &uriShape{target: tDAGSpec, values: map[string]string{fName: segs[0]},
-			noQuery: "DAG spec resources do not support query parameters."}, nil
+		return &uriShape{target: tDAGSpec, values: map[string]string{fName: segs[0]}}, nil
 	}
 	return nil, unsupportedPath("DAG")
 }
@@ -132,8 +126,7 @@ func wikiPageShape(workspace, path string) (*uriShape, *Error) {
 	case !validWikiPagePath(path):
 		return nil, newError(CodeInvalidResourceURI, "The Wiki page path is not valid.")
 	}
-	return &uriShape{target: tWikiPage, values: map[string]string{fWorkspace: workspace, fPath: path},
-		noQuery: "Wiki page resources do not support query parameters."}, nil
+	return &uriShape{target: tWikiPage, values: map[string]string{fWorkspace: workspace, fPath: path}}, nil
 }
 
 // runsShape resolves dagu://runs paths: the collection, a root run, or a
@@ -162,7 +155,7 @@ func runsShape(segs []string) (*uriShape, *Error) {
 func runTailShape(rest []string, v map[string]string) *uriShape {
 	switch {
 	case len(rest) == 0:
-		return &uriShape{target: tRun, values: v, noQuery: "DAG-run resources do not support query parameters."}
+		return &uriShape{target: tRun, values: v}
 	case len(rest) == 1 && rest[0] == "logs":
 		return &uriShape{target: tRunLogs, values: v}
 	case len(rest) < 3 || rest[0] != "steps":
@@ -176,7 +169,7 @@ func runTailShape(rest []string, v map[string]string) *uriShape {
 		return &uriShape{target: tForeachItems, values: v}
 	case len(tail) == 2 && tail[0] == "foreach":
 		v[fItem] = tail[1]
-		return &uriShape{target: tForeachItem, values: v, noQuery: "Foreach item resources do not support query parameters."}
+		return &uriShape{target: tForeachItem, values: v}
 	case len(tail) == 5 && tail[0] == "foreach" && tail[2] == "steps" && tail[4] == "logs":
 		v[fItem], v[fBodyStepName] = tail[1], tail[3]
 		return &uriShape{target: tStepLog, values: v}
@@ -194,31 +187,20 @@ func callForShape(shape *uriShape, rawQuery string) (*call, *Error) {
 	if rawQuery != "" {
 		in.values[fQuery] = rawQuery
 	}
-	c := &call{mode: uriMode, target: shape.target, in: in}
-	if rawQuery != "" && shape.noQuery != "" {
-		e := newError(CodeInvalidResourceURI, shape.noQuery)
+	spec := targets[shape.target]
+	c := &call{mode: uriMode, target: spec.name, spec: spec, in: in}
+	if rawQuery != "" && spec.noQuery != "" {
+		e := newError(CodeInvalidResourceURI, spec.noQuery)
 		e.Target = shape.target
 		return nil, e
 	}
-	values, problem := parseQuery(shape.target, rawQuery)
+	values, problem := parseQuery(spec, rawQuery)
 	if problem != nil {
 		e := queryError(problem, c)
 		e.Target = shape.target
 		return nil, e
 	}
 	c.query = values
-	c.uri = canonicalURI(c)
+	c.uri = spec.uri(c)
 	return c, nil
-}
-
-func canonicalURI(c *call) string {
-	switch c.target {
-	case tReferences:
-		return model.ReferencesURI()
-	case tDAGs:
-		return model.WithQuery(model.DAGsURI(), c.rawQuery())
-	case tRuns:
-		return model.WithQuery(model.RunsURI(), c.rawQuery())
-	}
-	return targetURI(c)
 }

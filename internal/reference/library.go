@@ -169,11 +169,11 @@ func (l *Library) extraNames(ctx context.Context) []string {
 
 // Topic returns the Markdown text of one topic: the directory's file when
 // there is one, else the built-in text. A malformed or unknown name gives
-// an error wrapping ErrNotFound; a directory file that exists but cannot be
+// a *model.Failure wrapping ErrNotFound; a directory file that exists but cannot be
 // read gives another error.
 func (l *Library) Topic(ctx context.Context, name string) (string, error) {
 	if !ValidName(name) {
-		return "", fmt.Errorf("%w: malformed name", ErrNotFound)
+		return "", topicNotFound(fmt.Errorf("%w: malformed name", ErrNotFound))
 	}
 	if l.dir != "" {
 		f, err := l.files.GetOrLoad(ctx, name, func(context.Context) (dirFile, error) {
@@ -189,5 +189,11 @@ func (l *Library) Topic(ctx context.Context, name string) (string, error) {
 	if text, ok := l.embedded[name]; ok {
 		return text, nil
 	}
-	return "", fmt.Errorf("%w: %q", ErrNotFound, name)
+	return "", topicNotFound(fmt.Errorf("%w: %q", ErrNotFound, name))
+}
+
+// topicNotFound reports an unknown topic in the read tool's failure
+// vocabulary, blaming the name field; errors.Is(err, ErrNotFound) holds.
+func topicNotFound(cause error) error {
+	return &model.Failure{Kind: model.FailureNotFound, Field: model.FieldName, Cause: cause}
 }

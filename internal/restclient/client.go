@@ -9,7 +9,7 @@ import (
 
 // Client calls Dagu's REST API through the generated client, over the
 // guarded, retrying resty transport. It is safe for concurrent use. Its
-// methods return generated types (for the upstream adapter in this package)
+// methods return generated types (for package upstream)
 // and *Error values.
 type Client struct {
 	api      *gen.ClientWithResponses

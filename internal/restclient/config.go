@@ -56,8 +56,9 @@ type Config struct {
 	// still run.
 	Transport http.RoundTripper
 
-	// retryBaseWait is the first backoff step; tests shorten it.
-	retryBaseWait time.Duration
+	// RetryBaseWait is the first backoff step (default 200ms); tests
+	// shorten it.
+	RetryBaseWait time.Duration
 }
 
 const defaultRetryBaseWait = 200 * time.Millisecond
@@ -85,8 +86,8 @@ func (cfg Config) withDefaults() Config {
 	if cfg.Key == nil {
 		cfg.Key = StaticKey("")
 	}
-	if cfg.retryBaseWait <= 0 {
-		cfg.retryBaseWait = defaultRetryBaseWait
+	if cfg.RetryBaseWait <= 0 {
+		cfg.RetryBaseWait = defaultRetryBaseWait
 	}
 	return cfg
 }

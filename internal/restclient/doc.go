@@ -10,8 +10,10 @@
 // backoff or Retry-After but never waiting past the deadline; bodies are
 // capped. Every failure is an *Error whose Kind says what happened.
 //
-// The typed helpers on Client (calls_*.go) return generated types for the
-// upstream adapter in this package; generated types never leave restclient
-// and mapping. Probe serves readiness checks and DetectCapabilities tells
-// newer Dagu servers (foreach routes, event logs) from older ones.
+// The typed helpers on Client (calls_*.go) return generated types for
+// package upstream, which turns them into the read tool's answers with
+// package mapping; generated types never leave restclient, mapping and
+// upstream. This package knows nothing of the dagu_read contract. Probe
+// serves readiness checks and DetectCapabilities tells newer Dagu servers
+// (foreach routes, event logs) from older ones.
 package restclient

@@ -26,7 +26,7 @@ type doer struct {
 }
 
 func newDoer(cfg Config, g *guard, hc *http.Client, m *metrics) *doer {
-	policy := &retryPolicy{baseWait: cfg.retryBaseWait, now: time.Now, onRetry: m.retried}
+	policy := &retryPolicy{baseWait: cfg.RetryBaseWait, now: time.Now, onRetry: m.retried}
 	rc := resty.NewWithClient(hc).
 		SetLogger(restyLogger{cfg.Logger}).
 		SetDisableWarn(true).

@@ -19,16 +19,13 @@ const (
 	KindTooLarge                    // the body exceeded the response size cap
 	KindDecode                      // a 2xx body that is not the JSON we expect
 	KindRefused                     // the transport guard refused the request
-	KindNotFound                    // the adapter found no such thing in a valid answer (no HTTP 404)
-	KindUnsupported                 // the upstream Dagu lacks a capability the read needs
 	KindCredentials                 // the API key could not be read (nothing was sent)
 )
 
 var kindNames = map[Kind]string{
 	KindHTTP: "http", KindTimeout: "timeout", KindCanceled: "canceled",
 	KindNetwork: "network", KindTLS: "tls", KindTooLarge: "too_large",
-	KindDecode: "decode", KindRefused: "refused", KindNotFound: "not_found",
-	KindUnsupported: "unsupported", KindCredentials: "credentials",
+	KindDecode: "decode", KindRefused: "refused", KindCredentials: "credentials",
 }
 
 // String names the kind for logs and readiness reasons.
@@ -57,14 +54,6 @@ type Error struct {
 	// SurfaceDenied is true for the plain-text 403 Dagu sends when the API
 	// key lacks the rest_api surface.
 	SurfaceDenied bool
-	// Field optionally names the caller-supplied input field this failed
-	// lookup concerns ("name", "dagRunId", "stepName", ...). The upstream
-	// adapter sets it when it knows which value was wrong.
-	Field string
-	// Detail is an agent-safe explanation written by the gateway (never
-	// Dagu's text), e.g. which capability a KindUnsupported read needs or
-	// why a KindNotFound lookup failed. The read tool shows it to the agent.
-	Detail string
 	// Cause is the underlying error, if any.
 	Cause error
 }
@@ -91,18 +80,6 @@ func AsError(err error) (*Error, bool) {
 func IsStatus(err error, status int) bool {
 	e, ok := AsError(err)
 	return ok && e.Kind == KindHTTP && e.Status == status
-}
-
-// WithField returns a copy of err tagged with the input field it concerns;
-// other errors are returned unchanged.
-func WithField(err error, field string) error {
-	e, ok := AsError(err)
-	if !ok {
-		return err
-	}
-	c := *e
-	c.Field = field
-	return &c
 }
 
 // IsRouteMissing reports whether err is Dagu's router-level "404 page not

@@ -52,7 +52,7 @@ func newServer(t testing.TB, h http.HandlerFunc) (*httptest.Server, *recorder) {
 // adjust the config.
 func newTestClient(t *testing.T, baseURL string, mod func(*Config)) *Client {
 	t.Helper()
-	cfg := Config{BaseURL: baseURL, Key: StaticKey("dagu_test_key"), Timeout: 5 * time.Second, retryBaseWait: time.Millisecond}
+	cfg := Config{BaseURL: baseURL, Key: StaticKey("dagu_test_key"), Timeout: 5 * time.Second, RetryBaseWait: time.Millisecond}
 	if mod != nil {
 		mod(&cfg)
 	}

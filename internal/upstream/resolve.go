@@ -1,8 +1,10 @@
-package restclient
+package upstream
 
 import (
 	"context"
 	"net/http"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/mapping"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
@@ -18,7 +20,7 @@ const executorForeach = "foreach"
 
 // runTarget is a run address whose root run ID is concrete.
 type runTarget struct {
-	ref RunRef
+	ref restclient.RunRef
 	// root holds the root run's details when resolving "latest" read them;
 	// nil otherwise.
 	root *gen.DAGRunDetails
@@ -32,13 +34,13 @@ func (t runTarget) uris() mapping.RunAddressForURIs {
 // resolveRun makes the root run ID concrete: "latest" costs one call to
 // the root's details (a 404 blames dagRunId); any other ID costs nothing.
 func (a *Adapter) resolveRun(ctx context.Context, addr model.RunAddress) (runTarget, error) {
-	ref := RunRef{Name: addr.Name, RunID: addr.DAGRunID, SubRunID: addr.SubRunID}
+	ref := restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID, SubRunID: addr.SubRunID}
 	if addr.DAGRunID != latestRunID {
 		return runTarget{ref: ref}, nil
 	}
-	d, err := a.client.GetRun(ctx, RunRef{Name: addr.Name, RunID: latestRunID})
+	d, err := a.client.GetRun(ctx, restclient.RunRef{Name: addr.Name, RunID: latestRunID})
 	if err != nil {
-		return runTarget{}, blame(err, fieldDAGRunID, http.StatusNotFound)
+		return runTarget{}, blame(err, model.FieldDAGRunID, http.StatusNotFound)
 	}
 	ref.RunID = d.DagRunId
 	return runTarget{ref: ref, root: d}, nil
@@ -64,19 +66,19 @@ func (a *Adapter) runDetails(ctx context.Context, t runTarget) (*gen.DAGRunDetai
 // apart (no message text is inspected).
 func (a *Adapter) missingRun(ctx context.Context, t runTarget, err error) error {
 	switch {
-	case !IsStatus(err, http.StatusNotFound):
+	case !isHTTP(err, http.StatusNotFound):
 		return err
 	case !t.ref.IsSub():
-		return WithField(err, fieldDAGRunID)
+		return withField(err, model.FieldDAGRunID)
 	case t.root != nil:
-		return WithField(err, fieldSubRunID)
+		return withField(err, model.FieldSubRunID)
 	}
-	_, rootErr := a.client.GetRun(ctx, RunRef{Name: t.ref.Name, RunID: t.ref.RunID})
+	_, rootErr := a.client.GetRun(ctx, restclient.RunRef{Name: t.ref.Name, RunID: t.ref.RunID})
 	switch {
 	case rootErr == nil:
-		return WithField(err, fieldSubRunID)
-	case IsStatus(rootErr, http.StatusNotFound):
-		return WithField(rootErr, fieldDAGRunID)
+		return withField(err, model.FieldSubRunID)
+	case isHTTP(rootErr, http.StatusNotFound):
+		return withField(rootErr, model.FieldDAGRunID)
 	}
 	return rootErr
 }

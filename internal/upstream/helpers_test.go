@@ -1,4 +1,4 @@
-package restclient
+package upstream
 
 import (
 	"context"
@@ -12,6 +12,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu/fakedagutest"
@@ -39,7 +42,7 @@ type interceptor func(w http.ResponseWriter, r *http.Request) bool
 type adapterEnv struct {
 	fake      atomic.Pointer[fakedagu.Server]
 	intercept atomic.Pointer[interceptor]
-	client    *Client
+	client    *restclient.Client
 	adapter   *Adapter
 	key       *switchKey
 }
@@ -73,7 +76,7 @@ func newAdapterEnv(t testing.TB, o envOptions) *adapterEnv {
 		env.fake.Load().ServeHTTP(w, r)
 	}))
 	t.Cleanup(front.Close)
-	client, err := New(Config{BaseURL: front.URL, Key: env.key, Timeout: 10 * time.Second, retryBaseWait: time.Millisecond})
+	client, err := restclient.New(restclient.Config{BaseURL: front.URL, Key: env.key, Timeout: 10 * time.Second, RetryBaseWait: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,15 +175,21 @@ func (k *switchKey) Key() (string, error) {
 
 func (k *switchKey) Fingerprint() string {
 	key, _ := k.Key()
-	return KeyFingerprint(key)
+	return restclient.KeyFingerprint(key)
 }
 
-// errorOf asserts err is an *Error and returns it.
-func errorOf(t *testing.T, err error) *Error {
+// refusedInput reports a failure that refuses the caller's value: the
+// gateway's own refusal or Dagu's 400.
+func refusedInput(e *model.Failure) bool {
+	return e.Kind == model.FailureInvalidInput || (e.Kind == model.FailureHTTP && e.Status == http.StatusBadRequest)
+}
+
+// errorOf asserts err is a *model.Failure and returns it.
+func errorOf(t *testing.T, err error) *model.Failure {
 	t.Helper()
-	e, ok := AsError(err)
+	e, ok := model.AsFailure(err)
 	if !ok {
-		t.Fatalf("error %v (%T) is not an *Error", err, err)
+		t.Fatalf("error %v (%T) is not a *model.Failure", err, err)
 	}
 	return e
 }

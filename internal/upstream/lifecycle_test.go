@@ -1,4 +1,4 @@
-package restclient
+package upstream
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
@@ -33,8 +35,8 @@ func isCanceled(err error) bool {
 	if errors.Is(err, context.Canceled) {
 		return true
 	}
-	e, ok := AsError(err)
-	return ok && e.Kind == KindCanceled
+	e, ok := model.AsFailure(err)
+	return ok && e.Kind == model.FailureCanceled
 }
 
 // TestCanceledContext: every read gives up on a canceled context.
@@ -128,7 +130,7 @@ func TestStartDetectsAndStops(t *testing.T) {
 func TestRefreshKeepsTheLastSuccess(t *testing.T) {
 	env := newAdapterEnv(t, envOptions{detect: true})
 	before, _ := env.adapter.Capabilities()
-	env.fake.Load().Inject(fakedagu.Fault{Route: RouteHealth, Status: http.StatusServiceUnavailable})
+	env.fake.Load().Inject(fakedagu.Fault{Route: restclient.RouteHealth, Status: http.StatusServiceUnavailable})
 	if _, err := env.adapter.Refresh(context.Background()); err == nil {
 		t.Fatal("refresh did not fail")
 	}

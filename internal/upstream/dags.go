@@ -1,4 +1,4 @@
-package restclient
+package upstream
 
 import (
 	"context"
@@ -20,8 +20,8 @@ const (
 // allWorkspaces selects every workspace the key can see.
 const allWorkspaces = "all"
 
-// ListDAGs reads one page of the DAG collection (1 call).
-func (a *Adapter) ListDAGs(ctx context.Context, q model.DAGListQuery) (*model.DAGCollection, error) {
+// listDAGs reads one page of the DAG collection (1 call).
+func (a *Adapter) listDAGs(ctx context.Context, q model.DAGListQuery) (*model.DAGCollection, error) {
 	resp, err := a.client.ListDAGs(ctx, gen.ListDAGsParams{
 		Page:    ptr(q.Page),
 		PerPage: ptr(q.PerPage),
@@ -37,31 +37,31 @@ func (a *Adapter) ListDAGs(ctx context.Context, q model.DAGListQuery) (*model.DA
 	return &out, nil
 }
 
-// GetDAG reads one DAG by file name (1 call).
-func (a *Adapter) GetDAG(ctx context.Context, name string) (*model.DAGDetail, error) {
+// getDAG reads one DAG by file name (1 call).
+func (a *Adapter) getDAG(ctx context.Context, name string) (*model.DAGDetail, error) {
 	resp, err := a.client.GetDAG(ctx, name)
 	if err != nil {
-		return nil, blame(err, fieldName, http.StatusNotFound, http.StatusBadRequest)
+		return nil, blame(err, model.FieldName, http.StatusNotFound, http.StatusBadRequest)
 	}
 	out := mapping.DAGDetail(name, resp)
 	return &out, nil
 }
 
-// GetDAGSpec reads a DAG's YAML (1 call), cached per API key and name.
-func (a *Adapter) GetDAGSpec(ctx context.Context, name string) (*model.DAGSpec, error) {
+// getDAGSpec reads a DAG's YAML (1 call), cached per API key and name.
+func (a *Adapter) getDAGSpec(ctx context.Context, name string) (*model.DAGSpec, error) {
 	return a.cachedSpec(ctx, name, func(ctx context.Context) (*model.DAGSpec, error) {
 		resp, err := a.client.GetDAGSpec(ctx, name)
 		if err != nil {
-			return nil, blame(err, fieldName, http.StatusNotFound, http.StatusBadRequest)
+			return nil, blame(err, model.FieldName, http.StatusNotFound, http.StatusBadRequest)
 		}
 		out := mapping.DAGSpec(name, resp)
 		return &out, nil
 	})
 }
 
-// DAGNames lists every DAG file name for did-you-mean suggestions, cached
+// dagNames lists every DAG file name for did-you-mean suggestions, cached
 // per API key. It reads up to namesMaxPages pages of namesPerPage names.
-func (a *Adapter) DAGNames(ctx context.Context) ([]string, error) {
+func (a *Adapter) dagNames(ctx context.Context) ([]string, error) {
 	return a.cachedNames(ctx, a.loadDAGNames)
 }
 
@@ -83,10 +83,10 @@ func (a *Adapter) loadDAGNames(ctx context.Context) ([]string, error) {
 	return names, nil
 }
 
-// SearchDAGs searches DAG definitions (1 call). A 400 on a request that
+// searchDAGs searches DAG definitions (1 call). A 400 on a request that
 // carried a cursor blames the cursor (Dagu binds it to the query); a 404
 // for a named workspace blames the workspace.
-func (a *Adapter) SearchDAGs(ctx context.Context, q model.DAGSearchQuery) (*model.DAGSearch, error) {
+func (a *Adapter) searchDAGs(ctx context.Context, q model.DAGSearchQuery) (*model.DAGSearch, error) {
 	resp, err := a.client.SearchDAGs(ctx, gen.SearchDAGsParams{
 		Q:         q.Search,
 		Workspace: ptr(namedWorkspace(q.Workspace)),
@@ -106,12 +106,12 @@ func (a *Adapter) SearchDAGs(ctx context.Context, q model.DAGSearchQuery) (*mode
 // otherBadRequest is the field any other 400 concerns ("" for none).
 func blameSearch(err error, cursor, workspace, otherBadRequest string) error {
 	switch {
-	case cursor != "" && IsStatus(err, http.StatusBadRequest):
-		return WithField(err, fieldCursor)
-	case namedWorkspace(workspace) != "" && IsStatus(err, http.StatusNotFound):
-		return WithField(err, fieldWorkspace)
-	case otherBadRequest != "" && IsStatus(err, http.StatusBadRequest):
-		return WithField(err, otherBadRequest)
+	case cursor != "" && isHTTP(err, http.StatusBadRequest):
+		return withField(err, model.FieldCursor)
+	case namedWorkspace(workspace) != "" && isHTTP(err, http.StatusNotFound):
+		return withField(err, model.FieldWorkspace)
+	case otherBadRequest != "" && isHTTP(err, http.StatusBadRequest):
+		return withField(err, otherBadRequest)
 	}
 	return err
 }
@@ -120,7 +120,7 @@ func blameSearch(err error, cursor, workspace, otherBadRequest string) error {
 // about: the only other value Dagu checks is a named workspace.
 func dagSearchBadRequestField(q model.DAGSearchQuery) string {
 	if namedWorkspace(q.Workspace) != "" {
-		return fieldWorkspace
+		return model.FieldWorkspace
 	}
 	return ""
 }

@@ -1,4 +1,4 @@
-package restclient
+package upstream
 
 import (
 	"context"
@@ -62,7 +62,7 @@ func TestRunLogsFailures(t *testing.T) {
 		name      string
 		intercept interceptor
 		addr      model.RunAddress
-		wantErr   func(*Error) bool
+		wantErr   func(*model.Failure) bool
 		wantEmpty bool
 	}{
 		{
@@ -75,8 +75,8 @@ func TestRunLogsFailures(t *testing.T) {
 		{
 			name: "missing run",
 			addr: runOf("failing_job", "nope"),
-			wantErr: func(e *Error) bool {
-				return e.Status == http.StatusNotFound && e.Field == fieldDAGRunID
+			wantErr: func(e *model.Failure) bool {
+				return e.Status == http.StatusNotFound && e.Field == model.FieldDAGRunID
 			},
 		},
 		{
@@ -85,12 +85,14 @@ func TestRunLogsFailures(t *testing.T) {
 				return strings.HasSuffix(r.URL.Path, "/steps/prepare/log") && answerJSON(w, http.StatusInternalServerError, `{"code":"internal_error","message":"x"}`)
 			},
 			addr:    runOf("failing_job", failingRun),
-			wantErr: func(e *Error) bool { return e.Status == http.StatusInternalServerError },
+			wantErr: func(e *model.Failure) bool { return e.Status == http.StatusInternalServerError },
 		},
 		{
-			name:    "sub-runs have none",
-			addr:    model.RunAddress{Name: "parent_job", DAGRunID: parentRun, SubRunID: childRun},
-			wantErr: func(e *Error) bool { return e.Status == http.StatusBadRequest && e.Field == fieldSubRunID },
+			name: "sub-runs have none",
+			addr: model.RunAddress{Name: "parent_job", DAGRunID: parentRun, SubRunID: childRun},
+			wantErr: func(e *model.Failure) bool {
+				return e.Kind == model.FailureInvalidInput && e.Field == model.FieldSubRunID
+			},
 		},
 	}
 	for _, tt := range tests {
@@ -151,35 +153,35 @@ func TestStepLogNamesWhatIsMissing(t *testing.T) {
 		name       string
 		addr       model.StepAddress
 		q          model.LogQuery
-		wantKind   Kind
+		wantKind   model.FailureKind
 		wantField  string
 		wantDetail string
 	}{
-		{name: "run", addr: stepOf(runOf("failing_job", "nope"), "explode"), wantKind: KindHTTP, wantField: fieldDAGRunID},
-		{name: "latest of a DAG without runs", addr: stepOf(runOf("no_such_dag", "latest"), "x"), wantKind: KindHTTP, wantField: fieldDAGRunID},
-		{name: "step", addr: stepOf(runOf("failing_job", failingRun), "nope"), wantKind: KindHTTP, wantField: fieldStepName},
-		{name: "sub-run", addr: stepOf(model.RunAddress{Name: "parent_job", DAGRunID: parentRun, SubRunID: "nope"}, "child_start"), wantKind: KindHTTP, wantField: fieldSubRunID},
-		{name: "root of a sub-run", addr: stepOf(model.RunAddress{Name: "parent_job", DAGRunID: "nope", SubRunID: childRun}, "child_start"), wantKind: KindHTTP, wantField: fieldDAGRunID},
-		{name: "sub-run step", addr: stepOf(sub, "nope"), wantKind: KindHTTP, wantField: fieldStepName},
+		{name: "run", addr: stepOf(runOf("failing_job", "nope"), "explode"), wantKind: model.FailureHTTP, wantField: model.FieldDAGRunID},
+		{name: "latest of a DAG without runs", addr: stepOf(runOf("no_such_dag", "latest"), "x"), wantKind: model.FailureHTTP, wantField: model.FieldDAGRunID},
+		{name: "step", addr: stepOf(runOf("failing_job", failingRun), "nope"), wantKind: model.FailureHTTP, wantField: model.FieldStepName},
+		{name: "sub-run", addr: stepOf(model.RunAddress{Name: "parent_job", DAGRunID: parentRun, SubRunID: "nope"}, "child_start"), wantKind: model.FailureHTTP, wantField: model.FieldSubRunID},
+		{name: "root of a sub-run", addr: stepOf(model.RunAddress{Name: "parent_job", DAGRunID: "nope", SubRunID: childRun}, "child_start"), wantKind: model.FailureHTTP, wantField: model.FieldDAGRunID},
+		{name: "sub-run step", addr: stepOf(sub, "nope"), wantKind: model.FailureHTTP, wantField: model.FieldStepName},
 		{
 			name: "no output at all", addr: stepOf(runOf("nested_foreach_job", nestedRun), "report"),
-			wantKind: KindNotFound, wantField: fieldStepName, wantDetail: `Step "report" has no log output yet.`,
+			wantKind: model.FailureNotFound, wantField: model.FieldStepName, wantDetail: `Step "report" has no log output yet.`,
 		},
 		{
 			name: "requested stream missing", addr: stepOf(runOf("nested_foreach_job", nestedRun), "report"), q: model.LogQuery{Stream: "stderr"},
-			wantKind: KindNotFound, wantField: fieldStream, wantDetail: `Step "report" has no stderr log.`,
+			wantKind: model.FailureNotFound, wantField: model.ParamStream, wantDetail: `Step "report" has no stderr log.`,
 		},
-		{name: "bad stream", addr: stepOf(runOf("failing_job", failingRun), "explode"), q: model.LogQuery{Stream: "both"}, wantKind: KindHTTP, wantField: fieldStream, wantDetail: "The stream must be stdout or stderr."},
-		{name: "foreach item", addr: body("7", "work"), wantKind: KindHTTP, wantField: fieldItem},
-		{name: "unreadable foreach item path", addr: body("x/y", "work"), wantKind: KindHTTP, wantField: fieldItem},
-		{name: "body step", addr: body("1", "nope"), wantKind: KindHTTP, wantField: fieldBodyStepName},
+		{name: "bad stream", addr: stepOf(runOf("failing_job", failingRun), "explode"), q: model.LogQuery{Stream: "both"}, wantKind: model.FailureInvalidInput, wantField: model.ParamStream, wantDetail: "The stream must be stdout or stderr."},
+		{name: "foreach item", addr: body("7", "work"), wantKind: model.FailureHTTP, wantField: model.FieldItem},
+		{name: "unreadable foreach item path", addr: body("x/y", "work"), wantKind: model.FailureHTTP, wantField: model.FieldItem},
+		{name: "body step", addr: body("1", "nope"), wantKind: model.FailureHTTP, wantField: model.FieldBodyStepName},
 		{
 			name: "requested body-step stream missing", addr: body("0", "work"), q: model.LogQuery{Stream: "stderr"},
-			wantKind: KindNotFound, wantField: fieldStream, wantDetail: `Body step "work" of item "0" has no stderr log.`,
+			wantKind: model.FailureNotFound, wantField: model.ParamStream, wantDetail: `Body step "work" of item "0" has no stderr log.`,
 		},
 		{
 			name: "body step under a step that is not foreach", addr: func() model.StepAddress { a := body("0", "work"); a.StepName = "after"; return a }(),
-			wantKind: KindNotFound, wantField: fieldStepName, wantDetail: `Step "after" is not a foreach step.`,
+			wantKind: model.FailureNotFound, wantField: model.FieldStepName, wantDetail: `Step "after" is not a foreach step.`,
 		},
 	}
 	env := newAdapterEnv(t, envOptions{fake: fakedagu.Options{Foreach: fakedagu.ForeachRoutes}, detect: true})
@@ -216,7 +218,7 @@ func TestBodyStepLogNeedsTheRoutes(t *testing.T) {
 		env := newAdapterEnv(t, envOptions{detect: detect})
 		_, err := env.adapter.GetStepLog(context.Background(), addr, model.LogQuery{})
 		env.adapter.background.Wait()
-		if e := errorOf(t, err); e.Kind != KindUnsupported || e.Detail != detailBodyStepLogs {
+		if e := errorOf(t, err); e.Kind != model.FailureUnsupported || e.Detail != detailBodyStepLogs {
 			t.Errorf("detected %v: error %+v", detect, e)
 		}
 		if caps, ok := env.adapter.Capabilities(); !ok || caps.ForeachRoutes {

@@ -1,15 +1,17 @@
-package restclient
+package upstream
 
 import (
 	"context"
 	"net/http"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/mapping"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
 )
 
-// ListForeachItems lists a page of a foreach step's items, from the
+// listForeachItems lists a page of a foreach step's items, from the
 // foreach route when the server has it (1 call) or from the summary an
 // older server writes to the step's stdout once it finishes (run details
 // plus one download: 2 calls). A "latest" root costs one more call, except
@@ -19,14 +21,14 @@ import (
 // route is tried first; a router-level 404 there means the server changed
 // (or never had them): a re-detection is started and this read falls back
 // to the summary.
-func (a *Adapter) ListForeachItems(ctx context.Context, addr model.StepAddress, q model.ForeachQuery) (*model.ForeachItems, error) {
+func (a *Adapter) listForeachItems(ctx context.Context, addr model.StepAddress, q model.ForeachQuery) (*model.ForeachItems, error) {
 	t, err := a.resolveRun(ctx, addr.RunAddress)
 	if err != nil {
 		return nil, err
 	}
 	if a.foreachRoutesMaybe() {
 		out, err := a.routeItems(ctx, t, addr.StepName, q)
-		if !IsRouteMissing(err) {
+		if !restclient.IsRouteMissing(err) {
 			return out, err
 		}
 		a.redetectSoon()
@@ -34,16 +36,16 @@ func (a *Adapter) ListForeachItems(ctx context.Context, addr model.StepAddress, 
 	return a.aggregateItems(ctx, t, addr.StepName, q)
 }
 
-// GetForeachItem reads one item with its body steps, by the same plan as
-// ListForeachItems. The summary of an older server records no body steps.
-func (a *Adapter) GetForeachItem(ctx context.Context, addr model.StepAddress) (*model.ForeachItem, error) {
+// getForeachItem reads one item with its body steps, by the same plan as
+// listForeachItems. The summary of an older server records no body steps.
+func (a *Adapter) getForeachItem(ctx context.Context, addr model.StepAddress) (*model.ForeachItem, error) {
 	t, err := a.resolveRun(ctx, addr.RunAddress)
 	if err != nil {
 		return nil, err
 	}
 	if a.foreachRoutesMaybe() {
 		out, err := a.routeItem(ctx, t, addr.StepName, addr.Item)
-		if !IsRouteMissing(err) {
+		if !restclient.IsRouteMissing(err) {
 			return out, err
 		}
 		a.redetectSoon()
@@ -54,13 +56,13 @@ func (a *Adapter) GetForeachItem(ctx context.Context, addr model.StepAddress) (*
 // routeItems reads the foreach list route. A router-level 404 is returned
 // as is, for the caller to fall back on.
 func (a *Adapter) routeItems(ctx context.Context, t runTarget, step string, q model.ForeachQuery) (*model.ForeachItems, error) {
-	list, err := a.client.ListForeachItems(ctx, t.ref, step, ForeachQuery{
+	list, err := a.client.ListForeachItems(ctx, t.ref, step, restclient.ForeachQuery{
 		Parent: q.Parent, Status: gen.ForeachStatusBucket(q.Status), Page: q.Page, PerPage: q.PerPage,
 	})
 	if err != nil {
 		field := ""
 		if q.Parent != "" {
-			field = fieldParent
+			field = model.ParamParent
 		}
 		return nil, a.foreachRouteError(ctx, t, step, err, field)
 	}
@@ -72,7 +74,7 @@ func (a *Adapter) routeItems(ctx context.Context, t runTarget, step string, q mo
 func (a *Adapter) routeItem(ctx context.Context, t runTarget, step, item string) (*model.ForeachItem, error) {
 	it, err := a.client.GetForeachItem(ctx, t.ref, step, item)
 	if err != nil {
-		return nil, a.foreachRouteError(ctx, t, step, err, fieldItem)
+		return nil, a.foreachRouteError(ctx, t, step, err, model.FieldItem)
 	}
 	out := mapping.ForeachItem(it, t.uris(), step)
 	return &out, nil
@@ -84,12 +86,12 @@ func (a *Adapter) routeItem(ctx context.Context, t runTarget, step, item string)
 // sent.
 func (a *Adapter) foreachRouteError(ctx context.Context, t runTarget, step string, err error, itemField string) error {
 	switch {
-	case IsRouteMissing(err):
+	case restclient.IsRouteMissing(err):
 		return err
-	case IsStatus(err, http.StatusNotFound):
+	case isHTTP(err, http.StatusNotFound):
 		return a.missingForeach(ctx, t, step, err, itemField)
-	case itemField != "" && IsStatus(err, http.StatusBadRequest):
-		return WithField(err, itemField)
+	case itemField != "" && isHTTP(err, http.StatusBadRequest):
+		return withField(err, itemField)
 	}
 	return err
 }
@@ -105,19 +107,19 @@ func (a *Adapter) missingForeach(ctx context.Context, t runTarget, step string, 
 	n := stepNode(d, step)
 	switch {
 	case n == nil:
-		return WithField(err, fieldStepName)
+		return withField(err, model.FieldStepName)
 	case !isForeach(n):
 		return notForeachStep(runRoute(t.ref), step)
 	case itemField == "":
 		return err
 	}
-	return WithField(err, itemField)
+	return withField(err, itemField)
 }
 
 // runRoute names the details route of a run reference, for errors.
-func runRoute(ref RunRef) string {
+func runRoute(ref restclient.RunRef) string {
 	if ref.IsSub() {
-		return RouteSubRun
+		return restclient.RouteSubRun
 	}
-	return RouteRun
+	return restclient.RouteRun
 }

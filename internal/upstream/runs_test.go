@@ -1,4 +1,4 @@
-package restclient
+package upstream
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
@@ -92,7 +94,7 @@ func TestRunsCursorErrors(t *testing.T) {
 			var err error
 			calls := env.calls(func() { _, err = env.adapter.ListRuns(context.Background(), tt.q) })
 			e := errorOf(t, err)
-			if e.Kind != KindHTTP || e.Status != http.StatusBadRequest || e.Field != fieldCursor {
+			if !refusedInput(e) || e.Field != model.FieldCursor {
 				t.Errorf("error = %+v, want a 400 on cursor", e)
 			}
 			if len(calls) != tt.wantCalls {
@@ -156,11 +158,11 @@ func TestGetRunResolvesAndNamesTheMissingID(t *testing.T) {
 	}{
 		{"root latest", runOf("failing_job", "latest"), model.RunURI("failing_job", failingRun, ""), ""},
 		{"sub-run under latest", model.RunAddress{Name: "parent_job", DAGRunID: "latest", SubRunID: childRun}, model.RunURI("parent_job", parentRun, childRun), ""},
-		{"missing run", runOf("failing_job", "nope"), "", fieldDAGRunID},
-		{"DAG without runs", runOf("no_such_dag", "latest"), "", fieldDAGRunID},
-		{"missing sub-run", model.RunAddress{Name: "parent_job", DAGRunID: parentRun, SubRunID: "nope"}, "", fieldSubRunID},
-		{"missing root of a sub-run", model.RunAddress{Name: "parent_job", DAGRunID: "nope", SubRunID: childRun}, "", fieldDAGRunID},
-		{"missing sub-run under latest", model.RunAddress{Name: "parent_job", DAGRunID: "latest", SubRunID: "nope"}, "", fieldSubRunID},
+		{"missing run", runOf("failing_job", "nope"), "", model.FieldDAGRunID},
+		{"DAG without runs", runOf("no_such_dag", "latest"), "", model.FieldDAGRunID},
+		{"missing sub-run", model.RunAddress{Name: "parent_job", DAGRunID: parentRun, SubRunID: "nope"}, "", model.FieldSubRunID},
+		{"missing root of a sub-run", model.RunAddress{Name: "parent_job", DAGRunID: "nope", SubRunID: childRun}, "", model.FieldDAGRunID},
+		{"missing sub-run under latest", model.RunAddress{Name: "parent_job", DAGRunID: "latest", SubRunID: "nope"}, "", model.FieldSubRunID},
 	}
 	env := newAdapterEnv(t, envOptions{detect: true})
 	for _, tt := range tests {
@@ -222,7 +224,7 @@ func TestAttemptIDWithoutKey(t *testing.T) {
 		}
 	})
 	for _, c := range calls {
-		if strings.HasPrefix(c, RouteCurrentUser) {
+		if strings.HasPrefix(c, restclient.RouteCurrentUser) {
 			t.Errorf("the role was asked for without a key: %q", calls)
 		}
 	}
@@ -232,7 +234,7 @@ func TestAttemptIDWithoutKey(t *testing.T) {
 // attempt ID out instead of failing the read.
 func TestAttemptIDFailureIsHidden(t *testing.T) {
 	env := newAdapterEnv(t, envOptions{fake: fakedagu.Options{Role: "admin"}, detect: true})
-	env.fake.Load().Inject(fakedagu.Fault{Route: RouteEventLogs, Status: http.StatusServiceUnavailable})
+	env.fake.Load().Inject(fakedagu.Fault{Route: restclient.RouteEventLogs, Status: http.StatusServiceUnavailable})
 	got, err := env.adapter.GetRun(context.Background(), runOf("failing_job", failingRun))
 	if err != nil || got.AttemptID != "" {
 		t.Errorf("attempt %q, err %v", got.AttemptID, err)

@@ -1,4 +1,4 @@
-package restclient
+package upstream
 
 import (
 	"context"
@@ -152,7 +152,7 @@ func TestAdapterCallPlans(t *testing.T) {
 			"/health", "/openapi.json", "/auth/me",
 		}},
 		{name: "body step log without the routes", read: func(ctx context.Context, a *Adapter) error {
-			if _, err := a.GetStepLog(ctx, body, model.LogQuery{}); errorOf(t, err).Kind != KindUnsupported {
+			if _, err := a.GetStepLog(ctx, body, model.LogQuery{}); errorOf(t, err).Kind != model.FailureUnsupported {
 				return err
 			}
 			return nil

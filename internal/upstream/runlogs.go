@@ -1,9 +1,11 @@
-package restclient
+package upstream
 
 import (
 	"context"
 	"net/http"
 	"sync"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 
 	"golang.org/x/sync/errgroup"
 
@@ -15,21 +17,21 @@ import (
 // probeConcurrency bounds the calls one run_logs read has in flight.
 const probeConcurrency = 8
 
-// GetRunLogs reads a root run's scheduler log and lists its steps' log
+// getRunLogs reads a root run's scheduler log and lists its steps' log
 // streams: the run's details (1 call, resolving "latest"), the scheduler
 // log's window with the resolved ID (1 call; a missing log file is an
 // empty log), and one probe per recorded stream path, so hasStdout and
 // hasStderr say whether the file exists, not merely that a path was
 // recorded. Probes run concurrently, at most probeConcurrency at a time.
-func (a *Adapter) GetRunLogs(ctx context.Context, addr model.RunAddress, q model.LogQuery) (*model.RunLogs, error) {
+func (a *Adapter) getRunLogs(ctx context.Context, addr model.RunAddress, q model.LogQuery) (*model.RunLogs, error) {
 	if addr.SubRunID != "" {
-		return nil, invalidInput(RouteRunLog, fieldSubRunID, "Run logs are available for root DAG-runs only; read the sub-run's step logs instead.")
+		return nil, invalidInput(restclient.RouteRunLog, model.FieldSubRunID, "Run logs are available for root DAG-runs only; read the sub-run's step logs instead.")
 	}
-	d, err := a.client.GetRun(ctx, RunRef{Name: addr.Name, RunID: addr.DAGRunID})
+	d, err := a.client.GetRun(ctx, restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID})
 	if err != nil {
-		return nil, blame(err, fieldDAGRunID, http.StatusNotFound)
+		return nil, blame(err, model.FieldDAGRunID, http.StatusNotFound)
 	}
-	ref := RunRef{Name: addr.Name, RunID: d.DagRunId}
+	ref := restclient.RunRef{Name: addr.Name, RunID: d.DagRunId}
 	var scheduler *gen.Log
 	presence := newPresence(len(d.Nodes))
 	g, gctx := errgroup.WithContext(ctx)
@@ -55,19 +57,19 @@ func (a *Adapter) GetRunLogs(ctx context.Context, addr model.RunAddress, q model
 
 // runLogWindow is the caller's window, or the last RunLogsTail lines;
 // defaulted says the gateway chose it.
-func (a *Adapter) runLogWindow(q model.LogQuery) (w LogWindow, defaulted bool) {
-	w = LogWindow{Tail: q.Tail, Head: q.Head, Offset: q.Offset, Limit: q.Limit}
-	if w == (LogWindow{}) {
-		return LogWindow{Tail: a.opts.RunLogsTail}, true
+func (a *Adapter) runLogWindow(q model.LogQuery) (w restclient.LogWindow, defaulted bool) {
+	w = restclient.LogWindow{Tail: q.Tail, Head: q.Head, Offset: q.Offset, Limit: q.Limit}
+	if w == (restclient.LogWindow{}) {
+		return restclient.LogWindow{Tail: a.opts.RunLogsTail}, true
 	}
 	return w, false
 }
 
 // schedulerLog reads the scheduler log; a 404 (the run never wrote one)
 // is an empty log.
-func (a *Adapter) schedulerLog(ctx context.Context, ref RunRef, w LogWindow) (*gen.Log, error) {
+func (a *Adapter) schedulerLog(ctx context.Context, ref restclient.RunRef, w restclient.LogWindow) (*gen.Log, error) {
 	l, err := a.client.GetRunLog(ctx, ref, w)
-	if IsStatus(err, http.StatusNotFound) {
+	if isHTTP(err, http.StatusNotFound) {
 		return &gen.Log{}, nil
 	}
 	return l, err
@@ -97,7 +99,7 @@ func (p *presence) set(step string, stream gen.LogStream) {
 
 // probeStreams queues one probe per stream the step recorded a path for;
 // a stream without a path has no file and costs no call.
-func (a *Adapter) probeStreams(ctx context.Context, g *errgroup.Group, ref RunRef, n *gen.Node, p *presence) {
+func (a *Adapter) probeStreams(ctx context.Context, g *errgroup.Group, ref restclient.RunRef, n *gen.Node, p *presence) {
 	step := n.Step.Name
 	for _, s := range []struct {
 		stream gen.LogStream
@@ -118,12 +120,12 @@ func (a *Adapter) probeStreams(ctx context.Context, g *errgroup.Group, ref RunRe
 
 // streamExists reads the first line of a step's stream: 200 means the
 // file exists, 404 that it does not.
-func (a *Adapter) streamExists(ctx context.Context, ref RunRef, step string, stream gen.LogStream) (bool, error) {
-	_, err := a.client.GetStepLog(ctx, ref, step, stream, LogWindow{Head: 1})
+func (a *Adapter) streamExists(ctx context.Context, ref restclient.RunRef, step string, stream gen.LogStream) (bool, error) {
+	_, err := a.client.GetStepLog(ctx, ref, step, stream, restclient.LogWindow{Head: 1})
 	switch {
 	case err == nil:
 		return true, nil
-	case IsStatus(err, http.StatusNotFound):
+	case isHTTP(err, http.StatusNotFound):
 		return false, nil
 	}
 	return false, err

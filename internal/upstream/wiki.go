@@ -1,18 +1,20 @@
-package restclient
+package upstream
 
 import (
 	"context"
 	"net/http"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/mapping"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
 )
 
-// ListWiki reads one page of the wiki tree, or of the flat page list
+// listWiki reads one page of the wiki tree, or of the flat page list
 // (1 call). The mode's array is never nil, so an empty wiki answers
 // `tree: []` (or `items: []`).
-func (a *Adapter) ListWiki(ctx context.Context, q model.WikiListQuery) (*model.WikiCollection, error) {
+func (a *Adapter) listWiki(ctx context.Context, q model.WikiListQuery) (*model.WikiCollection, error) {
 	resp, err := a.client.ListWiki(ctx, gen.ListWikiPagesParams{
 		Workspace: ptr(namedWorkspace(q.Workspace)),
 		Prefix:    ptr(q.Prefix),
@@ -34,26 +36,26 @@ func (a *Adapter) ListWiki(ctx context.Context, q model.WikiListQuery) (*model.W
 // the workspace first, then the prefix.
 func blameWikiList(err error, workspace, prefix string) error {
 	switch {
-	case namedWorkspace(workspace) != "" && IsStatus(err, http.StatusNotFound):
-		return WithField(err, fieldWorkspace)
-	case prefix != "" && IsStatus(err, http.StatusBadRequest):
-		return WithField(err, fieldPrefix)
+	case namedWorkspace(workspace) != "" && isHTTP(err, http.StatusNotFound):
+		return withField(err, model.FieldWorkspace)
+	case prefix != "" && isHTTP(err, http.StatusBadRequest):
+		return withField(err, model.FieldPrefix)
 	}
 	return err
 }
 
-// GetWikiPage reads one page (1 call); a 404 or 400 blames the path.
-func (a *Adapter) GetWikiPage(ctx context.Context, workspace, path string) (*model.WikiPage, error) {
+// getWikiPage reads one page (1 call); a 404 or 400 blames the path.
+func (a *Adapter) getWikiPage(ctx context.Context, workspace, path string) (*model.WikiPage, error) {
 	resp, err := a.client.GetWikiPage(ctx, workspace, path)
 	if err != nil {
-		return nil, wikiError(blame(err, fieldPath, http.StatusNotFound, http.StatusBadRequest))
+		return nil, wikiError(blame(err, model.FieldPath, http.StatusNotFound, http.StatusBadRequest))
 	}
 	out := mapping.WikiPage(resp, workspace)
 	return &out, nil
 }
 
-// SearchWiki searches wiki pages (1 call).
-func (a *Adapter) SearchWiki(ctx context.Context, q model.WikiSearchQuery) (*model.WikiSearch, error) {
+// searchWiki searches wiki pages (1 call).
+func (a *Adapter) searchWiki(ctx context.Context, q model.WikiSearchQuery) (*model.WikiSearch, error) {
 	resp, err := a.client.SearchWiki(ctx, gen.SearchWikiPagesParams{
 		Q:         q.Search,
 		Workspace: ptr(namedWorkspace(q.Workspace)),
@@ -64,7 +66,7 @@ func (a *Adapter) SearchWiki(ctx context.Context, q model.WikiSearchQuery) (*mod
 	if err != nil {
 		other := ""
 		if q.Prefix != "" {
-			other = fieldPrefix
+			other = model.FieldPrefix
 		}
 		return nil, wikiError(blameSearch(err, q.Cursor, q.Workspace, other))
 	}
@@ -76,8 +78,8 @@ func (a *Adapter) SearchWiki(ctx context.Context, q model.WikiSearchQuery) (*mod
 // alone: a 403 on a wiki route that is not the API-key surface refusal
 // means the wiki is not enabled there.
 func wikiError(err error) error {
-	e, ok := AsError(err)
-	if !ok || e.Kind != KindHTTP || e.Status != http.StatusForbidden || e.SurfaceDenied {
+	e, ok := restclient.AsError(err)
+	if !ok || e.Kind != restclient.KindHTTP || e.Status != http.StatusForbidden || e.SurfaceDenied {
 		return err
 	}
 	return unsupported(e.Route, detailWikiDisabled, err)

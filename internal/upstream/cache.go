@@ -1,9 +1,11 @@
-package restclient
+package upstream
 
 import (
 	"context"
 	"fmt"
 	"slices"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/cache"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
@@ -119,7 +121,7 @@ const (
 func (a *Adapter) eventLogAccess(ctx context.Context) bool {
 	fingerprint := a.client.KeyFingerprint()
 	allowed, err := a.caches.eventLogs.GetOrLoad(ctx, fingerprint, func(ctx context.Context) (bool, error) {
-		if fingerprint == KeyFingerprint("") {
+		if fingerprint == restclient.KeyFingerprint("") {
 			return true, nil
 		}
 		user, err := a.client.CurrentUser(ctx)

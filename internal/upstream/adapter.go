@@ -1,4 +1,4 @@
-package restclient
+package upstream
 
 import (
 	"context"
@@ -9,16 +9,19 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
+
 	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Adapter defaults, applied by NewAdapter to zero AdapterOptions fields.
 const (
 	DefaultCacheTTL          = 30 * time.Second
-	DefaultRunWindow         = 7 * 24 * time.Hour
-	DefaultRunLogsTail       = 200
-	DefaultStepLogTail       = 200
-	DefaultLogBudget         = 32 << 10
+	DefaultRunWindow         = model.DefaultRunWindow
+	DefaultRunLogsTail       = model.DefaultLogTail
+	DefaultStepLogTail       = model.DefaultLogTail
+	DefaultLogBudget         = model.DefaultLogBudget
 	DefaultCapabilityRefresh = 5 * time.Minute
 )
 
@@ -33,7 +36,7 @@ const (
 // AdapterOptions configures an Adapter.
 type AdapterOptions struct {
 	// Client is the Dagu REST client; required.
-	Client *Client
+	Client *restclient.Client
 	// CacheTTL is how long DAG specs and the DAG name list stay cached
 	// (default 30s); a negative value disables those caches.
 	CacheTTL time.Duration
@@ -95,14 +98,14 @@ func (o AdapterOptions) withDefaults() AdapterOptions {
 // in the contract's models, with as few Dagu REST calls as each read
 // allows. It is safe for concurrent use.
 type Adapter struct {
-	client *Client
+	client *restclient.Client
 	opts   AdapterOptions
 	log    *slog.Logger
 	caches adapterCaches
 
 	// caps holds the last successful capability detection; nil until one
 	// succeeded.
-	caps atomic.Pointer[Capabilities]
+	caps atomic.Pointer[restclient.Capabilities]
 
 	mu           sync.Mutex // guards baseCtx, started and lastRedetect
 	baseCtx      context.Context
@@ -117,7 +120,7 @@ type Adapter struct {
 // NewAdapter builds an Adapter. It does not contact Dagu.
 func NewAdapter(o AdapterOptions) (*Adapter, error) {
 	if o.Client == nil {
-		return nil, errors.New("upstream adapter: a Client is required")
+		return nil, errors.New("upstream adapter: a restclient.Client is required")
 	}
 	o = o.withDefaults()
 	caches, err := newAdapterCaches(o)
@@ -161,10 +164,10 @@ func (a *Adapter) refreshLoop(ctx context.Context) {
 
 // Capabilities returns the last successful detection; ok is false when
 // none has succeeded yet.
-func (a *Adapter) Capabilities() (caps Capabilities, ok bool) {
+func (a *Adapter) Capabilities() (caps restclient.Capabilities, ok bool) {
 	p := a.caps.Load()
 	if p == nil {
-		return Capabilities{}, false
+		return restclient.Capabilities{}, false
 	}
 	return *p, true
 }
@@ -173,7 +176,7 @@ func (a *Adapter) Capabilities() (caps Capabilities, ok bool) {
 // the result when detection succeeds. When the server has the event log, it
 // also learns whether the API key may read it, so that run reads need no
 // extra call for that later.
-func (a *Adapter) Refresh(ctx context.Context) (Capabilities, error) {
+func (a *Adapter) Refresh(ctx context.Context) (restclient.Capabilities, error) {
 	ctx, cancel := context.WithTimeout(ctx, detectTimeout)
 	defer cancel()
 	caps, err := a.client.DetectCapabilities(ctx)

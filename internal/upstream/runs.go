@@ -1,4 +1,4 @@
-package restclient
+package upstream
 
 import (
 	"context"
@@ -7,12 +7,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
+
 	"github.com/dagu-mcp-gateway/gateway/internal/mapping"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
 )
 
-// ListRuns lists root runs (1 call).
+// listRuns lists root runs (1 call).
 //
 // dagRunId "latest" together with a name reads that DAG's most recent run
 // and answers at most that one run. In this form name is matched EXACTLY
@@ -25,7 +27,7 @@ import (
 // toDate is given the gateway sends fromDate = now - RunWindow, reports
 // that window in data.window, and wraps the next-page cursor so the next
 // page uses the same fromDate (see runCursorPrefix).
-func (a *Adapter) ListRuns(ctx context.Context, q model.RunListQuery) (*model.RunCollection, error) {
+func (a *Adapter) listRuns(ctx context.Context, q model.RunListQuery) (*model.RunCollection, error) {
 	if q.DAGRunID == latestRunID && q.Name != "" {
 		return a.latestRun(ctx, q)
 	}
@@ -36,7 +38,7 @@ func (a *Adapter) ListRuns(ctx context.Context, q model.RunListQuery) (*model.Ru
 	resp, err := a.client.ListRuns(ctx, params)
 	if err != nil {
 		if q.Cursor != "" {
-			err = blame(err, fieldCursor, http.StatusBadRequest)
+			err = blame(err, model.FieldCursor, http.StatusBadRequest)
 		}
 		return nil, err
 	}
@@ -70,7 +72,7 @@ func (a *Adapter) runListParams(q model.RunListQuery) (gen.ListDAGRunsParams, *i
 	if isWrappedRunCursor(q.Cursor) {
 		w, err := unwrapRunCursor(q.Cursor)
 		if err != nil {
-			return p, nil, invalidInput(RouteRuns, fieldCursor, detailBadCursor)
+			return p, nil, invalidInput(restclient.RouteRuns, model.FieldCursor, detailBadCursor)
 		}
 		wrapped, p.Cursor = &w, &w.Cursor
 	}
@@ -90,8 +92,8 @@ func (a *Adapter) runListParams(q model.RunListQuery) (gen.ListDAGRunsParams, *i
 // latestRun answers "latest" with a name: the DAG's newest run, if it
 // passes the other filters.
 func (a *Adapter) latestRun(ctx context.Context, q model.RunListQuery) (*model.RunCollection, error) {
-	d, err := a.client.GetRun(ctx, RunRef{Name: q.Name, RunID: latestRunID})
-	if IsStatus(err, http.StatusNotFound) {
+	d, err := a.client.GetRun(ctx, restclient.RunRef{Name: q.Name, RunID: latestRunID})
+	if isHTTP(err, http.StatusNotFound) {
 		return &model.RunCollection{Items: []model.RunItem{}}, nil
 	}
 	if err != nil {

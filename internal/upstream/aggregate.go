@@ -1,10 +1,12 @@
-package restclient
+package upstream
 
 import (
 	"bytes"
 	"context"
 	"net/http"
 	"strings"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/mapping"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
@@ -37,7 +39,7 @@ func (a *Adapter) aggregateItem(ctx context.Context, t runTarget, step, item str
 	}
 	out, ok := mapping.AggregateItem(agg, t.uris(), step, item)
 	if !ok {
-		return nil, notFound(runRoute(t.ref), fieldItem, "")
+		return nil, notFound(runRoute(t.ref), model.FieldItem, "")
 	}
 	return &out, nil
 }
@@ -62,7 +64,7 @@ func (a *Adapter) aggregateOf(ctx context.Context, t runTarget, step string, nes
 	n := stepNode(d, step)
 	switch {
 	case n == nil:
-		return mapping.Aggregate{}, notFound(route, fieldStepName, "")
+		return mapping.Aggregate{}, notFound(route, model.FieldStepName, "")
 	case !isForeach(n):
 		return mapping.Aggregate{}, notForeachStep(route, step)
 	case nested:
@@ -77,9 +79,9 @@ func (a *Adapter) aggregateOf(ctx context.Context, t runTarget, step string, nes
 
 // downloadAggregate reads and parses the summary; a missing or empty
 // stdout file (an expansion failure writes none) has no items.
-func (a *Adapter) downloadAggregate(ctx context.Context, ref RunRef, step string) (mapping.Aggregate, error) {
+func (a *Adapter) downloadAggregate(ctx context.Context, ref restclient.RunRef, step string) (mapping.Aggregate, error) {
 	raw, err := a.client.DownloadStepLog(ctx, ref, step, gen.StreamStdout, 0)
-	if IsStatus(err, http.StatusNotFound) {
+	if isHTTP(err, http.StatusNotFound) {
 		return mapping.Aggregate{}, nil
 	}
 	if err != nil {
@@ -90,9 +92,9 @@ func (a *Adapter) downloadAggregate(ctx context.Context, ref RunRef, step string
 	}
 	agg, err := mapping.ParseForeachAggregate(raw)
 	if err != nil {
-		route := RouteStepLogDownload
+		route := restclient.RouteStepLogDownload
 		if ref.IsSub() {
-			route = RouteSubStepDownload
+			route = restclient.RouteSubStepDownload
 		}
 		return mapping.Aggregate{}, unsupported(route, detailForeachSummary, err)
 	}

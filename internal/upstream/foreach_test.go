@@ -1,4 +1,4 @@
-package restclient
+package upstream
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
@@ -61,36 +63,36 @@ func TestForeachFailuresInBothModes(t *testing.T) {
 	}{
 		{
 			name: "missing run", addr: stepOf(runOf("foreach_job", "nope"), "each"),
-			routes: failure{KindHTTP, fieldDAGRunID, ""}, summary: failure{KindHTTP, fieldDAGRunID, ""},
+			routes: failure{model.FailureHTTP, model.FieldDAGRunID, ""}, summary: failure{model.FailureHTTP, model.FieldDAGRunID, ""},
 		},
 		{
 			name: "missing step", addr: stepOf(runOf("foreach_job", foreachRun), "nope"),
-			routes: failure{KindHTTP, fieldStepName, ""}, summary: failure{KindNotFound, fieldStepName, ""},
+			routes: failure{model.FailureHTTP, model.FieldStepName, ""}, summary: failure{model.FailureNotFound, model.FieldStepName, ""},
 		},
 		{
 			name: "not a foreach step", addr: stepOf(runOf("foreach_job", foreachRun), "after"),
-			routes:  failure{KindNotFound, fieldStepName, `Step "after" is not a foreach step.`},
-			summary: failure{KindNotFound, fieldStepName, `Step "after" is not a foreach step.`},
+			routes:  failure{model.FailureNotFound, model.FieldStepName, `Step "after" is not a foreach step.`},
+			summary: failure{model.FailureNotFound, model.FieldStepName, `Step "after" is not a foreach step.`},
 		},
 		{
 			name: "missing item", item: true, addr: model.StepAddress{RunAddress: runOf("foreach_job", foreachRun), StepName: "each", Item: "7"},
-			routes: failure{KindHTTP, fieldItem, ""}, summary: failure{KindNotFound, fieldItem, ""},
+			routes: failure{model.FailureHTTP, model.FieldItem, ""}, summary: failure{model.FailureNotFound, model.FieldItem, ""},
 		},
 		{
 			name: "nested item of a finished step", item: true, addr: model.StepAddress{RunAddress: runOf("foreach_job", foreachRun), StepName: "each", Item: "1.inner.0"},
-			routes: failure{KindHTTP, fieldItem, ""}, summary: failure{KindUnsupported, "", detailNestedForeach},
+			routes: failure{model.FailureHTTP, model.FieldItem, ""}, summary: failure{model.FailureUnsupported, "", detailNestedForeach},
 		},
 		{
 			name: "running step", addr: nested,
-			summary: failure{KindUnsupported, "", detailLiveForeach},
+			summary: failure{model.FailureUnsupported, "", detailLiveForeach},
 		},
 		{
 			name: "nested items", addr: nested, q: model.ForeachQuery{Parent: "0.shards"},
-			summary: failure{KindUnsupported, "", detailNestedForeach},
+			summary: failure{model.FailureUnsupported, "", detailNestedForeach},
 		},
 		{
 			name: "unknown parent", addr: stepOf(runOf("foreach_job", foreachRun), "each"), q: model.ForeachQuery{Parent: "0.nope"},
-			routes: failure{KindHTTP, fieldParent, ""}, summary: failure{KindUnsupported, "", detailNestedForeach},
+			routes: failure{model.FailureHTTP, model.ParamParent, ""}, summary: failure{model.FailureUnsupported, "", detailNestedForeach},
 		},
 	}
 	for _, m := range foreachModes {
@@ -121,7 +123,7 @@ func TestForeachFailuresInBothModes(t *testing.T) {
 
 // failure is an expected adapter error.
 type failure struct {
-	kind   Kind
+	kind   model.FailureKind
 	field  string
 	detail string
 }
@@ -184,7 +186,7 @@ func TestForeachSummaryEdges(t *testing.T) {
 				_, _ = w.Write([]byte("hello from a foreach step\n"))
 				return true
 			},
-			want: failure{KindUnsupported, "", detailForeachSummary},
+			want: failure{model.FailureUnsupported, "", detailForeachSummary},
 		},
 		{name: "recorded summary", wantTotal: 3},
 	}
@@ -228,14 +230,14 @@ func TestForeachRouteVanishes(t *testing.T) {
 	}
 
 	// A second 404 inside the interval starts no second detection.
-	env.adapter.caps.Store(&Capabilities{ForeachRoutes: true})
+	env.adapter.caps.Store(&restclient.Capabilities{ForeachRoutes: true})
 	older.Reset()
 	if _, err := env.adapter.GetForeachItem(context.Background(), model.StepAddress{RunAddress: addr.RunAddress, StepName: "each", Item: "0"}); err != nil {
 		t.Fatal(err)
 	}
 	env.adapter.background.Wait()
 	for _, r := range older.Requests() {
-		if strings.HasSuffix(r.Path, RouteHealth) {
+		if strings.HasSuffix(r.Path, restclient.RouteHealth) {
 			t.Errorf("re-detected again within %s", redetectInterval)
 		}
 	}

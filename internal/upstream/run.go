@@ -1,8 +1,10 @@
-package restclient
+package upstream
 
 import (
 	"context"
 	"net/http"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/mapping"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
@@ -12,12 +14,12 @@ import (
 // eventKindDAGRun is the event-log kind of run lifecycle events.
 const eventKindDAGRun = "dag_run"
 
-// GetRun reads a root run (1 call; Dagu resolves "latest" itself) or a
+// getRun reads a root run (1 call; Dagu resolves "latest" itself) or a
 // sub-run (1 call, plus 1 to resolve a "latest" root). URIs use the
 // resolved root ID. The attempt ID is added only when the last capability
 // detection found the event log and the key's role may read it (1 more
 // call); otherwise, or when that read fails, it stays empty.
-func (a *Adapter) GetRun(ctx context.Context, addr model.RunAddress) (*model.RunDetail, error) {
+func (a *Adapter) getRun(ctx context.Context, addr model.RunAddress) (*model.RunDetail, error) {
 	d, rootID, err := a.runForDetail(ctx, addr)
 	if err != nil {
 		return nil, err
@@ -31,9 +33,9 @@ func (a *Adapter) GetRun(ctx context.Context, addr model.RunAddress) (*model.Run
 // root run ID.
 func (a *Adapter) runForDetail(ctx context.Context, addr model.RunAddress) (*gen.DAGRunDetails, string, error) {
 	if addr.SubRunID == "" {
-		d, err := a.client.GetRun(ctx, RunRef{Name: addr.Name, RunID: addr.DAGRunID})
+		d, err := a.client.GetRun(ctx, restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID})
 		if err != nil {
-			return nil, "", blame(err, fieldDAGRunID, http.StatusNotFound)
+			return nil, "", blame(err, model.FieldDAGRunID, http.StatusNotFound)
 		}
 		return d, d.DagRunId, nil
 	}

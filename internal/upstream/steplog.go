@@ -1,10 +1,12 @@
-package restclient
+package upstream
 
 import (
 	"context"
 	"fmt"
 	"net/http"
 	"sync"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/mapping"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
@@ -18,7 +20,7 @@ type streamRead struct {
 	err    error
 }
 
-// GetStepLog reads a window of a step's stdout and stderr, or of one of
+// getStepLog reads a window of a step's stdout and stderr, or of one of
 // them: one call per stream (both run concurrently), plus one to resolve a
 // "latest" root. The stream is always sent. Without a window the last
 // StepLogTail lines are read; a lone limit reads from line 1, as Dagu does.
@@ -31,7 +33,7 @@ type streamRead struct {
 // there, its stream file is missing: an explicitly requested stream is
 // not found, one missing stream of two reads as empty, and two missing
 // streams mean the step has no output yet.
-func (a *Adapter) GetStepLog(ctx context.Context, addr model.StepAddress, q model.LogQuery) (*model.StepLog, error) {
+func (a *Adapter) getStepLog(ctx context.Context, addr model.StepAddress, q model.LogQuery) (*model.StepLog, error) {
 	body := addr.Item != "" || addr.BodyStepName != ""
 	route := stepLogRoute(addr.SubRunID != "", body)
 	streams, err := logStreams(route, q.Stream)
@@ -75,13 +77,13 @@ func (a *Adapter) GetStepLog(ctx context.Context, addr model.StepAddress, q mode
 func stepLogRoute(sub, body bool) string {
 	switch {
 	case body && sub:
-		return RouteSubForeachBodyLog
+		return restclient.RouteSubForeachBodyLog
 	case body:
-		return RouteForeachBodyLog
+		return restclient.RouteForeachBodyLog
 	case sub:
-		return RouteSubStepLog
+		return restclient.RouteSubStepLog
 	}
-	return RouteStepLog
+	return restclient.RouteStepLog
 }
 
 // logStreams lists the streams to read: both for "", else the one named.
@@ -92,15 +94,15 @@ func logStreams(route, stream string) ([]gen.LogStream, error) {
 	case gen.StreamStdout, gen.StreamStderr:
 		return []gen.LogStream{gen.LogStream(stream)}, nil
 	}
-	return nil, invalidInput(route, fieldStream, "The stream must be stdout or stderr.")
+	return nil, invalidInput(route, model.ParamStream, "The stream must be stdout or stderr.")
 }
 
 // stepLogWindow is the caller's window, or the last StepLogTail lines;
 // defaulted says the gateway chose it.
-func (a *Adapter) stepLogWindow(q model.LogQuery) (w LogWindow, defaulted bool) {
-	w = LogWindow{Tail: q.Tail, Head: q.Head, Offset: q.Offset, Limit: q.Limit}
-	if w == (LogWindow{}) {
-		return LogWindow{Tail: a.opts.StepLogTail}, true
+func (a *Adapter) stepLogWindow(q model.LogQuery) (w restclient.LogWindow, defaulted bool) {
+	w = restclient.LogWindow{Tail: q.Tail, Head: q.Head, Offset: q.Offset, Limit: q.Limit}
+	if w == (restclient.LogWindow{}) {
+		return restclient.LogWindow{Tail: a.opts.StepLogTail}, true
 	}
 	return w, false
 }
@@ -127,12 +129,12 @@ func (a *Adapter) checkReads(reads []streamRead, body bool, route string) (missi
 	for _, r := range reads {
 		switch {
 		case r.err == nil:
-		case body && IsRouteMissing(r.err):
+		case body && restclient.IsRouteMissing(r.err):
 			a.redetectSoon()
 			return nil, unsupported(route, detailBodyStepLogs, r.err)
-		case body && IsStatus(r.err, http.StatusBadRequest):
-			return nil, WithField(r.err, fieldItem) // the item path is the one value Dagu parses
-		case IsStatus(r.err, http.StatusNotFound):
+		case body && isHTTP(r.err, http.StatusBadRequest):
+			return nil, withField(r.err, model.FieldItem) // the item path is the one value Dagu parses
+		case isHTTP(r.err, http.StatusNotFound):
 			if missing == nil {
 				missing = r.err
 			}
@@ -153,20 +155,20 @@ func (a *Adapter) locateStep(ctx context.Context, t runTarget, addr model.StepAd
 			return err
 		}
 		if stepNode(d, addr.StepName) == nil {
-			return WithField(missing, fieldStepName)
+			return withField(missing, model.FieldStepName)
 		}
 		return nil
 	}
 	it, err := a.client.GetForeachItem(ctx, t.ref, addr.StepName, addr.Item)
 	switch {
-	case IsStatus(err, http.StatusNotFound) && !IsRouteMissing(err):
-		return a.missingForeach(ctx, t, addr.StepName, err, fieldItem)
-	case IsStatus(err, http.StatusBadRequest):
-		return WithField(err, fieldItem)
+	case isHTTP(err, http.StatusNotFound) && !restclient.IsRouteMissing(err):
+		return a.missingForeach(ctx, t, addr.StepName, err, model.FieldItem)
+	case isHTTP(err, http.StatusBadRequest):
+		return withField(err, model.FieldItem)
 	case err != nil:
 		return err
 	case !hasBodyStep(it, addr.BodyStepName):
-		return WithField(missing, fieldBodyStepName)
+		return withField(missing, model.FieldBodyStepName)
 	}
 	return nil
 }
@@ -185,13 +187,13 @@ func hasBodyStep(it *gen.ForeachItem, name string) bool {
 // streamGaps answers a read of an existing step some of whose stream files
 // are missing.
 func streamGaps(route string, addr model.StepAddress, reads []streamRead) (*model.StepLog, error) {
-	label, field := fmt.Sprintf("Step %q", addr.StepName), fieldStepName
+	label, field := fmt.Sprintf("Step %q", addr.StepName), model.FieldStepName
 	if addr.BodyStepName != "" {
 		label = fmt.Sprintf("Body step %q of item %q", addr.BodyStepName, addr.Item)
-		field = fieldBodyStepName
+		field = model.FieldBodyStepName
 	}
 	if len(reads) == 1 {
-		return nil, notFound(route, fieldStream, fmt.Sprintf("%s has no %s log.", label, reads[0].stream))
+		return nil, notFound(route, model.ParamStream, fmt.Sprintf("%s has no %s log.", label, reads[0].stream))
 	}
 	found := 0
 	for i := range reads {

@@ -1,4 +1,4 @@
-package restclient
+package upstream
 
 import (
 	"context"
@@ -28,7 +28,7 @@ func TestDAGReadsNameTheMissingDAG(t *testing.T) {
 	env := newAdapterEnv(t, envOptions{})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if e := errorOf(t, tt.read(context.Background(), env.adapter)); e.Field != fieldName {
+			if e := errorOf(t, tt.read(context.Background(), env.adapter)); e.Field != model.FieldName {
 				t.Errorf("error %+v, want field name", e)
 			}
 		})
@@ -166,28 +166,28 @@ func TestSearchBlamesTheRightInput(t *testing.T) {
 	}{
 		{"dag search cursor", nil, func(ctx context.Context, a *Adapter) error {
 			return ignore(a.SearchDAGs(ctx, model.DAGSearchQuery{Search: "echo", Cursor: "garbage"}))
-		}, fieldCursor},
+		}, model.FieldCursor},
 		{"wiki search cursor", nil, func(ctx context.Context, a *Adapter) error {
 			return ignore(a.SearchWiki(ctx, model.WikiSearchQuery{Search: "the", Workspace: "all", Cursor: "garbage"}))
-		}, fieldCursor},
+		}, model.FieldCursor},
 		{"dag search workspace", notFound, func(ctx context.Context, a *Adapter) error {
 			return ignore(a.SearchDAGs(ctx, model.DAGSearchQuery{Search: "echo", Workspace: "nope"}))
-		}, fieldWorkspace},
+		}, model.FieldWorkspace},
 		{"wiki search workspace", notFound, func(ctx context.Context, a *Adapter) error {
 			return ignore(a.SearchWiki(ctx, model.WikiSearchQuery{Search: "echo", Workspace: "nope"}))
-		}, fieldWorkspace},
+		}, model.FieldWorkspace},
 		{"wiki page", nil, func(ctx context.Context, a *Adapter) error {
 			return ignore(a.GetWikiPage(ctx, "default", "nope/missing"))
-		}, fieldPath},
+		}, model.FieldPath},
 		{"wiki prefix", nil, func(ctx context.Context, a *Adapter) error {
 			return ignore(a.ListWiki(ctx, model.WikiListQuery{Workspace: "all", Prefix: "bad//prefix"}))
-		}, fieldPrefix},
+		}, model.FieldPrefix},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env := newAdapterEnv(t, envOptions{})
 			env.setIntercept(tt.intercept)
-			if e := errorOf(t, tt.read(context.Background(), env.adapter)); e.Field != tt.wantField || e.Kind != KindHTTP {
+			if e := errorOf(t, tt.read(context.Background(), env.adapter)); e.Field != tt.wantField || e.Kind != model.FailureHTTP {
 				t.Errorf("error %+v, want field %s", e, tt.wantField)
 			}
 		})
@@ -236,10 +236,10 @@ func TestWikiDisabled(t *testing.T) {
 	surface.key.set(fakedagutest.MCPOnlyKey)
 	for _, r := range reads {
 		t.Run(r.name, func(t *testing.T) {
-			if e := errorOf(t, r.read(context.Background(), disabled.adapter)); e.Kind != KindUnsupported || e.Detail != detailWikiDisabled {
+			if e := errorOf(t, r.read(context.Background(), disabled.adapter)); e.Kind != model.FailureUnsupported || e.Detail != detailWikiDisabled {
 				t.Errorf("wiki disabled: %+v", e)
 			}
-			if e := errorOf(t, r.read(context.Background(), surface.adapter)); e.Kind != KindHTTP || !e.SurfaceDenied {
+			if e := errorOf(t, r.read(context.Background(), surface.adapter)); e.Kind != model.FailureHTTP || !e.SurfaceDenied {
 				t.Errorf("surface denied must stay a 403: %+v", e)
 			}
 		})

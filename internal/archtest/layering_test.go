@@ -1,0 +1,150 @@
+// Package archtest enforces the gateway's package layering: cmd -> readtool
+// -> ports <- upstream -> (restclient, mapping, cache). It parses the
+// import clauses of every non-test source file of the module (so the test
+// cache notices any change), and a wrong import fails `go test ./...` and
+// `make lint`.
+package archtest
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/dagu-mcp-gateway/gateway/"
+
+// rule says which gateway packages a package may reach.
+type rule struct {
+	pkg string
+	// direct lists the only gateway packages pkg may import itself; nil
+	// means any package not in forbidden.
+	direct []string
+	// forbidden lists gateway packages pkg must not reach even through
+	// its dependencies.
+	forbidden []string
+}
+
+var rules = []rule{
+	{pkg: "internal/model", direct: []string{}},
+	{pkg: "internal/cache", direct: []string{}},
+	{pkg: "internal/restclient/gen", direct: []string{}},
+	// The transport knows nothing of the contract.
+	{pkg: "internal/restclient", direct: []string{"internal/restclient/gen"},
+		forbidden: []string{"internal/model", "internal/mapping", "internal/cache", "internal/readtool", "internal/upstream"}},
+	{pkg: "internal/mapping", direct: []string{"internal/model", "internal/restclient/gen"}},
+	// The tool sees Dagu only through its ports.
+	{pkg: "internal/readtool", direct: []string{"internal/model"},
+		forbidden: []string{"internal/restclient", "internal/restclient/gen", "internal/mapping", "internal/upstream"}},
+	{pkg: "internal/upstream", forbidden: []string{"internal/readtool"}},
+	{pkg: "internal/workbook", direct: []string{"internal/model"}},
+	{pkg: "internal/reference", direct: []string{"internal/cache", "internal/model"}},
+}
+
+// genImporters are the only packages that may import the generated client.
+var genImporters = []string{"internal/restclient", "internal/mapping", "internal/upstream"}
+
+func TestLayering(t *testing.T) {
+	imports := importGraph(t, "../..")
+	for _, r := range rules {
+		if _, ok := imports[r.pkg]; !ok {
+			t.Errorf("package %s is gone; update the layering rules", r.pkg)
+			continue
+		}
+		for _, imp := range imports[r.pkg] {
+			if r.direct != nil && !slices.Contains(r.direct, imp) {
+				t.Errorf("%s imports %s; it may import only %v", r.pkg, imp, r.direct)
+			}
+		}
+		for _, dep := range reachable(imports, r.pkg) {
+			if slices.Contains(r.forbidden, dep) {
+				t.Errorf("%s depends on %s", r.pkg, dep)
+			}
+		}
+	}
+	for pkg, list := range imports {
+		if slices.Contains(list, "internal/restclient/gen") && !slices.Contains(genImporters, pkg) {
+			t.Errorf("%s imports the generated client; only %v may", pkg, genImporters)
+		}
+	}
+}
+
+// reachable lists every gateway package pkg depends on, directly or not.
+func reachable(graph map[string][]string, pkg string) []string {
+	seen := map[string]bool{}
+	var out []string
+	var visit func(string)
+	visit = func(p string) {
+		for _, dep := range graph[p] {
+			if !seen[dep] {
+				seen[dep] = true
+				out = append(out, dep)
+				visit(dep)
+			}
+		}
+	}
+	visit(pkg)
+	return out
+}
+
+// importGraph maps each gateway package directory under root (relative,
+// slash-separated) to the gateway packages its non-test files import.
+func importGraph(t *testing.T, root string) map[string][]string {
+	t.Helper()
+	graph := map[string][]string{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); path != root && (name == "testdata" || name == "tools" || strings.HasPrefix(name, ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		pkg := filepath.ToSlash(rel)
+		own, perr := ownImports(path)
+		if perr != nil {
+			return perr
+		}
+		graph[pkg] = appendUnique(graph[pkg], own...)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return graph
+}
+
+// ownImports lists the gateway packages one file imports.
+func ownImports(path string) ([]string, error) {
+	f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+	if err != nil {
+		return nil, err
+	}
+	var own []string
+	for _, spec := range f.Imports {
+		p, _ := strconv.Unquote(spec.Path.Value)
+		if rest, ok := strings.CutPrefix(p, module); ok {
+			own = append(own, rest)
+		}
+	}
+	return own, nil
+}
+
+func appendUnique(list []string, items ...string) []string {
+	for _, it := range items {
+		if !slices.Contains(list, it) {
+			list = append(list, it)
+		}
+	}
+	return list
+}

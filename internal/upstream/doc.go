@@ -1,0 +1,12 @@
+// Package upstream implements the read tool's Upstream port over Dagu's
+// REST API: it decides which REST calls answer each read (as few as the
+// read allows), runs them through package restclient, turns the answers
+// into the contract's models with package mapping, and caches what may be
+// cached (package cache), keyed by the credential's fingerprint.
+//
+// ports.go is the package's public face: one method per read, each
+// reporting failures as *model.Failure values that name the input at fault
+// (translated once, in errors.go). The Dagu release dialects and the
+// server's detected capabilities live here, so the read tool never learns
+// which Dagu answered.
+package upstream

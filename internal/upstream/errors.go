@@ -1,0 +1,139 @@
+package upstream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
+)
+
+// Agent-facing explanations of what this Dagu server cannot answer.
+const (
+	detailWikiDisabled = "The wiki is not enabled on this Dagu server (it answered 403 for wiki routes)."
+	detailBodyStepLogs = "Body-step logs of foreach items need a Dagu server with per-item foreach records " +
+		"(the /foreach REST routes); this server does not offer them."
+	detailLiveForeach = "Live per-item progress of a running foreach step needs a Dagu server with per-item " +
+		"foreach records; this server reports items only after the step finishes."
+	detailNestedForeach = "Items of nested foreach steps need a Dagu server with per-item foreach records " +
+		"(the /foreach REST routes); this server reports only the top-level items of a finished foreach step."
+	detailForeachSummary = "The gateway could not read the foreach summary this Dagu server wrote to the " +
+		"step's output, so it cannot report the step's items."
+	detailBadCursor = "The cursor was not issued by this gateway or is damaged; repeat the list without it."
+)
+
+// transportKinds translates the REST client's failure kinds into the
+// read tool's vocabulary; KindRefused (the guard refused to send) is an
+// input the gateway rejects.
+var transportKinds = map[restclient.Kind]model.FailureKind{
+	restclient.KindHTTP:        model.FailureHTTP,
+	restclient.KindTimeout:     model.FailureTimeout,
+	restclient.KindCanceled:    model.FailureCanceled,
+	restclient.KindNetwork:     model.FailureNetwork,
+	restclient.KindTLS:         model.FailureTLS,
+	restclient.KindTooLarge:    model.FailureTooLarge,
+	restclient.KindDecode:      model.FailureDecode,
+	restclient.KindRefused:     model.FailureInvalidInput,
+	restclient.KindCredentials: model.FailureCredentials,
+}
+
+// failureOf converts any error of a read into the read tool's failure
+// vocabulary: failures pass unchanged, REST client errors are translated,
+// context errors and nil stay as they are.
+func failureOf(err error) error {
+	if err == nil {
+		return nil
+	}
+	if _, ok := model.AsFailure(err); ok {
+		return err
+	}
+	re, ok := restclient.AsError(err)
+	if !ok {
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+			return err
+		}
+		return &model.Failure{Kind: model.FailureDecode, Cause: err}
+	}
+	kind, ok := transportKinds[re.Kind]
+	if !ok {
+		kind = model.FailureDecode
+	}
+	return &model.Failure{Kind: kind, Status: re.Status, SurfaceDenied: re.SurfaceDenied, Cause: err}
+}
+
+// withField returns err as a failure tagged with the input field it
+// concerns.
+func withField(err error, field string) error {
+	f, ok := model.AsFailure(failureOf(err))
+	if !ok {
+		return err
+	}
+	c := *f
+	c.Field = field
+	return &c
+}
+
+// blame tags err with the input field at fault when it is an upstream HTTP
+// error with one of the statuses; any other error is returned unchanged.
+func blame(err error, field string, statuses ...int) error {
+	if !isHTTP(err, statuses...) {
+		return err
+	}
+	return withField(err, field)
+}
+
+// isHTTP reports whether err is an upstream HTTP answer with one of the
+// statuses (any error status when none is given).
+func isHTTP(err error, statuses ...int) bool {
+	status, ok := httpStatus(err)
+	return ok && (len(statuses) == 0 || slices.Contains(statuses, status))
+}
+
+// httpStatus returns the status of an upstream HTTP error answer.
+func httpStatus(err error) (int, bool) {
+	if re, ok := restclient.AsError(err); ok && re.Kind == restclient.KindHTTP {
+		return re.Status, true
+	}
+	if f, ok := model.AsFailure(err); ok && f.Kind == model.FailureHTTP {
+		return f.Status, true
+	}
+	return 0, false
+}
+
+// notFound is a lookup failure the adapter found in a valid answer.
+// detail may be empty: the read tool then writes its own message for field.
+func notFound(route, field, detail string) *model.Failure {
+	return &model.Failure{Kind: model.FailureNotFound, Field: field, Detail: detail,
+		Cause: fmt.Errorf("dagu %s: no such %s", route, field)}
+}
+
+// unsupported is a read this Dagu server cannot answer; cause may be nil.
+func unsupported(route, detail string, cause error) *model.Failure {
+	if cause == nil {
+		cause = fmt.Errorf("dagu %s: unsupported", route)
+	}
+	return &model.Failure{Kind: model.FailureUnsupported, Detail: detail, Cause: cause}
+}
+
+// invalidInput is a value the adapter rejects before asking Dagu.
+func invalidInput(route, field, detail string) *model.Failure {
+	return &model.Failure{Kind: model.FailureInvalidInput, Field: field, Detail: detail,
+		Cause: fmt.Errorf("dagu %s: gateway rejected %s", route, field)}
+}
+
+// notForeachStep reports a step that exists but is not a foreach step.
+func notForeachStep(route, step string) *model.Failure {
+	return notFound(route, model.FieldStepName, fmt.Sprintf("Step %q is not a foreach step.", step))
+}
+
+// ptr returns a pointer to v, or nil for the zero value, so an absent
+// query value stays absent in the generated parameters.
+func ptr[T comparable](v T) *T {
+	var zero T
+	if v == zero {
+		return nil
+	}
+	return &v
+}
