@@ -14,11 +14,14 @@ type ForeachCounts struct {
 
 // ForeachItems is the data of the `foreach_items` target.
 type ForeachItems struct {
-	Total   int                  `json:"total"`
-	Counts  ForeachCounts        `json:"counts"`
-	Items   []ForeachItemSummary `json:"items"`
-	Page    int                  `json:"page"`
-	PerPage int                  `json:"perPage"`
+	// DAGRunID is the concrete root run ID the items were read from (also
+	// when the request said latest).
+	DAGRunID string               `json:"dagRunId,omitempty"`
+	Total    int                  `json:"total"`
+	Counts   ForeachCounts        `json:"counts"`
+	Items    []ForeachItemSummary `json:"items"`
+	Page     int                  `json:"page"`
+	PerPage  int                  `json:"perPage"`
 	// HasMore is true when a later page holds more items.
 	HasMore bool `json:"hasMore"`
 	// Source says where the items came from: "foreach-route" on servers
@@ -42,6 +45,9 @@ type ForeachItemSummary struct {
 
 // ForeachItem is the data of the `foreach_item` target.
 type ForeachItem struct {
+	// DAGRunID is the concrete root run ID the item was read from (also
+	// when the request said latest).
+	DAGRunID string `json:"dagRunId,omitempty"`
 	ForeachItemSummary
 	Steps []ForeachBodyStep `json:"steps"`
 	// StepsAvailable is false when the upstream Dagu cannot report body

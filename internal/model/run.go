@@ -135,6 +135,10 @@ type StepLogInfo struct {
 
 // StepLog is the data of the `step_log` target.
 type StepLog struct {
+	// DAGRunID is the root run ID the log was read from: the concrete ID
+	// when the request said latest (a field the contract allows beyond
+	// its own).
+	DAGRunID      string `json:"dagRunId,omitempty"`
 	StdoutContent string `json:"stdoutContent"`
 	StderrContent string `json:"stderrContent"`
 	LineCount     int    `json:"lineCount"`

@@ -27,7 +27,7 @@ type WikiItem struct {
 	ID          string   `json:"id"`
 	URI         string   `json:"uri"`
 	Title       string   `json:"title"`
-	Description string   `json:"description"`
+	Description string   `json:"description,omitempty"`
 	Tags        []string `json:"tags,omitempty"`
 	Workspace   string   `json:"workspace,omitempty"`
 	ModifiedAt  string   `json:"modifiedAt,omitempty"`

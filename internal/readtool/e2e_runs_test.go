@@ -41,6 +41,7 @@ func TestRunTargets(t *testing.T) {
 		{"run-logs-uri", `{"uri":"dagu://runs/failing_job/0356UUn8VwcWFuh5L8qwbp/logs?tail=5"}`, -1},
 		{"step-log", `{"target":"step_log",` + failingRun + `,"stepName":"explode"}`, 2},
 		{"step-log-stderr", `{"target":"step_log",` + failingRun + `,"stepName":"explode","query":"stream=stderr"}`, 1},
+		{"step-log-latest", `{"target":"step_log","name":"failing_job","dagRunId":"latest","stepName":"explode","query":"stream=stderr"}`, 2},
 		{"step-log-tail", `{"target":"step_log",` + bigLogRun + `,"stepName":"spew","query":"stream=stdout&tail=3"}`, 1},
 		{"step-log-head", `{"target":"step_log",` + bigLogRun + `,"stepName":"spew","query":"stream=stdout&head=3"}`, 1},
 		{"step-log-offset", `{"target":"step_log",` + bigLogRun + `,"stepName":"spew","query":"stream=stdout&offset=100&limit=3"}`, 1},

@@ -1,6 +1,10 @@
 package readtool
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
+)
 
 // defaultNotFoundField names the input whose lookup failed when the
 // upstream did not say: the most specific identifier of the target.
@@ -25,7 +29,7 @@ func notFoundMessage(c *call, field string) string {
 		}
 		return fmt.Sprintf("DAG %q was not found.", name)
 	case fDAGRunID:
-		if id == "latest" {
+		if id == model.LatestRun {
 			return fmt.Sprintf("DAG %q has no DAG-runs.", name)
 		}
 		return fmt.Sprintf("DAG-run %q of DAG %q was not found.", id, name)

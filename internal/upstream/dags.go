@@ -17,8 +17,6 @@ const (
 	namesMaxPages = 20
 )
 
-// allWorkspaces selects every workspace the key can see.
-const allWorkspaces = "all"
 
 // listDAGs reads one page of the DAG collection (1 call).
 func (a *Adapter) listDAGs(ctx context.Context, q model.DAGListQuery) (*model.DAGCollection, error) {
@@ -128,7 +126,7 @@ func dagSearchBadRequestField(q model.DAGSearchQuery) string {
 // namedWorkspace is ws unless it means "every workspace" ("" or "all"),
 // which is not sent.
 func namedWorkspace(ws string) string {
-	if ws == allWorkspaces {
+	if ws == model.AllWorkspaces {
 		return ""
 	}
 	return ws

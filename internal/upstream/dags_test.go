@@ -158,6 +158,11 @@ func TestSearchBlamesTheRightInput(t *testing.T) {
 	notFound := func(w http.ResponseWriter, r *http.Request) bool {
 		return strings.HasPrefix(r.URL.Path, "/api/v1/search/") && answerJSON(w, http.StatusNotFound, `{"code":"not_found","message":"Resource not found"}`)
 	}
+	// Dagu's 400 for a workspace name it refuses (a reserved or malformed
+	// name); the blame comes from the request, never from this text.
+	badRequest := func(w http.ResponseWriter, r *http.Request) bool {
+		return answerJSON(w, http.StatusBadRequest, `{"code":"bad_request","message":"invalid request"}`)
+	}
 	tests := []struct {
 		name      string
 		intercept interceptor
@@ -182,6 +187,24 @@ func TestSearchBlamesTheRightInput(t *testing.T) {
 		{"wiki prefix", nil, func(ctx context.Context, a *Adapter) error {
 			return ignore(a.ListWiki(ctx, model.WikiListQuery{Workspace: "all", Prefix: "bad//prefix"}))
 		}, model.FieldPrefix},
+		{"wiki page in a refused workspace", badRequest, func(ctx context.Context, a *Adapter) error {
+			return ignore(a.GetWikiPage(ctx, "Default", "runbooks/deploy"))
+		}, model.FieldWorkspace},
+		{"wiki page refused without a workspace", badRequest, func(ctx context.Context, a *Adapter) error {
+			return ignore(a.GetWikiPage(ctx, "", "runbooks/deploy"))
+		}, model.FieldPath},
+		{"wiki list in a refused workspace", badRequest, func(ctx context.Context, a *Adapter) error {
+			return ignore(a.ListWiki(ctx, model.WikiListQuery{Workspace: "Default", Prefix: "runbooks"}))
+		}, model.FieldWorkspace},
+		{"wiki search in a refused workspace", badRequest, func(ctx context.Context, a *Adapter) error {
+			return ignore(a.SearchWiki(ctx, model.WikiSearchQuery{Search: "x", Workspace: "Default", Prefix: "runbooks"}))
+		}, model.FieldWorkspace},
+		{"wiki search prefix refused", badRequest, func(ctx context.Context, a *Adapter) error {
+			return ignore(a.SearchWiki(ctx, model.WikiSearchQuery{Search: "x", Workspace: "all", Prefix: "runbooks"}))
+		}, model.FieldPrefix},
+		{"dag search in a refused workspace", badRequest, func(ctx context.Context, a *Adapter) error {
+			return ignore(a.SearchDAGs(ctx, model.DAGSearchQuery{Search: "x", Workspace: "Default"}))
+		}, model.FieldWorkspace},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

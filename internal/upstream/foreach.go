@@ -26,14 +26,22 @@ func (a *Adapter) listForeachItems(ctx context.Context, addr model.StepAddress, 
 	if err != nil {
 		return nil, err
 	}
+	out, err := a.foreachItemsOf(ctx, t, addr.StepName, q)
+	if out != nil {
+		out.DAGRunID = t.ref.RunID
+	}
+	return out, err
+}
+
+func (a *Adapter) foreachItemsOf(ctx context.Context, t runTarget, step string, q model.ForeachQuery) (*model.ForeachItems, error) {
 	if a.foreachRoutesMaybe() {
-		out, err := a.routeItems(ctx, t, addr.StepName, q)
+		out, err := a.routeItems(ctx, t, step, q)
 		if !restclient.IsRouteMissing(err) {
 			return out, err
 		}
 		a.redetectSoon()
 	}
-	return a.aggregateItems(ctx, t, addr.StepName, q)
+	return a.aggregateItems(ctx, t, step, q)
 }
 
 // getForeachItem reads one item with its body steps, by the same plan as
@@ -43,14 +51,22 @@ func (a *Adapter) getForeachItem(ctx context.Context, addr model.StepAddress) (*
 	if err != nil {
 		return nil, err
 	}
+	out, err := a.foreachItemOf(ctx, t, addr.StepName, addr.Item)
+	if out != nil {
+		out.DAGRunID = t.ref.RunID
+	}
+	return out, err
+}
+
+func (a *Adapter) foreachItemOf(ctx context.Context, t runTarget, step, item string) (*model.ForeachItem, error) {
 	if a.foreachRoutesMaybe() {
-		out, err := a.routeItem(ctx, t, addr.StepName, addr.Item)
+		out, err := a.routeItem(ctx, t, step, item)
 		if !restclient.IsRouteMissing(err) {
 			return out, err
 		}
 		a.redetectSoon()
 	}
-	return a.aggregateItem(ctx, t, addr.StepName, addr.Item)
+	return a.aggregateItem(ctx, t, step, item)
 }
 
 // routeItems reads the foreach list route. A router-level 404 is returned

@@ -13,7 +13,7 @@ import (
 
 // latestRunID is the run ID that names a DAG's most recent run. Only the
 // run details route understands it; every other call needs the real ID.
-const latestRunID = "latest"
+const latestRunID = model.LatestRun
 
 // executorForeach is the executor type Dagu gives a foreach step.
 const executorForeach = "foreach"

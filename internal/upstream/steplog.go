@@ -67,9 +67,14 @@ func (a *Adapter) getStepLog(ctx context.Context, addr model.StepAddress, q mode
 		if err := a.locateStep(ctx, t, addr, missing); err != nil {
 			return nil, err
 		}
-		return streamGaps(route, addr, reads)
+		out, err := streamGaps(route, addr, reads)
+		if out != nil {
+			out.DAGRunID = t.ref.RunID
+		}
+		return out, err
 	}
 	out := mapping.StepLog(logOf(reads, gen.StreamStdout), logOf(reads, gen.StreamStderr))
+	out.DAGRunID = t.ref.RunID
 	return &out, nil
 }
 

@@ -32,11 +32,13 @@ func (a *Adapter) listWiki(ctx context.Context, q model.WikiListQuery) (*model.W
 	return &out, nil
 }
 
-// blameWikiList names the list input a 400 or 404 concerns: Dagu checks
-// the workspace first, then the prefix.
+// blameWikiList names the list input a 400 or 404 concerns, from the
+// request alone: a 404 concerns a named workspace (visibility); a 400 a
+// named workspace before the prefix, because Dagu checks the workspace
+// first and the gateway already applied Dagu's own prefix rules.
 func blameWikiList(err error, workspace, prefix string) error {
 	switch {
-	case namedWorkspace(workspace) != "" && isHTTP(err, http.StatusNotFound):
+	case namedWorkspace(workspace) != "" && isHTTP(err, http.StatusNotFound, http.StatusBadRequest):
 		return withField(err, model.FieldWorkspace)
 	case prefix != "" && isHTTP(err, http.StatusBadRequest):
 		return withField(err, model.FieldPrefix)
@@ -44,14 +46,24 @@ func blameWikiList(err error, workspace, prefix string) error {
 	return err
 }
 
-// getWikiPage reads one page (1 call); a 404 or 400 blames the path.
+// getWikiPage reads one page (1 call). A 404 blames the path (the page is
+// missing); a 400 blames a named workspace (the gateway already applied
+// Dagu's own path rules, so a refused name such as a reserved workspace is
+// what is left), else the path.
 func (a *Adapter) getWikiPage(ctx context.Context, workspace, path string) (*model.WikiPage, error) {
 	resp, err := a.client.GetWikiPage(ctx, workspace, path)
 	if err != nil {
-		return nil, wikiError(blame(err, model.FieldPath, http.StatusNotFound, http.StatusBadRequest))
+		return nil, wikiError(blameWikiPage(err, workspace))
 	}
 	out := mapping.WikiPage(resp, workspace)
 	return &out, nil
+}
+
+func blameWikiPage(err error, workspace string) error {
+	if namedWorkspace(workspace) != "" && isHTTP(err, http.StatusBadRequest) {
+		return withField(err, model.FieldWorkspace)
+	}
+	return blame(err, model.FieldPath, http.StatusNotFound, http.StatusBadRequest)
 }
 
 // searchWiki searches wiki pages (1 call).
@@ -64,14 +76,22 @@ func (a *Adapter) searchWiki(ctx context.Context, q model.WikiSearchQuery) (*mod
 		Limit:     ptr(q.Limit),
 	})
 	if err != nil {
-		other := ""
-		if q.Prefix != "" {
-			other = model.FieldPrefix
-		}
-		return nil, wikiError(blameSearch(err, q.Cursor, q.Workspace, other))
+		return nil, wikiError(blameSearch(err, q.Cursor, q.Workspace, wikiSearchBadRequestField(q)))
 	}
 	out := mapping.WikiSearch(resp, q.Workspace)
 	return &out, nil
+}
+
+// wikiSearchBadRequestField is what a wiki search 400 without a cursor is
+// about: a named workspace (checked first by Dagu), else the prefix.
+func wikiSearchBadRequestField(q model.WikiSearchQuery) string {
+	switch {
+	case namedWorkspace(q.Workspace) != "":
+		return model.FieldWorkspace
+	case q.Prefix != "":
+		return model.FieldPrefix
+	}
+	return ""
 }
 
 // wikiError recognises a server without a wiki store by route and status
