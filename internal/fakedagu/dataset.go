@@ -15,7 +15,8 @@ type dataset struct {
 	dagByFile map[string]*dagRecord
 	runs      []*runRecord // root runs, newest first
 	runByKey  map[runKey]*runRecord
-	wiki      *wikiStore
+	wiki      *wikiStore // current: /wiki
+	docs      *wikiStore // 2.0 and 2.6: /docs
 	health    obj
 	authMe    obj
 }
@@ -27,8 +28,9 @@ type runKey struct{ name, id string }
 type dagRecord struct {
 	fileName  string
 	name      string
-	labels    []string // lower-cased
-	nextRun   time.Time
+	labels    []string  // lower-cased
+	nextRun   time.Time // from the list entry (zero when suspended)
+	schedules []string  // cron expressions of the list entry's schedule
 	spec      string
 	listEntry obj // DAGFile, as GET /dags lists it
 	details   obj // GET /dags/{fileName}
@@ -70,21 +72,27 @@ func (r *runRecord) subRun(id string) *runRecord {
 }
 
 var (
-	plainDatasetOnce sync.Once
-	plainDataset     *dataset
+	plainDatasetsMu sync.Mutex
+	plainDatasets   = map[Profile]*dataset{}
 )
 
-// datasetFor returns the dataset for a server: the shared unshifted one, or
-// a fresh one whose timestamps are moved so that the newest recorded run
-// starts at rebase.
-func datasetFor(rebase time.Time) *dataset {
-	src := loadSources()
+// datasetFor returns the dataset for a server of a profile: the shared
+// unshifted one, or a fresh one whose timestamps are moved so that the
+// newest recorded run starts at rebase.
+func datasetFor(d *dialect, rebase time.Time) *dataset {
+	src := loadSources(d)
 	if rebase.IsZero() {
-		plainDatasetOnce.Do(func() { plainDataset = buildDataset(src) })
-		return plainDataset
+		plainDatasetsMu.Lock()
+		defer plainDatasetsMu.Unlock()
+		if ds, ok := plainDatasets[d.profile]; ok {
+			return ds
+		}
+		ds := buildDataset(src, d)
+		plainDatasets[d.profile] = ds
+		return ds
 	}
 	delta := timeShift(rebase.Sub(newestRecordedRunStart(src)))
-	return buildDataset(src.shifted(delta))
+	return buildDataset(src.shifted(delta), d)
 }
 
 // newestRecordedRunStart is the start of the newest run in the all-time run
@@ -99,28 +107,28 @@ func newestRecordedRunStart(src *sources) time.Time {
 	return newest
 }
 
-// allRunsRecording is the recorded all-time run list (031).
+// allRunsRecording is the recorded all-time run list (031 and its
+// counterparts).
 const allRunsRecording = "/dag-runs?fromDate=0"
 
-func buildDataset(src *sources) *dataset {
+func buildDataset(src *sources, d *dialect) *dataset {
 	ds := &dataset{
 		dagByFile: map[string]*dagRecord{},
 		runByKey:  map[runKey]*runRecord{},
 		health:    src.body("/health"),
-		authMe:    src.body("/auth/me"),
+		authMe:    src.optionalBody("/auth/me"),
 	}
-	ds.runs = buildRuns(src)
-	sortRunsNewestFirst(ds.runs)
+	ds.runs = buildRuns(src, d)
 	for _, r := range ds.runs {
 		ds.runByKey[runKey{r.name, r.id}] = r
 	}
-	ds.dags = buildDAGs(src, ds)
-	for _, d := range ds.dags {
-		ds.dagByFile[d.fileName] = d
+	ds.dags = buildDAGs(src, ds, d)
+	for _, dag := range ds.dags {
+		ds.dagByFile[dag.fileName] = dag
 	}
 	for _, r := range ds.runs {
-		if d := ds.dagByFile[r.name]; d != nil {
-			r.spec = d.spec
+		if dag := ds.dagByFile[r.name]; dag != nil {
+			r.spec = dag.spec
 			for _, s := range r.subRuns {
 				if child := ds.dagByFile[s.name]; child != nil {
 					s.spec = child.spec
@@ -128,8 +136,27 @@ func buildDataset(src *sources) *dataset {
 			}
 		}
 	}
-	ds.wiki = buildWiki(src)
+	ds.wiki = buildWiki(src.derived["wiki"])
+	ds.docs = buildWiki(src.derived["docs"])
 	return ds
+}
+
+// mergeRuns returns the recorded runs in their recorded (newest first)
+// order with the added runs placed by time: a real server's order is not
+// always by start time (a retried run keeps its place), so the recorded
+// order is kept as it is.
+func mergeRuns(recorded, added []*runRecord) []*runRecord {
+	sortRunsNewestFirst(added)
+	out := make([]*runRecord, 0, len(recorded)+len(added))
+	i := 0
+	for _, r := range recorded {
+		for i < len(added) && runBefore(added[i], r) {
+			out = append(out, added[i])
+			i++
+		}
+		out = append(out, r)
+	}
+	return append(out, added[i:]...)
 }
 
 // sortRunsNewestFirst orders runs the way Dagu lists them: newest timestamp
@@ -146,6 +173,27 @@ func runBefore(a, b *runRecord) bool {
 		return a.name < b.name
 	}
 	return a.id < b.id
+}
+
+// runsAfter returns the runs a list continues with after the run a
+// cursor names: those following it in list order, or, when it is gone,
+// those that sort after it.
+func (ds *dataset) runsAfter(after *runRecord) []*runRecord {
+	if after == nil {
+		return ds.runs
+	}
+	for i, r := range ds.runs {
+		if r.name == after.name && r.id == after.id {
+			return ds.runs[i+1:]
+		}
+	}
+	var out []*runRecord
+	for _, r := range ds.runs {
+		if runBefore(after, r) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // latestRun returns the newest root run of a DAG, or nil.

@@ -9,52 +9,86 @@ import (
 // buildDAGs builds every DAG file: the sixteen of the recorded list (003)
 // plus the extra DAGs the fake adds. Recorded details and specs are used as
 // recorded; the rest are derived in the same shapes.
-func buildDAGs(src *sources, ds *dataset) []*dagRecord {
+func buildDAGs(src *sources, ds *dataset, d *dialect) []*dagRecord {
 	authored := getObj(src.derived["dags"], "dags")
+	var shapes *dagShapes
+	if d.derivesFromShapes {
+		shapes = recordedDAGShapes(src)
+	}
 	var out []*dagRecord
 	for _, e := range getArr(src.body("/dags"), "dags") {
-		out = append(out, buildDAG(src, ds, mustObj(e, "DAG file"), getObj(authored, getStr(mustObj(e, "DAG file"), "fileName"))))
+		entry := mustObj(e, "DAG file")
+		out = append(out, buildDAG(src, ds, entry, getObj(authored, getStr(entry, "fileName")), shapes))
 	}
 	for name, e := range getObj(src.derived["dags"], "extraDags") {
 		entry := extraListEntry(ds, name, mustObj(e, "extra DAG"))
-		d := buildDAG(src, ds, entry, getObj(authored, name))
-		d.extra = true
-		out = append(out, d)
+		dag := buildDAG(src, ds, entry, getObj(authored, name), shapes)
+		dag.extra = true
+		out = append(out, dag)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].fileName < out[j].fileName })
 	return out
 }
 
-func buildDAG(src *sources, ds *dataset, entry, authored obj) *dagRecord {
+func buildDAG(src *sources, ds *dataset, entry, authored obj, shapes *dagShapes) *dagRecord {
 	fileName := getStr(entry, "fileName")
 	listDAG := getObj(entry, "dag")
 	d := &dagRecord{
 		fileName:  fileName,
 		name:      getStr(listDAG, "name"),
-		labels:    lowerAll(getStrings(listDAG, "labels")),
-		nextRun:   parseRecordedTime(getStr(entry, "nextRun")),
+		labels:    lowerAll(labelsOf(listDAG)),
 		listEntry: entry,
+		spec:      src.specOf(fileName),
 	}
-	recordedPath := "/api/v1/dags/" + url.PathEscape(fileName)
-	recordedSpec, hasSpec := src.recorded[recordedPath+"/spec"].(obj)
-	switch {
-	case src.recorded[recordedPath] != nil:
-		d.details = mustObj(src.recorded[recordedPath], recordedPath)
-		d.spec = getStr(d.details, "spec")
-	case hasSpec:
-		d.spec = getStr(recordedSpec, "spec")
+	if d.spec == "" {
+		d.spec = fallbackSpec(listDAG)
+	}
+	if suspended, _ := entry["suspended"].(bool); !suspended {
+		d.nextRun = parseRecordedTime(getStr(entry, "nextRun"))
+	}
+	for _, s := range getArr(listDAG, "schedule") {
+		d.schedules = append(d.schedules, getStr(mustObj(s, "schedule"), "expression"))
+	}
+	recordedPath := "/dags/" + url.PathEscape(fileName)
+	recordedSpec := src.optionalBody(recordedPath + "/spec")
+	if _, ok := recordedSpec["spec"]; !ok {
+		recordedSpec = nil
+	}
+	latest := ds.latestRun(d.name, func(*runRecord) bool { return true })
+	switch details := src.optionalBody(recordedPath); {
+	case details != nil:
+		d.details = details
+	case shapes != nil:
+		d.details = shapes.details(d, entry, latest)
 	default:
-		d.spec = src.specs[fileName]
+		d.details = derivedDAGDetails(d, entry, authored, recordedSpec, latest)
 	}
-	if d.details == nil {
-		d.details = derivedDAGDetails(d, entry, authored, recordedSpec, ds.latestRun(d.name, func(*runRecord) bool { return true }))
-	}
-	if hasSpec {
-		d.specBody = recordedSpec
-	} else {
-		d.specBody = obj{"dag": getObj(d.details, "dag"), "errors": nil, "spec": d.spec, "valueReferenceNotices": arr{}}
+	d.specBody = recordedSpec
+	if d.specBody == nil {
+		d.specBody = derivedSpecBody(d, shapes)
 	}
 	return d
+}
+
+// fallbackSpec is the spec of a DAG no recording shows a line of: its
+// description, when the list has one.
+func fallbackSpec(listDAG obj) string {
+	if desc := getStr(listDAG, "description"); desc != "" {
+		return "description: " + desc + "\n"
+	}
+	return ""
+}
+
+// derivedSpecBody is GET /dags/{fileName}/spec of a DAG whose spec answer
+// was not recorded, in the keys of the recorded one (015).
+func derivedSpecBody(d *dagRecord, shapes *dagShapes) obj {
+	body := obj{"dag": getObj(d.details, "dag"), "errors": nil, "spec": d.spec, "valueReferenceNotices": arr{}}
+	if shapes != nil && shapes.spec != nil {
+		if _, ok := shapes.spec["valueReferenceNotices"]; !ok {
+			delete(body, "valueReferenceNotices")
+		}
+	}
+	return body
 }
 
 // derivedDAGDetails builds GET /dags/{fileName} for a DAG whose details were

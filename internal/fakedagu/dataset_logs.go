@@ -8,14 +8,14 @@ import (
 )
 
 var (
-	schedulerLogPath = regexp.MustCompile(`^/api/v1/dag-runs/([^/?]+)/([^/?]+)/log$`)
-	stepLogPath      = regexp.MustCompile(`^/api/v1/dag-runs/([^/?]+)/([^/?]+)(?:/sub-dag-runs/([^/?]+))?/steps/([^/?]+)/log\?stream=(stdout|stderr)$`)
+	schedulerLogPath = regexp.MustCompile(`^/dag-runs/([^/?]+)/([^/?]+)(?:/sub-dag-runs/([^/?]+))?/log$`)
+	stepLogPath      = regexp.MustCompile(`^/dag-runs/([^/?]+)/([^/?]+)(?:/sub-dag-runs/([^/?]+))?/steps/([^/?]+)/log\?stream=(stdout|stderr)$`)
 )
 
 // recordedLogs are the complete log files the recordings reveal.
 type recordedLogs struct {
 	steps     map[string][]string // stepLogKey -> lines
-	scheduler map[string][]string // run ID -> lines
+	scheduler map[string][]string // run or sub-run ID -> lines
 }
 
 func stepLogKey(dagName, step, stream string) string {
@@ -33,13 +33,17 @@ func readRecordedLogs(src *sources) recordedLogs {
 		}
 		lines := splitLogContent(getStr(o, "content"))
 		if m := schedulerLogPath.FindStringSubmatch(path); m != nil {
-			logs.scheduler[unescapeSegment(m[2])] = lines
+			id := m[2]
+			if m[3] != "" {
+				id = m[3]
+			}
+			logs.scheduler[unescapeSegment(id)] = lines
 			continue
 		}
 		if m := stepLogPath.FindStringSubmatch(path); m != nil {
 			dagName := unescapeSegment(m[1])
 			if m[3] != "" {
-				sub := getObj(src.recorded[fmt.Sprintf("/api/v1/dag-runs/%s/%s/sub-dag-runs/%s", m[1], m[2], m[3])].(obj), "dagRunDetails")
+				sub := getObj(src.optionalBody(fmt.Sprintf("/dag-runs/%s/%s/sub-dag-runs/%s", m[1], m[2], m[3])), "dagRunDetails")
 				dagName = getStr(sub, "name")
 			}
 			logs.steps[stepLogKey(dagName, unescapeSegment(m[4]), m[5])] = lines
@@ -89,11 +93,11 @@ func (logs recordedLogs) stepLogsOf(dagName string, nodes arr) map[string]stepLo
 }
 
 func (logs recordedLogs) stdoutOf(dagName, step string, node obj) *logFile {
-	if dagName == "big_log_job" && step == "spew" {
-		return bigLogStdout()
-	}
 	if lines, ok := logs.steps[stepLogKey(dagName, step, "stdout")]; ok {
 		return newLogFile(newStoredLog(lines...))
+	}
+	if dagName == "big_log_job" && step == "spew" {
+		return bigLogStdout()
 	}
 	if out, ok := echoOutput(node); ok {
 		return newLogFile(newStoredLog(out))

@@ -7,9 +7,9 @@ import (
 )
 
 var (
-	runDetailsPath = regexp.MustCompile(`^/api/v1/dag-runs/[^/?]+/[^/?]+$`)
-	subDetailsPath = regexp.MustCompile(`^/api/v1/dag-runs/[^/?]+/[^/?]+/sub-dag-runs/([^/?]+)$`)
-	dagDetailsPath = regexp.MustCompile(`^/api/v1/dags/([^/?]+)$`)
+	runDetailsPath = regexp.MustCompile(`^/dag-runs/[^/?]+/[^/?]+$`)
+	subDetailsPath = regexp.MustCompile(`^/dag-runs/[^/?]+/[^/?]+/sub-dag-runs/([^/?]+)$`)
+	dagDetailsPath = regexp.MustCompile(`^/dags/([^/?]+)$`)
 )
 
 // detailOnlyKeys are the DAGRunDetails fields a DAGRunSummary lacks.
@@ -26,17 +26,24 @@ var handlerKeys = []string{"onInit", "onExit", "onSuccess", "onFailure", "onAbor
 // runBuilder turns recorded and authored run documents into run records.
 type runBuilder struct {
 	src       *sources
+	dialect   *dialect
 	details   map[string]obj // run ID -> recorded or authored root details
 	subs      map[string]obj // sub-run ID -> recorded sub-run details
 	logs      recordedLogs
 	foreach   []obj // authored per-item foreach records
 	templates map[string]runTemplate
 	startOf   map[string]time.Time // run ID -> start, for foreach record times
+	// sourceKeys: recorded run details carry sourceFileName and
+	// specFromFile (details derived from a DAG's latestDAGRun get them too).
+	sourceKeys bool
 }
 
-func buildRuns(src *sources) []*runRecord {
+// buildRuns builds the root runs in list order: those of the recorded
+// all-time list, then the added ones placed by time.
+func buildRuns(src *sources, d *dialect) []*runRecord {
 	b := &runBuilder{
 		src:       src,
+		dialect:   d,
 		details:   map[string]obj{},
 		subs:      map[string]obj{},
 		logs:      readRecordedLogs(src),
@@ -47,17 +54,17 @@ func buildRuns(src *sources) []*runRecord {
 	for _, s := range getArr(src.derived["foreach"], "steps") {
 		b.foreach = append(b.foreach, mustObj(s, "foreach record"))
 	}
-	var runs []*runRecord
+	var runs, extras []*runRecord
 	for _, s := range getArr(src.body(allRunsRecording), "dagRuns") {
 		runs = append(runs, b.rootRun(mustObj(s, "run summary")))
 	}
 	for _, e := range getArr(src.derived["runs"], "extraRuns") {
-		d := mustObj(e, "extra run")
-		r := b.makeRoot(d, withoutKeys(d, detailOnlyKeys...), nil, nil)
+		details := mustObj(e, "extra run")
+		r := b.makeRoot(details, withoutKeys(details, detailOnlyKeys...), nil, nil)
 		r.extra = true
-		runs = append(runs, r)
+		extras = append(extras, r)
 	}
-	return runs
+	return mergeRuns(runs, extras)
 }
 
 // collectDetails indexes every recorded and authored run document.
@@ -75,6 +82,9 @@ func (b *runBuilder) collectDetails() {
 		case runDetailsPath.MatchString(path):
 			b.details[getStr(d, "dagRunId")] = d
 		}
+		if _, ok := d["sourceFileName"]; ok {
+			b.sourceKeys = true
+		}
 	}
 	for path, body := range b.src.recorded {
 		m := dagDetailsPath.FindStringSubmatch(path)
@@ -84,8 +94,10 @@ func (b *runBuilder) collectDetails() {
 		}
 		if _, known := b.details[getStr(latest, "dagRunId")]; !known {
 			d := withoutKeys(latest)
-			d["sourceFileName"] = m[1]
-			d["specFromFile"] = true
+			if b.sourceKeys {
+				d["sourceFileName"] = m[1]
+				d["specFromFile"] = true
+			}
 			b.details[getStr(d, "dagRunId")] = d
 		}
 	}
@@ -144,7 +156,7 @@ func (b *runBuilder) subsOf(details obj) map[string]obj {
 func (b *runBuilder) makeRoot(details, summary obj, subs map[string]obj, transform func(string) string) *runRecord {
 	r := b.makeRecord(details)
 	r.summary = summary
-	r.labels = lowerAll(getStrings(summary, "labels"))
+	r.labels = lowerAll(labelsOf(summary))
 	r.schedulerLog = b.schedulerLog(r, transform)
 	r.subParams = map[string]string{}
 	for _, ref := range subRunRefs(details) {
@@ -154,6 +166,7 @@ func (b *runBuilder) makeRoot(details, summary obj, subs map[string]obj, transfo
 		}
 		sub := b.makeRecord(d)
 		sub.root = r
+		sub.schedulerLog = b.subSchedulerLog(sub)
 		r.subRuns = append(r.subRuns, sub)
 		r.subParams[ref.id] = ref.params
 	}
@@ -179,6 +192,18 @@ func (b *runBuilder) makeRecord(details obj) *runRecord {
 	}
 	r.foreach = b.foreachRecords(r)
 	return r
+}
+
+// subSchedulerLog is a sub-run's scheduler log: recorded, generated on
+// releases that keep one, or none (the current server answers 404).
+func (b *runBuilder) subSchedulerLog(sub *runRecord) *logFile {
+	if lines, ok := b.logs.scheduler[sub.id]; ok {
+		return newLogFile(newStoredLog(lines...))
+	}
+	if !b.dialect.subRunSchedulerLog {
+		return nil
+	}
+	return newLogFile(generatedSchedulerLog(sub.details, sub.attemptID))
 }
 
 func (b *runBuilder) schedulerLog(r *runRecord, transform func(string) string) *logFile {
@@ -214,6 +239,15 @@ func nodesByStep(details obj) map[string]obj {
 		}
 	}
 	return out
+}
+
+// labelsOf returns the labels of a DAG or run object: "labels", or "tags"
+// on releases that only have tags.
+func labelsOf(o obj) []string {
+	if _, ok := o["labels"]; ok {
+		return getStrings(o, "labels")
+	}
+	return getStrings(o, "tags")
 }
 
 func stepName(node obj) string { return getStr(getObj(node, "step"), "name") }
@@ -259,13 +293,17 @@ func isForeachNode(node obj) bool {
 	return getStr(getObj(getObj(node, "step"), "executorConfig"), "type") == "foreach"
 }
 
-// echoOutput is what a step whose command is echo prints.
+// echoOutput is what a step whose command is echo prints: the step has
+// one command in "commands", or (1.17) "command" and "args" of its own.
 func echoOutput(node obj) (string, bool) {
-	cmds := getArr(getObj(node, "step"), "commands")
-	if len(cmds) != 1 {
-		return "", false
+	step := getObj(node, "step")
+	cmd := step
+	if cmds := getArr(step, "commands"); cmds != nil {
+		if len(cmds) != 1 {
+			return "", false
+		}
+		cmd = mustObj(cmds[0], "command")
 	}
-	cmd := mustObj(cmds[0], "command")
 	if getStr(cmd, "command") != "echo" {
 		return "", false
 	}

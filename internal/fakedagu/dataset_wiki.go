@@ -15,15 +15,19 @@ type wikiPage struct {
 	updatedAt   string
 }
 
-// wikiStore holds the pages and the modification times of directories.
+// wikiStore holds the pages and the modification times of directories. It
+// serves the wiki (current) and its predecessor, the docs (2.0 and 2.6).
 type wikiStore struct {
 	pages   []*wikiPage
 	dirTime map[string]string // workspace + "\x00" + directory id -> modifiedAt
+	// fileRoot is where the server keeps the pages (docs answers of 2.6
+	// show each page's filePath below it).
+	fileRoot string
 }
 
-func buildWiki(src *sources) *wikiStore {
-	doc := src.derived["wiki"]
-	store := &wikiStore{dirTime: map[string]string{}}
+// buildWiki builds a store from an authored document (nil: no pages).
+func buildWiki(doc obj) *wikiStore {
+	store := &wikiStore{dirTime: map[string]string{}, fileRoot: getStr(doc, "fileRoot")}
 	for _, e := range getArr(doc, "pages") {
 		o := mustObj(e, "wiki page")
 		store.pages = append(store.pages, &wikiPage{

@@ -14,8 +14,9 @@ import (
 // Malformed or Status shapes the answer. A fault with only Latency delays
 // the normal answer.
 type Fault struct {
-	// Route is a route template relative to /api/v1, such as
-	// "/dag-runs/{name}/{dagRunId}", or "*" for every request.
+	// Route is a route template relative to the API base (/api/v1, or
+	// /api/v2 on 1.29 and 1.17), such as "/dag-runs/{name}/{dagRunId}", or
+	// "*" for every request.
 	Route string
 	// Times is how many requests the fault affects; 0 means all of them.
 	Times int

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 )
 
 const (
@@ -17,8 +18,12 @@ var dagFileNamePattern = regexp.MustCompile(`^[a-zA-Z0-9_.-]+$`)
 
 // validDAGFileName applies the file-name check Dagu runs before every
 // /dags/{fileName} handler; it answers 400 and returns false on failure.
-func (c *call) validDAGFileName() (string, bool) {
+// Releases before 2.6 do not check names (the lookup just fails).
+func (s *Server) validDAGFileName(c *call) (string, bool) {
 	name := c.params["fileName"]
+	if !s.dialect.validatesDAGNames {
+		return name, true
+	}
 	message := ""
 	switch {
 	case len(name) > maxDAGFileNameLen:
@@ -45,7 +50,7 @@ type dagListQuery struct {
 	descending    bool
 }
 
-func (c *call) dagListQuery() (dagListQuery, bool) {
+func (c *call) dagListQuery(d *dialect) (dagListQuery, bool) {
 	var q dagListQuery
 	page, _, ok := c.intParam("page")
 	if !ok {
@@ -67,11 +72,17 @@ func (c *call) dagListQuery() (dagListQuery, bool) {
 	if q.name, ok = c.stringParam("name"); !ok {
 		return q, false
 	}
-	if q.workspace, ok = c.workspaceParam(); !ok {
+	q.workspace = workspaceAll
+	if d.dagListWorkspace {
+		if q.workspace, ok = c.workspaceParam(); !ok {
+			return q, false
+		}
+	}
+	if q.labels, ok = c.labelFilter(d.dagLabels); !ok {
 		return q, false
 	}
-	if q.labels, ok = c.labelsParam(); !ok {
-		return q, false
+	if !d.dagListSort {
+		return q, true
 	}
 	sortField, ok := c.stringParam("sort")
 	if !ok {
@@ -84,7 +95,7 @@ func (c *call) dagListQuery() (dagListQuery, bool) {
 
 // handleDAGs serves GET /dags.
 func (s *Server) handleDAGs(c *call) {
-	q, ok := c.dagListQuery()
+	q, ok := c.dagListQuery(s.dialect)
 	if !ok {
 		return
 	}
@@ -94,7 +105,7 @@ func (s *Server) handleDAGs(c *call) {
 			matched = append(matched, d)
 		}
 	}
-	sortDAGs(matched, q.byNextRun, q.descending)
+	sortDAGs(matched, q.byNextRun, q.descending, s.nextRunOf)
 	start := min((q.page-1)*q.perPage, len(matched))
 	end := min(start+q.perPage, len(matched))
 	items := arr{}
@@ -111,15 +122,32 @@ func (d *dagRecord) matchesName(fragment string) bool {
 	return strings.Contains(strings.ToLower(d.name), f) || strings.Contains(strings.ToLower(d.fileName), f)
 }
 
+// nextRunOf is the next run a DAG list sorts by: the list entry's
+// nextRun (suspended DAGs have none), or on releases whose list carries
+// no nextRun the next time the schedule fires.
+func (s *Server) nextRunOf(d *dagRecord) time.Time {
+	if s.dialect.listNextRun {
+		return d.nextRun
+	}
+	return cronNext(d.schedules, s.opts.Now())
+}
+
 // sortDAGs orders by name (case-insensitive), or by next run with DAGs
 // that have one first; desc reverses the order.
-func sortDAGs(dags []*dagRecord, byNextRun, desc bool) {
-	less := func(a, b *dagRecord) bool {
-		if byNextRun && a.nextRun.IsZero() != b.nextRun.IsZero() {
-			return !a.nextRun.IsZero()
+func sortDAGs(dags []*dagRecord, byNextRun, desc bool, nextRunOf func(*dagRecord) time.Time) {
+	next := map[*dagRecord]time.Time{}
+	if byNextRun {
+		for _, d := range dags {
+			next[d] = nextRunOf(d)
 		}
-		if byNextRun && !a.nextRun.Equal(b.nextRun) {
-			return a.nextRun.Before(b.nextRun)
+	}
+	less := func(a, b *dagRecord) bool {
+		na, nb := next[a], next[b]
+		if byNextRun && na.IsZero() != nb.IsZero() {
+			return !na.IsZero()
+		}
+		if byNextRun && !na.Equal(nb) {
+			return na.Before(nb)
 		}
 		if la, lb := strings.ToLower(a.name), strings.ToLower(b.name); la != lb {
 			return la < lb
@@ -149,13 +177,13 @@ func pagination(total, page, perPage int) obj {
 
 // handleDAG serves GET /dags/{fileName}.
 func (s *Server) handleDAG(c *call) {
-	name, ok := c.validDAGFileName()
+	name, ok := s.validDAGFileName(c)
 	if !ok {
 		return
 	}
 	d := s.dag(name)
 	if d == nil {
-		c.notFound(fmt.Sprintf("failed to load DAG %s: failed to locate DAG %s: DAG is not found", name, name))
+		c.notFound(fmt.Sprintf(s.dialect.dagNotFound, name))
 		return
 	}
 	c.ok(d.details)
@@ -163,13 +191,13 @@ func (s *Server) handleDAG(c *call) {
 
 // handleDAGSpec serves GET /dags/{fileName}/spec.
 func (s *Server) handleDAGSpec(c *call) {
-	name, ok := c.validDAGFileName()
+	name, ok := s.validDAGFileName(c)
 	if !ok {
 		return
 	}
 	d := s.dag(name)
 	if d == nil {
-		c.notFound("DAG not found")
+		c.fail(s.dialect.specNotFound, codeNotFound, "DAG not found")
 		return
 	}
 	c.ok(d.specBody)

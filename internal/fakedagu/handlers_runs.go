@@ -15,9 +15,7 @@ import (
 const (
 	defaultRunLimit = 100
 	maxRunLimit     = 500
-	// runCursorVersion is the version of the run list cursor (034).
-	runCursorVersion = 3
-	latestRunID      = "latest"
+	latestRunID     = "latest"
 )
 
 // onlyToDateFrom is where the window starts when only toDate is given.
@@ -25,6 +23,7 @@ var onlyToDateFrom = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // runListQuery is the parsed query of GET /dag-runs and /dag-runs/{name}.
 type runListQuery struct {
+	cursorVersion             int // "v" of this release's cursors (034: 3)
 	name, dagRunID, exactName string
 	workspace                 string
 	statuses                  []int
@@ -35,9 +34,10 @@ type runListQuery struct {
 }
 
 func (s *Server) runListQuery(c *call, exactName string) (runListQuery, bool) {
-	q := runListQuery{exactName: exactName}
+	d := s.dialect
+	q := runListQuery{exactName: exactName, workspace: workspaceAll, limit: unlimitedRuns, cursorVersion: d.runCursorVersion}
 	var ok bool
-	if q.statuses, ok = c.intListParam("status"); !ok {
+	if q.statuses, ok = c.statusParam(d.runStatusArray); !ok {
 		return q, false
 	}
 	from, hasFrom, ok := c.int64Param("fromDate")
@@ -48,28 +48,64 @@ func (s *Server) runListQuery(c *call, exactName string) (runListQuery, bool) {
 	if !ok {
 		return q, false
 	}
+	if d.runPaging && !c.limitParam(&q) {
+		return q, false
+	}
+	q.from, q.to = s.runWindow(from, hasFrom, to, hasTo)
+	return q, c.runFilters(d, &q)
+}
+
+// runFilters binds the string filters of a run list the release knows.
+func (c *call) runFilters(d *dialect, q *runListQuery) bool {
+	var ok bool
+	if q.name, ok = c.stringParam("name"); !ok {
+		return false
+	}
+	if q.dagRunID, ok = c.stringParam("dagRunId"); !ok {
+		return false
+	}
+	if d.runPaging {
+		if q.cursor, ok = c.stringParam("cursor"); !ok {
+			return false
+		}
+	}
+	if d.runWorkspace {
+		if q.workspace, ok = c.workspaceParam(); !ok {
+			return false
+		}
+	}
+	q.labels, ok = c.labelFilter(d.runLabels)
+	return ok
+}
+
+// unlimitedRuns is the page size of releases that ignore limit: they
+// answer every matching run.
+const unlimitedRuns = int(^uint(0) >> 1)
+
+// limitParam binds limit on releases that page run lists.
+func (c *call) limitParam(q *runListQuery) bool {
 	limit, hasLimit, ok := c.intParam("limit")
 	if !ok {
-		return q, false
+		return false
 	}
 	q.limit = defaultRunLimit
 	if hasLimit {
 		q.limit = min(max(limit, 1), maxRunLimit)
 	}
-	q.from, q.to = s.runWindow(from, hasFrom, to, hasTo)
-	for _, p := range []struct {
-		name string
-		dst  *string
-	}{{"name", &q.name}, {"dagRunId", &q.dagRunID}, {"cursor", &q.cursor}} {
-		if *p.dst, ok = c.stringParam(p.name); !ok {
-			return q, false
-		}
+	return true
+}
+
+// statusParam binds the status filter: repeated values on releases that
+// take an array, else one value (a repeated one is the router's 400).
+func (c *call) statusParam(array bool) ([]int, bool) {
+	if array {
+		return c.intListParam("status")
 	}
-	if q.workspace, ok = c.workspaceParam(); !ok {
-		return q, false
+	status, present, ok := c.intParam("status")
+	if !ok || !present {
+		return nil, ok
 	}
-	q.labels, ok = c.labelsParam()
-	return q, ok
+	return []int{status}, true
 }
 
 // runWindow resolves the time window: without fromDate and toDate only
@@ -159,7 +195,7 @@ func (q runListQuery) afterCursor() (*runRecord, error) {
 		return nil, fmt.Errorf("decode cursor")
 	}
 	switch {
-	case cur.V != runCursorVersion:
+	case cur.V != q.cursorVersion:
 		return nil, fmt.Errorf("unsupported cursor version")
 	case cur.F == "" || cur.TS == "" || cur.N == "" || cur.R == "":
 		return nil, fmt.Errorf("cursor is incomplete")
@@ -174,7 +210,7 @@ func (q runListQuery) afterCursor() (*runRecord, error) {
 }
 
 func (q runListQuery) cursorAfter(r *runRecord) string {
-	return encodeCursor(runCursor{V: runCursorVersion, F: q.filterHash(), TS: r.ts.UTC().Format(time.RFC3339Nano), N: r.name, R: r.id})
+	return encodeCursor(runCursor{V: q.cursorVersion, F: q.filterHash(), TS: r.ts.UTC().Format(time.RFC3339Nano), N: r.name, R: r.id})
 }
 
 // handleRuns serves GET /dag-runs.
@@ -196,8 +232,8 @@ func (s *Server) listRuns(c *call, exactName string) {
 	page := arr{}
 	var last *runRecord
 	more := false
-	for _, r := range s.data.runs {
-		if !s.visibleRun(r) || !q.matches(r) || (after != nil && !runBefore(after, r)) {
+	for _, r := range s.data.runsAfter(after) {
+		if !s.visibleRun(r) || !q.matches(r) {
 			continue
 		}
 		if len(page) == q.limit {
@@ -208,6 +244,9 @@ func (s *Server) listRuns(c *call, exactName string) {
 		last = r
 	}
 	body := obj{"dagRuns": page}
+	if len(page) == 0 && s.dialect.emptyRunsNull {
+		body["dagRuns"] = nil
+	}
 	if more {
 		body["nextCursor"] = q.cursorAfter(last)
 	}
@@ -218,7 +257,7 @@ func (s *Server) listRuns(c *call, exactName string) {
 // the newest run; it answers 404 and returns nil when there is none.
 func (s *Server) runOrLatest(c *call) *runRecord {
 	name, id := c.params["name"], c.params["dagRunId"]
-	if id == latestRunID {
+	if id == latestRunID && s.dialect.latestAlias {
 		r := s.data.latestRun(name, s.visibleRun)
 		if r == nil {
 			c.notFound("no dag-runs found for DAG " + name)
@@ -282,7 +321,11 @@ func (s *Server) handleSubRuns(c *call) {
 	subs := arr{}
 	for _, sub := range root.subRuns {
 		if getStr(sub.details, "parentDAGRunId") == parent {
-			subs = append(subs, subRunListEntry(root, sub))
+			e := subRunListEntry(root, sub)
+			if !s.dialect.subRunDAGName {
+				delete(e, "dagName")
+			}
+			subs = append(subs, e)
 		}
 	}
 	c.ok(obj{"subRuns": subs})

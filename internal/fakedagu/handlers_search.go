@@ -123,7 +123,7 @@ func dagSearchItem(sq dagSearchQuery, d *dagRecord, matches []searchMatch) obj {
 
 // handleSearchDAGMatches serves GET /search/dags/{fileName}/matches.
 func (s *Server) handleSearchDAGMatches(c *call) {
-	name, ok := c.validDAGFileName()
+	name, ok := s.validDAGFileName(c)
 	if !ok {
 		return
 	}

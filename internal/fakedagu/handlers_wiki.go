@@ -11,13 +11,6 @@ const (
 	maxWikiPerPage     = 200
 )
 
-// wikiEntry is a page as one request sees it: with workspace=all, pages of
-// named workspaces are shown under "<workspace>/".
-type wikiEntry struct {
-	page *wikiPage
-	id   string
-}
-
 // wikiEnabled answers 403 when the wiki store is not configured.
 func (s *Server) wikiEnabled(c *call) bool {
 	if s.opts.WikiDisabled {
@@ -27,27 +20,7 @@ func (s *Server) wikiEnabled(c *call) bool {
 	return true
 }
 
-// wikiEntries lists the pages a workspace selector covers, by shown ID.
-func (s *Server) wikiEntries(ws string) []wikiEntry {
-	var out []wikiEntry
-	for _, p := range s.data.wiki.pages {
-		switch {
-		case ws == workspaceAll && p.workspace != "":
-			out = append(out, wikiEntry{p, p.workspace + "/" + p.id})
-		case ws == workspaceAll, ws == workspaceDefault && p.workspace == "", ws == p.workspace:
-			out = append(out, wikiEntry{p, p.id})
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].id < out[j].id })
-	return out
-}
-
-// underPrefix reports whether a shown ID lies under a prefix.
-func underPrefix(id, prefix string) bool {
-	return prefix == "" || id == prefix || strings.HasPrefix(id, prefix+"/")
-}
-
-// wikiListQuery is the parsed query of GET /wiki.
+// wikiListQuery is the parsed query of GET /wiki and GET /docs.
 type wikiListQuery struct {
 	workspace, prefix, sortBy string
 	tags                      []string
@@ -55,14 +28,16 @@ type wikiListQuery struct {
 	flat, desc                bool
 }
 
-func (c *call) wikiListQuery() (wikiListQuery, bool) {
+func (api pageAPI) listQuery(c *call) (wikiListQuery, bool) {
 	var q wikiListQuery
 	var ok bool
-	if q.workspace, ok = c.workspaceParam(); !ok {
+	if q.workspace, ok = api.workspace(c); !ok {
 		return q, false
 	}
-	if q.prefix, ok = c.prefixParam(); !ok {
-		return q, false
+	if !api.docs {
+		if q.prefix, ok = c.prefixParam(); !ok {
+			return q, false
+		}
 	}
 	page, _, ok := c.intParam("page")
 	if !ok {
@@ -80,11 +55,13 @@ func (c *call) wikiListQuery() (wikiListQuery, bool) {
 	if q.flat, ok = c.boolParam("flat"); !ok {
 		return q, false
 	}
-	tags, ok := c.stringParam("tags")
-	if !ok {
-		return q, false
+	if !api.docs {
+		tags, ok := c.stringParam("tags")
+		if !ok {
+			return q, false
+		}
+		q.tags = normalizeLabels(tags)
 	}
-	q.tags = normalizeLabels(tags)
 	if q.sortBy, ok = c.stringParam("sort"); !ok {
 		return q, false
 	}
@@ -109,35 +86,39 @@ func (c *call) prefixParam() (string, bool) {
 
 // handleWiki serves GET /wiki as a tree (default) or a flat list.
 func (s *Server) handleWiki(c *call) {
-	if !s.wikiEnabled(c) {
-		return
+	if s.wikiEnabled(c) {
+		s.listPages(c, s.wikiAPI())
 	}
-	q, ok := c.wikiListQuery()
+}
+
+// listPages answers a page list as a tree or a flat list.
+func (s *Server) listPages(c *call, api pageAPI) {
+	q, ok := api.listQuery(c)
 	if !ok {
 		return
 	}
 	var entries []wikiEntry
-	for _, e := range s.wikiEntries(q.workspace) {
+	for _, e := range api.store.entries(q.workspace) {
 		if underPrefix(e.id, q.prefix) && hasAllLabels(lowerAll(e.page.tags), q.tags) {
 			entries = append(entries, e)
 		}
 	}
 	if q.flat {
-		s.writeFlatWiki(c, q, entries)
+		writeFlatPages(c, api, q, entries)
 		return
 	}
-	root := buildWikiTree(s.data.wiki, q.workspace, q.prefix, entries)
+	root := buildWikiTree(api.store, q.workspace, q.prefix, entries)
 	root.sortChildren(q.sortBy, q.desc)
 	start := min((q.page-1)*q.perPage, len(root.children))
 	end := min(start+q.perPage, len(root.children))
 	nodes := arr{}
 	for _, n := range root.children[start:end] {
-		nodes = append(nodes, n.body())
+		nodes = append(nodes, n.body(!api.docs))
 	}
 	c.ok(obj{"tree": nodes, "pagination": pagination(len(root.children), q.page, q.perPage)})
 }
 
-func (s *Server) writeFlatWiki(c *call, q wikiListQuery, entries []wikiEntry) {
+func writeFlatPages(c *call, api pageAPI, q wikiListQuery, entries []wikiEntry) {
 	sort.SliceStable(entries, func(i, j int) bool {
 		a, b := entries[i], entries[j]
 		if q.desc {
@@ -152,26 +133,9 @@ func (s *Server) writeFlatWiki(c *call, q wikiListQuery, entries []wikiEntry) {
 	end := min(start+q.perPage, len(entries))
 	items := arr{}
 	for _, e := range entries[start:end] {
-		items = append(items, pageMetadata(e))
+		items = append(items, api.metadata(e))
 	}
 	c.ok(obj{"items": items, "pagination": pagination(len(entries), q.page, q.perPage)})
-}
-
-// pageMetadata is a page in the WikiPageMetadataResponse shape.
-func pageMetadata(e wikiEntry) obj {
-	item := obj{"id": e.id, "title": e.page.title, "description": e.page.description, "modifiedAt": e.page.modifiedAt}
-	addPageScope(item, e.page)
-	return item
-}
-
-// addPageScope adds the optional workspace and tags of a page.
-func addPageScope(body obj, p *wikiPage) {
-	if p.workspace != "" {
-		body["workspace"] = p.workspace
-	}
-	if len(p.tags) > 0 {
-		body["tags"] = stringsToArr(p.tags)
-	}
 }
 
 // handleWikiPage serves GET /wiki/page.
@@ -179,45 +143,8 @@ func (s *Server) handleWikiPage(c *call) {
 	if !s.wikiEnabled(c) {
 		return
 	}
-	p, ok := s.lookupWikiPage(c)
-	if !ok {
-		return
+	api := s.wikiAPI()
+	if p, ok := api.lookupPage(c); ok {
+		c.ok(api.pageBody(p))
 	}
-	body := obj{
-		"id": p.id, "title": p.title, "description": p.description, "content": p.content,
-		"createdAt": p.createdAt, "updatedAt": p.updatedAt,
-	}
-	addPageScope(body, p)
-	c.ok(body)
-}
-
-// lookupWikiPage resolves workspace and path to one page; it answers the
-// error and returns false when it cannot.
-func (s *Server) lookupWikiPage(c *call) (*wikiPage, bool) {
-	ws, ok := c.workspaceParam()
-	if !ok {
-		return nil, false
-	}
-	path, ok := c.requiredString("path")
-	if !ok {
-		return nil, false
-	}
-	if _, given := c.query["workspace"]; !given {
-		ws = workspaceDefault
-	}
-	if ws == workspaceAll {
-		c.badRequest("workspace=all cannot target a single Wiki page")
-		return nil, false
-	}
-	if err := validatePagePath(path); err != nil {
-		c.badRequest("invalid page path: " + err.Error())
-		return nil, false
-	}
-	for _, e := range s.wikiEntries(ws) {
-		if e.id == path {
-			return e.page, true
-		}
-	}
-	c.notFound("Wiki page not found")
-	return nil, false
 }

@@ -8,23 +8,27 @@ type wikiSearchQuery struct {
 	cursor               string
 }
 
-func (c *call) wikiSearchQuery(defLimit, maxLimit int) (wikiSearchQuery, bool) {
+func (api pageAPI) searchQuery(c *call, defLimit, maxLimit int) (wikiSearchQuery, bool) {
 	var sq wikiSearchQuery
 	var ok bool
-	if sq.workspace, ok = c.workspaceParam(); !ok {
+	if sq.workspace, ok = api.workspace(c); !ok {
 		return sq, false
 	}
-	if sq.prefix, ok = c.prefixParam(); !ok {
-		return sq, false
+	if !api.docs {
+		if sq.prefix, ok = c.prefixParam(); !ok {
+			return sq, false
+		}
 	}
 	if sq.q, ok = c.trimmedQuery(); !ok {
 		return sq, false
 	}
-	tags, ok := c.stringParam("tags")
-	if !ok {
-		return sq, false
+	if !api.docs {
+		tags, ok := c.stringParam("tags")
+		if !ok {
+			return sq, false
+		}
+		sq.tags = normalizeLabels(tags)
 	}
-	sq.tags = normalizeLabels(tags)
 	limit, present, ok := c.intParam("limit")
 	if !ok {
 		return sq, false
@@ -53,10 +57,14 @@ func (sq wikiSearchQuery) fits(cur wikiSearchCursor) bool {
 // handleSearchWiki serves GET /search/wiki: one preview match per page, in
 // path order.
 func (s *Server) handleSearchWiki(c *call) {
-	if !s.wikiEnabled(c) {
-		return
+	if s.wikiEnabled(c) {
+		searchPages(c, s.wikiAPI())
 	}
-	sq, ok := c.wikiSearchQuery(defaultSearchLimit, maxSearchLimit)
+}
+
+// searchPages answers a page search feed.
+func searchPages(c *call, api pageAPI) {
+	sq, ok := api.searchQuery(c, defaultSearchLimit, maxSearchLimit)
 	if !ok {
 		return
 	}
@@ -72,7 +80,7 @@ func (s *Server) handleSearchWiki(c *call) {
 	results := arr{}
 	hasMore := false
 	last := ""
-	for _, e := range s.wikiEntries(sq.workspace) {
+	for _, e := range api.store.entries(sq.workspace) {
 		if e.id <= after || !underPrefix(e.id, sq.prefix) || !hasAllLabels(lowerAll(e.page.tags), sq.tags) {
 			continue
 		}
@@ -84,7 +92,7 @@ func (s *Server) handleSearchWiki(c *call) {
 			hasMore = true
 			break
 		}
-		results = append(results, wikiSearchItem(sq, e, matches))
+		results = append(results, api.searchItem(sq, e, matches))
 		last = e.id
 	}
 	body := obj{"results": results, "hasMore": hasMore}
@@ -94,8 +102,8 @@ func (s *Server) handleSearchWiki(c *call) {
 	c.ok(body)
 }
 
-func wikiSearchItem(sq wikiSearchQuery, e wikiEntry, matches []searchMatch) obj {
-	item := pageMetadata(e)
+func (api pageAPI) searchItem(sq wikiSearchQuery, e wikiEntry, matches []searchMatch) obj {
+	item := api.metadata(e)
 	item["hasMoreMatches"] = len(matches) > 1
 	item["matches"] = matchBodies(matches[:1])
 	if len(matches) > 1 {
@@ -107,14 +115,18 @@ func wikiSearchItem(sq wikiSearchQuery, e wikiEntry, matches []searchMatch) obj 
 // handleSearchWikiMatches serves GET /search/wiki/matches: more snippets of
 // one page.
 func (s *Server) handleSearchWikiMatches(c *call) {
-	if !s.wikiEnabled(c) {
-		return
+	if s.wikiEnabled(c) {
+		searchPageMatches(c, s.wikiAPI())
 	}
+}
+
+// searchPageMatches answers more snippets of one page.
+func searchPageMatches(c *call, api pageAPI) {
 	path, ok := c.requiredString("path")
 	if !ok {
 		return
 	}
-	sq, ok := c.wikiSearchQuery(defaultMatchesLimit, maxMatchesLimit)
+	sq, ok := api.searchQuery(c, defaultMatchesLimit, maxMatchesLimit)
 	if !ok {
 		return
 	}
@@ -127,7 +139,7 @@ func (s *Server) handleSearchWikiMatches(c *call) {
 		}
 		offset = cur.Offset
 	}
-	for _, e := range s.wikiEntries(sq.workspace) {
+	for _, e := range api.store.entries(sq.workspace) {
 		if e.id == path {
 			c.ok(matchPage(findMatches(e.page.content, sq.q), offset, sq.limit, func(next int) string {
 				return encodeCursor(sq.cursorFor(path, next))
@@ -135,5 +147,5 @@ func (s *Server) handleSearchWikiMatches(c *call) {
 			return
 		}
 	}
-	c.notFound("Wiki page not found")
+	c.notFound(api.notFound)
 }

@@ -20,25 +20,39 @@ const (
 )
 
 // Options configure a fake server. The zero value is a server without
-// authentication that imitates the recorded Dagu.
+// authentication that imitates the recorded current Dagu.
 type Options struct {
-	// APIKey is the bearer key accepted on the REST API; "" means auth
-	// mode none, where every request is allowed.
+	// Profile selects the Dagu release to imitate (default
+	// ProfileCurrent). Routes, API base, status codes, content types and
+	// body shapes follow that release's recordings.
+	Profile Profile
+	// APIKey is the bearer key accepted on the REST API (the static token
+	// on 1.17); "" means auth mode none, where every request is allowed.
 	APIKey string
-	// MCPOnlyKey is a key that exists but lacks the rest_api surface: it
-	// gets the plain-text 403 a real server answers.
+	// MCPOnlyKey is a key that exists but lacks the rest_api surface: the
+	// current Dagu answers it with a plain-text 403; releases without key
+	// surfaces (1.29 to 2.6) accept it like APIKey; 1.17 has no keys and
+	// refuses it like any unknown token.
 	MCPOnlyKey string
+	// BasicUsername and BasicPassword are basic credentials accepted next
+	// to the token by releases that allow basic auth (1.17); ignored by the
+	// others.
+	BasicUsername string
+	BasicPassword string
 	// Role is the role of APIKey's user: viewer (the default, as
 	// recorded), operator, developer, manager or admin. Only manager and
 	// admin may read /event-logs.
 	Role string
-	// BasePath is the server's base path; routes live under
-	// BasePath + "/api/v1" (e.g. "/dagu" gives "/dagu/api/v1/dags").
+	// BasePath is the server's base path; routes live under BasePath plus
+	// the profile's API base, "/api/v1" or "/api/v2" (e.g. "/dagu" gives
+	// "/dagu/api/v1/dags").
 	BasePath string
 	// Foreach selects the foreach generation (default ForeachAggregate).
+	// Only the current profile has foreach routes; older releases never
+	// do.
 	Foreach ForeachMode
 	// WikiDisabled makes the wiki routes answer 403, as a server without a
-	// wiki store does.
+	// wiki store does (current profile; the docs routes of 2.x ignore it).
 	WikiDisabled bool
 	// Now is the clock for the run list's implicit today-only window and
 	// the health answer; default time.Now.
@@ -66,6 +80,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Role == "" {
 		o.Role = roleViewer
+	}
+	if o.Profile == "" {
+		o.Profile = ProfileCurrent
 	}
 	o.BasePath = "/" + strings.Trim(o.BasePath, "/")
 	if o.BasePath == "/" {

@@ -144,6 +144,24 @@ func (c *call) labelsParam() ([]string, bool) {
 	return normalizeLabels(labels), true
 }
 
+// labelFilter reads a list's label filter the way the release names it;
+// releases without one ignore every label parameter.
+func (c *call) labelFilter(kind labelParam) ([]string, bool) {
+	var name string
+	switch kind {
+	case labelsOrTags:
+		return c.labelsParam()
+	case tagsOnly:
+		name = "tags"
+	case tagOnly:
+		name = "tag"
+	default:
+		return nil, true
+	}
+	raw, ok := c.stringParam(name)
+	return normalizeLabels(raw), ok
+}
+
 // requiredString returns a required string parameter; a missing one is the
 // generated router's plain-text 400.
 func (c *call) requiredString(name string) (string, bool) {

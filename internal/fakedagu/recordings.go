@@ -36,19 +36,47 @@ func (r Recording) Body() []byte {
 	return r.Response.JSON
 }
 
-// Recordings returns every embedded recording keyed by its file name, such
-// as "003-dags.json". Other packages' tests read them here rather than
-// keeping copies of the fixtures.
+// Recordings returns every embedded recording of the current Dagu keyed by
+// its file name, such as "003-dags.json". Other packages' tests read them
+// here rather than keeping copies of the fixtures.
 func Recordings() (map[string]Recording, error) {
-	recs, err := embeddedRecordings()
+	return RecordingsOf(ProfileCurrent)
+}
+
+// RecordingsOf returns the embedded recordings of one profile's release
+// keyed by file name. Request paths are as recorded (for example under
+// /api/v2 for 1.29 and 1.17). The OpenAPI document of 2.6 is not embedded;
+// the fake generates it.
+func RecordingsOf(p Profile) (map[string]Recording, error) {
+	if _, ok := dialects[p]; !ok && p != "" {
+		return nil, fmt.Errorf("fakedagu: unknown profile %q", p)
+	}
+	recs, err := embeddedRecordings(dialectOf(p).dataDir)
 	return maps.Clone(recs), err
 }
 
-// embeddedRecordings parses the embedded fixtures once per process.
-var embeddedRecordings = sync.OnceValues(func() (map[string]Recording, error) { return readRecordings(dataFS) })
+// embeddedRecordings parses the embedded recordings of a folder once per
+// process.
+func embeddedRecordings(dir string) (map[string]Recording, error) {
+	recordingCacheMu.Lock()
+	load, ok := recordingCache[dir]
+	if !ok {
+		load = sync.OnceValues(func() (map[string]Recording, error) { return readRecordings(dataFS, dir) })
+		recordingCache[dir] = load
+	}
+	recordingCacheMu.Unlock()
+	return load()
+}
 
-func readRecordings(fsys fs.FS) (map[string]Recording, error) {
-	names, err := fs.Glob(fsys, "testdata/fixtures/*.json")
+var (
+	recordingCacheMu sync.Mutex
+	recordingCache   = map[string]func() (map[string]Recording, error){}
+)
+
+// readRecordings reads the numbered recordings of a folder (index.json and
+// other documents are skipped).
+func readRecordings(fsys fs.FS, dir string) (map[string]Recording, error) {
+	names, err := fs.Glob(fsys, dir+"/[0-9]*.json")
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,7 @@ import (
 // routeHandler serves one matched request.
 type routeHandler func(s *Server, c *call)
 
-// route is a GET route template relative to /api/v1, such as
+// route is a GET route template relative to the API base, such as
 // "/dag-runs/{name}/{dagRunId}".
 type route struct {
 	template string
@@ -62,7 +62,7 @@ type router struct {
 	routes []route
 }
 
-// find returns the best route for an escaped path relative to /api/v1.
+// find returns the best route for an escaped path relative to the API base.
 func (rr *router) find(escapedPath string) (*route, map[string]string) {
 	segments := strings.Split(strings.Trim(escapedPath, "/"), "/")
 	var best *route

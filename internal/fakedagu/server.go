@@ -7,15 +7,14 @@ import (
 	"time"
 )
 
-// apiPrefix is where Dagu mounts its REST API below the base path.
-const apiPrefix = "/api/v1"
-
 // Server is a fake Dagu REST API. It is an http.Handler; use it with
 // httptest.NewServer or http.Serve.
 type Server struct {
 	opts    Options
+	dialect *dialect
 	data    *dataset
 	router  *router
+	legacy  *router // the legacy API base of 1.17 (nil elsewhere)
 	started time.Time
 
 	log    requestLog
@@ -23,21 +22,44 @@ type Server struct {
 	faults []*activeFault
 }
 
-// New returns a fake server. The recorded data is parsed once per process,
-// so New is cheap unless opts.Rebase asks for shifted timestamps.
+// New returns a fake server. The recorded data is parsed once per process
+// and profile, so New is cheap unless opts.Rebase asks for shifted
+// timestamps. New panics on a profile ParseProfile would reject.
 func New(opts Options) *Server {
 	opts = opts.withDefaults()
-	s := &Server{opts: opts, data: datasetFor(opts.Rebase)}
+	d, ok := dialects[opts.Profile]
+	if !ok {
+		panic("fakedagu: unknown profile " + string(opts.Profile))
+	}
+	s := &Server{opts: opts, dialect: d, data: datasetFor(d, opts.Rebase)}
 	s.started = opts.Now()
 	s.router = &router{routes: s.routeTable()}
+	if d.legacyBase != "" {
+		s.legacy = &router{routes: legacyRoutes()}
+	}
 	return s
 }
+
+// Profile returns the release the server imitates.
+func (s *Server) Profile() Profile { return s.dialect.profile }
+
+// APIPrefix returns where the server's REST API lives below its base
+// path: "/api/v1", or "/api/v2" for 1.29 and 1.17.
+func (s *Server) APIPrefix() string { return s.dialect.apiBase }
 
 // Requests returns every request received since the start or the last Reset.
 func (s *Server) Requests() []Request { return s.log.snapshot() }
 
 // Reset forgets the recorded requests.
 func (s *Server) Reset() { s.log.reset() }
+
+// apiPlace is where a request path falls: in which API (router) and at
+// which path relative to that API's base.
+type apiPlace struct {
+	router *router // nil: outside every API
+	legacy bool
+	rel    string
+}
 
 // ServeHTTP answers one request: fault injection first, then the API's
 // authentication, then routing (router 404, 405 for other methods).
@@ -46,11 +68,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	sw := &statusWriter{ResponseWriter: w}
 	defer func() { s.log.finish(entry, sw.status) }()
 
-	rel, inAPI := s.apiRelative(r.URL.EscapedPath())
+	place := s.locate(r.URL.EscapedPath())
 	var rt *route
 	var params map[string]string
-	if inAPI {
-		rt, params = s.router.find(rel)
+	if place.router != nil {
+		rt, params = place.router.find(place.rel)
 	}
 	template := ""
 	if rt != nil {
@@ -59,16 +81,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if f := s.takeFault(template); f != nil && applyFault(sw, r, f) {
 		return
 	}
-	s.serve(sw, r, rel, inAPI, rt, params)
+	s.serve(sw, r, place, rt, params)
 }
 
-func (s *Server) serve(w http.ResponseWriter, r *http.Request, rel string, inAPI bool, rt *route, params map[string]string) {
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, place apiPlace, rt *route, params map[string]string) {
 	switch {
-	case !inAPI:
-		http.NotFound(w, r)
-	case len(rel) > 1 && strings.HasSuffix(rel, "/"):
+	case place.router == nil:
+		s.serveOutsideAPI(w, r)
+	case len(place.rel) > 1 && strings.HasSuffix(place.rel, "/"):
 		redirectWithoutSlash(w, r)
-	case !isPublic(rt) && !s.authorize(w, r):
+	case !s.isPublic(place, rt) && !s.authorize(w, r):
 		// authorize has written the refusal.
 	case rt == nil:
 		http.NotFound(w, r)
@@ -80,9 +102,21 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rel string, inAPI
 	}
 }
 
-// apiRelative strips BasePath + "/api/v1" from an escaped path.
-func (s *Server) apiRelative(escapedPath string) (string, bool) {
-	prefix := s.opts.BasePath + apiPrefix
+// locate strips BasePath and the API base from an escaped path.
+func (s *Server) locate(escapedPath string) apiPlace {
+	if rel, ok := cutBase(escapedPath, s.opts.BasePath+s.dialect.apiBase); ok {
+		return apiPlace{router: s.router, rel: rel}
+	}
+	if s.legacy != nil {
+		if rel, ok := cutBase(escapedPath, s.opts.BasePath+s.dialect.legacyBase); ok {
+			return apiPlace{router: s.legacy, legacy: true, rel: rel}
+		}
+	}
+	return apiPlace{}
+}
+
+// cutBase returns the path below prefix ("/" for prefix itself).
+func cutBase(escapedPath, prefix string) (string, bool) {
 	if escapedPath == prefix {
 		return "/", true
 	}
@@ -91,6 +125,18 @@ func (s *Server) apiRelative(escapedPath string) (string, bool) {
 		return "", false
 	}
 	return "/" + rest, true
+}
+
+// serveOutsideAPI answers a path outside every API: Dagu 2.x serves its
+// web UI for any such path below the base path; the others answer the
+// router's 404.
+func (s *Server) serveOutsideAPI(w http.ResponseWriter, r *http.Request) {
+	p := r.URL.EscapedPath()
+	if s.dialect.webUI && (s.opts.BasePath == "" || p == s.opts.BasePath || strings.HasPrefix(p, s.opts.BasePath+"/")) {
+		writeWebUI(w, r)
+		return
+	}
+	http.NotFound(w, r)
 }
 
 // redirectWithoutSlash answers a path with a trailing slash the way the
@@ -103,37 +149,10 @@ func redirectWithoutSlash(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, target, http.StatusMovedPermanently)
 }
 
-// isPublic reports whether a route answers without credentials.
-func isPublic(rt *route) bool { return rt != nil && rt.template == "/health" }
-
-// authorize applies the API's bearer-key check; it writes the refusal and
-// returns false when the request may not proceed.
-func (s *Server) authorize(w http.ResponseWriter, r *http.Request) bool {
-	if s.opts.APIKey == "" {
-		return true
-	}
-	token, hasToken := bearerToken(r.Header.Get("Authorization"))
-	switch {
-	case hasToken && token == s.opts.APIKey:
-		return true
-	case hasToken && s.opts.MCPOnlyKey != "" && token == s.opts.MCPOnlyKey:
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.Header().Set("X-Content-Type-Options", "nosniff")
-		w.WriteHeader(http.StatusForbidden)
-		_, _ = w.Write([]byte("API key is not allowed for this surface\n"))
-	default:
-		w.Header().Set("WWW-Authenticate", `Bearer realm="restricted"`)
-		w.WriteHeader(http.StatusUnauthorized)
-	}
-	return false
-}
-
-func bearerToken(header string) (string, bool) {
-	scheme, token, ok := strings.Cut(header, " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
-		return "", false
-	}
-	return strings.TrimSpace(token), true
+// isPublic reports whether a route answers without credentials: /health,
+// except under 1.17's current API base (only its legacy /health is open).
+func (s *Server) isPublic(place apiPlace, rt *route) bool {
+	return rt != nil && rt.template == "/health" && (place.legacy || s.dialect.publicHealth)
 }
 
 // canReadEventLogs reports whether the caller's role may read /event-logs;

@@ -11,78 +11,81 @@ import (
 	"sync"
 )
 
-//go:embed testdata/fixtures/*.json testdata/derived/*.json testdata/derived/specs/*.yaml
+//go:embed testdata/fixtures/*.json testdata/derived/*.json testdata/derived/specs/*.yaml testdata/profiles
 var dataFS embed.FS
 
-// sources holds everything the dataset is built from, decoded once: recorded
-// response bodies keyed by request path, the authored derived documents and
-// the authored spec texts.
+// sources holds everything a profile's dataset is built from, decoded once:
+// recorded response bodies keyed by request path relative to the API base,
+// the authored derived documents and the spec texts (authored, or pieced
+// together from recorded search snippets).
 type sources struct {
-	recorded map[string]any    // request path (with query) -> decoded JSON body
+	recorded map[string]any    // API-relative request path (with query) -> decoded JSON body
 	derived  map[string]obj    // derived document base name -> document
-	specs    map[string]string // DAG file name -> authored YAML spec
+	specs    map[string]string // DAG file name -> spec text not recorded whole
 }
 
 var (
-	baseSourcesOnce sync.Once
-	baseSources     *sources
+	sourcesMu    sync.Mutex
+	sourcesCache = map[Profile]*sources{}
 )
 
-// loadSources parses the embedded data once per process.
-func loadSources() *sources {
-	baseSourcesOnce.Do(func() {
-		src, err := parseSources(dataFS)
-		if err != nil {
-			panic(fmt.Sprintf("fakedagu: embedded data: %v", err))
-		}
-		baseSources = src
-	})
-	return baseSources
+// loadSources parses the embedded data of a profile once per process.
+func loadSources(d *dialect) *sources {
+	sourcesMu.Lock()
+	defer sourcesMu.Unlock()
+	if src, ok := sourcesCache[d.profile]; ok {
+		return src
+	}
+	src, err := parseSources(dataFS, d)
+	if err != nil {
+		panic(fmt.Sprintf("fakedagu: embedded data of profile %s: %v", d.profile, err))
+	}
+	sourcesCache[d.profile] = src
+	return src
 }
 
-func parseSources(fsys fs.FS) (*sources, error) {
+func parseSources(fsys fs.FS, d *dialect) (*sources, error) {
 	src := &sources{recorded: map[string]any{}, derived: map[string]obj{}, specs: map[string]string{}}
-	if err := src.readRecordings(fsys); err != nil {
+	if err := src.readRecordings(fsys, d); err != nil {
 		return nil, err
 	}
-	if err := src.readDerived(fsys); err != nil {
-		return nil, err
-	}
-	specs, err := fs.Glob(fsys, "testdata/derived/specs/*.yaml")
-	if err != nil {
-		return nil, err
-	}
-	for _, name := range specs {
-		raw, err := fs.ReadFile(fsys, name)
-		if err != nil {
+	if d.derived != "" {
+		if err := src.readDerived(fsys, d.derived); err != nil {
 			return nil, err
 		}
-		src.specs[strings.TrimSuffix(path.Base(name), ".yaml")] = string(raw)
+		if err := src.readSpecs(fsys, d.derived+"/specs"); err != nil {
+			return nil, err
+		}
 	}
+	src.addSnippetSpecs()
 	return src, nil
 }
 
-func (src *sources) readRecordings(fsys fs.FS) error {
-	recs, err := readRecordings(fsys)
+// readRecordings keeps the JSON bodies the REST key received below the API
+// base; a later recording of the same request wins (it shows the final
+// state of the recorded server).
+func (src *sources) readRecordings(fsys fs.FS, d *dialect) error {
+	recs, err := readRecordings(fsys, d.dataDir)
 	if err != nil {
 		return err
 	}
 	for _, name := range slices.Sorted(maps.Keys(recs)) {
 		rec := recs[name]
-		if len(rec.Response.JSON) == 0 || rec.Request.Auth != "rest_api key" {
+		rel, ok := strings.CutPrefix(rec.Request.Path, d.apiBase)
+		if !ok || len(rec.Response.JSON) == 0 || rec.Request.Auth != "rest_api key" {
 			continue
 		}
 		body, err := decodeJSON(rec.Response.JSON)
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		src.recorded[rec.Request.Path] = body
+		src.recorded[rel] = body
 	}
 	return nil
 }
 
-func (src *sources) readDerived(fsys fs.FS) error {
-	names, err := fs.Glob(fsys, "testdata/derived/*.json")
+func (src *sources) readDerived(fsys fs.FS, dir string) error {
+	names, err := fs.Glob(fsys, dir+"/*.json")
 	if err != nil {
 		return err
 	}
@@ -100,6 +103,21 @@ func (src *sources) readDerived(fsys fs.FS) error {
 	return nil
 }
 
+func (src *sources) readSpecs(fsys fs.FS, dir string) error {
+	names, err := fs.Glob(fsys, dir+"/*.yaml")
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
+		raw, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return err
+		}
+		src.specs[strings.TrimSuffix(path.Base(name), ".yaml")] = string(raw)
+	}
+	return nil
+}
+
 // shifted returns a copy of the sources with every recorded timestamp moved.
 func (src *sources) shifted(d timeShift) *sources {
 	out := &sources{recorded: map[string]any{}, derived: map[string]obj{}, specs: src.specs}
@@ -112,11 +130,17 @@ func (src *sources) shifted(d timeShift) *sources {
 	return out
 }
 
-// body returns the recorded body for an API path (relative to /api/v1).
+// body returns the recorded body for an API path; every profile records it.
 func (src *sources) body(apiPath string) obj {
-	v, ok := src.recorded["/api/v1"+apiPath]
+	v, ok := src.recorded[apiPath]
 	if !ok {
 		panic("fakedagu: no recording for " + apiPath)
 	}
 	return mustObj(v, apiPath)
+}
+
+// optionalBody returns the recorded body for an API path, or nil.
+func (src *sources) optionalBody(apiPath string) obj {
+	o, _ := src.recorded[apiPath].(obj)
+	return o
 }

@@ -101,9 +101,13 @@ func (n *wikiNode) sortChildren(by string, desc bool) {
 	}
 }
 
-// body renders a node in the WikiPageTreeNodeResponse shape.
-func (n *wikiNode) body() obj {
-	b := obj{"id": n.id, "name": n.name, "modifiedAt": n.modifiedAt}
+// body renders a node in the WikiPageTreeNodeResponse shape; the docs
+// tree has no modification times.
+func (n *wikiNode) body(withTimes bool) obj {
+	b := obj{"id": n.id, "name": n.name}
+	if withTimes {
+		b["modifiedAt"] = n.modifiedAt
+	}
 	if n.workspace != "" {
 		b["workspace"] = n.workspace
 	}
@@ -118,7 +122,7 @@ func (n *wikiNode) body() obj {
 	b["type"] = "directory"
 	children := arr{}
 	for _, c := range n.children {
-		children = append(children, c.body())
+		children = append(children, c.body(withTimes))
 	}
 	if len(children) > 0 {
 		b["children"] = children

@@ -10,7 +10,7 @@ import (
 )
 
 func BenchmarkGuardCheck(b *testing.B) {
-	base, _ := restBaseURL("http://dagu:8080")
+	base, _ := restBaseURL("http://dagu:8080", APIv1)
 	g := newGuard(base)
 	req, _ := http.NewRequest("GET", "http://dagu:8080/api/v1/dag-runs/n/r/sub-dag-runs/s/steps/st/foreach/1.each.0/steps/b/log?stream=stdout&tail=50", nil)
 	b.ReportAllocs()

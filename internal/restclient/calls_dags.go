@@ -8,7 +8,7 @@ import (
 
 // ListDAGs reads one page of DAG files (GET /dags).
 func (c *Client) ListDAGs(ctx context.Context, p gen.ListDAGsParams) (*gen.DAGListResponse, error) {
-	res, err := c.api.ListDAGsWithResponse(ctx, &p)
+	res, err := c.api().ListDAGsWithResponse(ctx, &p)
 	return decoded[gen.DAGListResponse](RouteDAGs, res, err)
 }
 
@@ -17,7 +17,7 @@ func (c *Client) GetDAG(ctx context.Context, fileName string) (*gen.DAGDetailsRe
 	if err := checkParams(RouteDAG, fileName); err != nil {
 		return nil, err
 	}
-	res, err := c.api.GetDAGWithResponse(ctx, fileName)
+	res, err := c.api().GetDAGWithResponse(ctx, fileName)
 	return decoded[gen.DAGDetailsResponse](RouteDAG, res, err)
 }
 
@@ -26,13 +26,13 @@ func (c *Client) GetDAGSpec(ctx context.Context, fileName string) (*gen.DAGSpecR
 	if err := checkParams(RouteDAGSpec, fileName); err != nil {
 		return nil, err
 	}
-	res, err := c.api.GetDAGSpecWithResponse(ctx, fileName)
+	res, err := c.api().GetDAGSpecWithResponse(ctx, fileName)
 	return decoded[gen.DAGSpecResponse](RouteDAGSpec, res, err)
 }
 
 // SearchDAGs searches DAG sources (GET /search/dags).
 func (c *Client) SearchDAGs(ctx context.Context, p gen.SearchDAGsParams) (*gen.DAGSearchFeedResponse, error) {
-	res, err := c.api.SearchDAGsWithResponse(ctx, &p)
+	res, err := c.api().SearchDAGsWithResponse(ctx, &p)
 	return decoded[gen.DAGSearchFeedResponse](RouteSearchDAGs, res, err)
 }
 
@@ -42,6 +42,6 @@ func (c *Client) SearchDAGMatches(ctx context.Context, fileName string, p gen.Se
 	if err := checkParams(RouteSearchDAGMatches, fileName); err != nil {
 		return nil, err
 	}
-	res, err := c.api.SearchDAGMatchesWithResponse(ctx, fileName, &p)
+	res, err := c.api().SearchDAGMatchesWithResponse(ctx, fileName, &p)
 	return decoded[gen.SearchMatchesResponse](RouteSearchDAGMatches, res, err)
 }

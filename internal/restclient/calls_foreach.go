@@ -26,14 +26,14 @@ func (c *Client) ListForeachItems(ctx context.Context, ref RunRef, step string, 
 			return nil, err
 		}
 		p := gen.ListSubDAGRunForeachItemsParams{Parent: ptr(q.Parent), Status: ptr(q.Status), Page: ptr(q.Page), PerPage: ptr(q.PerPage)}
-		res, err := c.api.ListSubDAGRunForeachItemsWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID, step, &p)
+		res, err := c.api().ListSubDAGRunForeachItemsWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID, step, &p)
 		return decoded[gen.ForeachItemList](RouteSubForeachItems, res, err)
 	}
 	if err := ref.check(RouteForeachItems, step); err != nil {
 		return nil, err
 	}
 	p := gen.ListForeachItemsParams{Parent: ptr(q.Parent), Status: ptr(q.Status), Page: ptr(q.Page), PerPage: ptr(q.PerPage)}
-	res, err := c.api.ListForeachItemsWithResponse(ctx, ref.Name, ref.RunID, step, &p)
+	res, err := c.api().ListForeachItemsWithResponse(ctx, ref.Name, ref.RunID, step, &p)
 	return decoded[gen.ForeachItemList](RouteForeachItems, res, err)
 }
 
@@ -44,13 +44,13 @@ func (c *Client) GetForeachItem(ctx context.Context, ref RunRef, step, item stri
 		if err := ref.check(RouteSubForeachItem, step, item); err != nil {
 			return nil, err
 		}
-		res, err := c.api.GetSubDAGRunForeachItemWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID, step, item)
+		res, err := c.api().GetSubDAGRunForeachItemWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID, step, item)
 		return decoded[gen.ForeachItem](RouteSubForeachItem, res, err)
 	}
 	if err := ref.check(RouteForeachItem, step, item); err != nil {
 		return nil, err
 	}
-	res, err := c.api.GetForeachItemWithResponse(ctx, ref.Name, ref.RunID, step, item)
+	res, err := c.api().GetForeachItemWithResponse(ctx, ref.Name, ref.RunID, step, item)
 	return decoded[gen.ForeachItem](RouteForeachItem, res, err)
 }
 
@@ -62,13 +62,13 @@ func (c *Client) GetForeachBodyStepLog(ctx context.Context, ref RunRef, step, it
 			return nil, err
 		}
 		p := gen.GetSubDAGRunForeachBodyStepLogParams{Stream: stream, Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
-		res, err := c.api.GetSubDAGRunForeachBodyStepLogWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID, step, item, bodyStep, &p)
+		res, err := c.api().GetSubDAGRunForeachBodyStepLogWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID, step, item, bodyStep, &p)
 		return decoded[gen.Log](RouteSubForeachBodyLog, res, err)
 	}
 	if err := ref.check(RouteForeachBodyLog, step, item, bodyStep); err != nil {
 		return nil, err
 	}
 	p := gen.GetForeachBodyStepLogParams{Stream: stream, Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
-	res, err := c.api.GetForeachBodyStepLogWithResponse(ctx, ref.Name, ref.RunID, step, item, bodyStep, &p)
+	res, err := c.api().GetForeachBodyStepLogWithResponse(ctx, ref.Name, ref.RunID, step, item, bodyStep, &p)
 	return decoded[gen.Log](RouteForeachBodyLog, res, err)
 }

@@ -39,7 +39,7 @@ type LogWindow struct {
 
 // ListRuns reads one page of root runs (GET /dag-runs).
 func (c *Client) ListRuns(ctx context.Context, p gen.ListDAGRunsParams) (*gen.DAGRunsPageResponse, error) {
-	res, err := c.api.ListDAGRunsWithResponse(ctx, &p)
+	res, err := c.api().ListDAGRunsWithResponse(ctx, &p)
 	return decoded[gen.DAGRunsPageResponse](RouteRuns, res, err)
 }
 
@@ -49,7 +49,7 @@ func (c *Client) ListRunsByName(ctx context.Context, name string, p gen.ListDAGR
 	if err := checkParams(RouteRunsByName, name); err != nil {
 		return nil, err
 	}
-	res, err := c.api.ListDAGRunsByNameWithResponse(ctx, name, &p)
+	res, err := c.api().ListDAGRunsByNameWithResponse(ctx, name, &p)
 	return decoded[gen.DAGRunsPageResponse](RouteRunsByName, res, err)
 }
 
@@ -68,13 +68,13 @@ func (c *Client) runDetails(ctx context.Context, ref RunRef) (*gen.DAGRunDetails
 		if err := ref.check(RouteSubRun); err != nil {
 			return nil, err
 		}
-		res, err := c.api.GetSubDAGRunWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID)
+		res, err := c.api().GetSubDAGRunWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID)
 		return decoded[gen.DAGRunDetailsResponse](RouteSubRun, res, err)
 	}
 	if err := ref.check(RouteRun); err != nil {
 		return nil, err
 	}
-	res, err := c.api.GetDAGRunWithResponse(ctx, ref.Name, ref.RunID)
+	res, err := c.api().GetDAGRunWithResponse(ctx, ref.Name, ref.RunID)
 	return decoded[gen.DAGRunDetailsResponse](RouteRun, res, err)
 }
 
@@ -92,13 +92,13 @@ func (c *Client) runSpec(ctx context.Context, ref RunRef) (*gen.DAGRunSpecRespon
 		if err := ref.check(RouteSubRunSpec); err != nil {
 			return nil, err
 		}
-		res, err := c.api.GetSubDAGRunSpecWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID)
+		res, err := c.api().GetSubDAGRunSpecWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID)
 		return decoded[gen.DAGRunSpecResponse](RouteSubRunSpec, res, err)
 	}
 	if err := ref.check(RouteRunSpec); err != nil {
 		return nil, err
 	}
-	res, err := c.api.GetDAGRunSpecWithResponse(ctx, ref.Name, ref.RunID)
+	res, err := c.api().GetDAGRunSpecWithResponse(ctx, ref.Name, ref.RunID)
 	return decoded[gen.DAGRunSpecResponse](RouteRunSpec, res, err)
 }
 
@@ -108,7 +108,7 @@ func (c *Client) GetRunOutputs(ctx context.Context, name, runID string) (*gen.DA
 	if err := checkParams(RouteRunOutputs, name, runID); err != nil {
 		return nil, err
 	}
-	res, err := c.api.GetDAGRunOutputsWithResponse(ctx, name, runID)
+	res, err := c.api().GetDAGRunOutputsWithResponse(ctx, name, runID)
 	return decoded[gen.DAGRunOutputs](RouteRunOutputs, res, err)
 }
 
@@ -120,14 +120,14 @@ func (c *Client) GetRunLog(ctx context.Context, ref RunRef, w LogWindow) (*gen.L
 			return nil, err
 		}
 		p := gen.GetSubDAGRunLogParams{Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
-		res, err := c.api.GetSubDAGRunLogWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID, &p)
+		res, err := c.api().GetSubDAGRunLogWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID, &p)
 		return decoded[gen.Log](RouteSubRunLog, res, err)
 	}
 	if err := ref.check(RouteRunLog); err != nil {
 		return nil, err
 	}
 	p := gen.GetDAGRunLogParams{Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
-	res, err := c.api.GetDAGRunLogWithResponse(ctx, ref.Name, ref.RunID, &p)
+	res, err := c.api().GetDAGRunLogWithResponse(ctx, ref.Name, ref.RunID, &p)
 	return decoded[gen.Log](RouteRunLog, res, err)
 }
 
@@ -139,14 +139,14 @@ func (c *Client) GetStepLog(ctx context.Context, ref RunRef, step string, stream
 			return nil, err
 		}
 		p := gen.GetSubDAGRunStepLogParams{Stream: stream, Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
-		res, err := c.api.GetSubDAGRunStepLogWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID, step, &p)
+		res, err := c.api().GetSubDAGRunStepLogWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID, step, &p)
 		return decoded[gen.Log](RouteSubStepLog, res, err)
 	}
 	if err := ref.check(RouteStepLog, step); err != nil {
 		return nil, err
 	}
 	p := gen.GetDAGRunStepLogParams{Stream: stream, Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
-	res, err := c.api.GetDAGRunStepLogWithResponse(ctx, ref.Name, ref.RunID, step, &p)
+	res, err := c.api().GetDAGRunStepLogWithResponse(ctx, ref.Name, ref.RunID, step, &p)
 	return decoded[gen.Log](RouteStepLog, res, err)
 }
 
@@ -157,7 +157,7 @@ func (c *Client) ListSubRuns(ctx context.Context, ref RunRef) ([]gen.SubDAGRunDe
 		return nil, err
 	}
 	p := gen.ListSubDAGRunsParams{ParentSubDAGRunId: ptr(ref.SubRunID)}
-	res, err := c.api.ListSubDAGRunsWithResponse(ctx, ref.Name, ref.RunID, &p)
+	res, err := c.api().ListSubDAGRunsWithResponse(ctx, ref.Name, ref.RunID, &p)
 	body, err := decoded[gen.SubDAGRunsResponse](RouteSubRuns, res, err)
 	if err != nil {
 		return nil, err
@@ -180,10 +180,10 @@ func (c *Client) DownloadStepLog(ctx context.Context, ref RunRef, step string, s
 	var err error
 	if ref.IsSub() {
 		p := gen.DownloadSubDAGRunStepLogParams{Stream: ptr(stream)}
-		res, err = c.api.DownloadSubDAGRunStepLog(ctx, ref.Name, ref.RunID, ref.SubRunID, step, &p)
+		res, err = c.api().DownloadSubDAGRunStepLog(ctx, ref.Name, ref.RunID, ref.SubRunID, step, &p)
 	} else {
 		p := gen.DownloadDAGRunStepLogParams{Stream: ptr(stream)}
-		res, err = c.api.DownloadDAGRunStepLog(ctx, ref.Name, ref.RunID, step, &p)
+		res, err = c.api().DownloadDAGRunStepLog(ctx, ref.Name, ref.RunID, step, &p)
 	}
 	if err != nil {
 		return nil, decodeError(route, err)

@@ -8,7 +8,7 @@ import (
 
 // ListWiki reads one page of the Wiki tree or flat list (GET /wiki).
 func (c *Client) ListWiki(ctx context.Context, p gen.ListWikiPagesParams) (*gen.WikiPageListResponse, error) {
-	res, err := c.api.ListWikiPagesWithResponse(ctx, &p)
+	res, err := c.api().ListWikiPagesWithResponse(ctx, &p)
 	return decoded[gen.WikiPageListResponse](RouteWiki, res, err)
 }
 
@@ -16,12 +16,12 @@ func (c *Client) ListWiki(ctx context.Context, p gen.ListWikiPagesParams) (*gen.
 // sent, which Dagu reads as the default workspace.
 func (c *Client) GetWikiPage(ctx context.Context, workspace, path string) (*gen.WikiPageResponse, error) {
 	p := gen.GetWikiPageParams{Workspace: ptr(workspace), Path: path}
-	res, err := c.api.GetWikiPageWithResponse(ctx, &p)
+	res, err := c.api().GetWikiPageWithResponse(ctx, &p)
 	return decoded[gen.WikiPageResponse](RouteWikiPage, res, err)
 }
 
 // SearchWiki searches Wiki pages (GET /search/wiki).
 func (c *Client) SearchWiki(ctx context.Context, p gen.SearchWikiPagesParams) (*gen.WikiPageSearchFeedResponse, error) {
-	res, err := c.api.SearchWikiPagesWithResponse(ctx, &p)
+	res, err := c.api().SearchWikiPagesWithResponse(ctx, &p)
 	return decoded[gen.WikiPageSearchFeedResponse](RouteSearchWiki, res, err)
 }

@@ -5,15 +5,43 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
+	"golang.org/x/sync/errgroup"
 )
 
-// Capabilities records which optional Dagu features the server has.
+// Capabilities records where the server serves its REST API and which of
+// the routes that differ between Dagu releases it has.
 type Capabilities struct {
 	// Version is the server version from /health ("" when unknown).
 	Version string
+	// APIBase is where the REST API lives: /api/v1 (2.x) or /api/v2 (1.x).
+	APIBase APIBase
+	// OpenAPI: the server publishes /openapi.json (2.6 and later); the
+	// route capabilities then come from it, else from probes.
+	OpenAPI bool
+	// Wiki: /wiki, /wiki/page (current Dagu).
+	Wiki bool
+	// Docs: /docs, /docs/doc, the wiki of Dagu 2.0-2.6.
+	Docs bool
+	// SearchDAGs: the cursor-paged /search/dags feed (2.6 and later).
+	SearchDAGs bool
+	// SearchDAGsLegacy: the unpaged regular-expression /dags/search.
+	SearchDAGsLegacy bool
+	// SearchWiki: the /search/wiki feed.
+	SearchWiki bool
+	// SearchDocs: the /search/docs feed (2.6).
+	SearchDocs bool
+	// SearchDocsLegacy: the unpaged /docs/search (2.0-2.6).
+	SearchDocsLegacy bool
+	// RunListFilters: /dag-runs takes several status values, labels,
+	// limit and cursor (2.6 and later); older servers refuse a repeated
+	// status and ignore the rest.
+	RunListFilters bool
 	// ForeachRoutes: the per-item foreach routes exist (newer Dagu).
 	ForeachRoutes bool
 	// EventLogs: the central event log route exists (it may still answer
@@ -27,54 +55,182 @@ type Capabilities struct {
 	Routes map[string]bool
 }
 
-// capabilityTable is the one place that says which published routes prove a
-// capability: all listed routes must be present. A new optional Dagu route
-// is one line here (plus its Capabilities field).
-var capabilityTable = []struct {
+// capability is one row of the capability table: how the gateway learns
+// whether the server has a feature.
+type capability struct {
+	// Name is the capability's name in doctor and /readyz.
+	Name string
+	// routes prove the capability when all are in the OpenAPI document.
 	routes []string
-	set    func(*Capabilities)
-}{
-	{[]string{RouteForeachItems, RouteSubForeachItems, RouteForeachItem, RouteSubForeachItem, RouteForeachBodyLog, RouteSubForeachBodyLog},
-		func(c *Capabilities) { c.ForeachRoutes = true }},
-	{[]string{RouteEventLogs}, func(c *Capabilities) { c.EventLogs = true }},
+	// probe decides without the document (or when routes cannot tell);
+	// nil means only the document can prove the capability.
+	probe func(ctx context.Context, c *Client) (bool, error)
+	field func(*Capabilities) *bool
 }
 
-// DetectCapabilities reads /health and /openapi.json. A server without an
-// OpenAPI document (router-level 404) yields no optional capabilities and
-// no error; any other failure is returned.
+// probeQuery is a search text no real document is expected to contain;
+// probes only care whether the route answers.
+const probeQuery = "dagu-mcp-gateway-capability-probe"
+
+// capabilityTable is the one place that says how each capability is
+// detected. A new optional Dagu route is one row here (plus its
+// Capabilities field).
+var capabilityTable = []capability{
+	{"wiki", []string{RouteWiki, RouteWikiPage}, probeRoute(func(ctx context.Context, c *Client) error {
+		_, err := c.ListWiki(ctx, gen.ListWikiPagesParams{Flat: ptr(true), PerPage: ptr(1)})
+		return err
+	}), func(c *Capabilities) *bool { return &c.Wiki }},
+	{"docs", []string{RouteDocs, RouteDoc}, probeRoute(func(ctx context.Context, c *Client) error {
+		_, err := c.ListDocs(ctx, gen.ListDocsParams{Flat: ptr(true), PerPage: ptr(1)})
+		return err
+	}), func(c *Capabilities) *bool { return &c.Docs }},
+	{"searchDAGs", []string{RouteSearchDAGs}, probeRoute(func(ctx context.Context, c *Client) error {
+		_, err := c.SearchDAGs(ctx, gen.SearchDAGsParams{Q: probeQuery, Limit: ptr(1)})
+		return err
+	}), func(c *Capabilities) *bool { return &c.SearchDAGs }},
+	{"searchDAGsLegacy", []string{RouteSearchDAGsLegacy}, probeRoute(func(ctx context.Context, c *Client) error {
+		_, err := c.SearchDAGsLegacy(ctx, probeQuery)
+		return err
+	}), func(c *Capabilities) *bool { return &c.SearchDAGsLegacy }},
+	{"searchWiki", []string{RouteSearchWiki}, probeRoute(func(ctx context.Context, c *Client) error {
+		_, err := c.SearchWiki(ctx, gen.SearchWikiPagesParams{Q: probeQuery, Limit: ptr(1)})
+		return err
+	}), func(c *Capabilities) *bool { return &c.SearchWiki }},
+	{"searchDocs", []string{RouteSearchDocs}, probeRoute(func(ctx context.Context, c *Client) error {
+		_, err := c.SearchDocs(ctx, gen.SearchDocsParams{Q: probeQuery, Limit: ptr(1)})
+		return err
+	}), func(c *Capabilities) *bool { return &c.SearchDocs }},
+	{"searchDocsLegacy", []string{RouteSearchDocsLegacy}, probeRoute(func(ctx context.Context, c *Client) error {
+		_, err := c.SearchDocsLegacy(ctx, gen.SearchDocsLegacyParams{Q: probeQuery})
+		return err
+	}), func(c *Capabilities) *bool { return &c.SearchDocsLegacy }},
+	{"runListFilters", nil, probeRunListFilters, func(c *Capabilities) *bool { return &c.RunListFilters }},
+	{"foreachRoutes", []string{RouteForeachItems, RouteSubForeachItems, RouteForeachItem, RouteSubForeachItem, RouteForeachBodyLog, RouteSubForeachBodyLog},
+		nil, func(c *Capabilities) *bool { return &c.ForeachRoutes }},
+	{"eventLogs", []string{RouteEventLogs}, nil, func(c *Capabilities) *bool { return &c.EventLogs }},
+}
+
+// CapabilityNames lists the table's capabilities in order, for doctor and
+// /readyz.
+func CapabilityNames() []string {
+	names := make([]string, len(capabilityTable))
+	for i, row := range capabilityTable {
+		names[i] = row.Name
+	}
+	return names
+}
+
+// Has reports a capability by its table name.
+func (caps Capabilities) Has(name string) bool {
+	for _, row := range capabilityTable {
+		if row.Name == name {
+			return *row.field(&caps)
+		}
+	}
+	return false
+}
+
+// probeRoute turns one cheap call into a presence probe: any answer from a
+// handler proves the route (a 400 or the wiki-disabled 403 too); a 404 or
+// a non-JSON 200 (the web UI of Dagu 2.x) disproves it. A refused key or a
+// transport failure is an error: detection cannot tell then.
+func probeRoute(call func(context.Context, *Client) error) func(context.Context, *Client) (bool, error) {
+	return func(ctx context.Context, c *Client) (bool, error) {
+		err := call(ctx, c)
+		e, ok := AsError(err)
+		switch {
+		case err == nil:
+			return true, nil
+		case !ok:
+			return false, err
+		case isNotAnAPI(err):
+			return false, nil
+		case e.Kind == KindHTTP && e.Status == http.StatusBadRequest:
+			return true, nil
+		case e.Kind == KindHTTP && e.Status == http.StatusForbidden && !e.SurfaceDenied:
+			return true, nil
+		}
+		return false, err
+	}
+}
+
+// probeFutureDate (2100-01-01) makes the run-list probe's answer empty.
+const probeFutureDate int64 = 4102444800
+
+// probeRunListFilters asks for runs with two statuses, a limit and a date
+// in the future (an empty answer): Dagu 2.6 and later answer it, older
+// servers refuse the repeated status with 400.
+func probeRunListFilters(ctx context.Context, c *Client) (bool, error) {
+	future := probeFutureDate
+	_, err := c.ListRuns(ctx, gen.ListDAGRunsParams{Status: gen.StatusFilter{0, 1}, Limit: ptr(1), FromDate: &future})
+	if e, ok := AsError(err); ok && e.Kind == KindHTTP && e.Status == http.StatusBadRequest {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// DetectCapabilities finds the REST base, then reads /health and
+// /openapi.json; where the server publishes no document (before 2.6), the
+// table's probes decide. Any failure other than a missing document is
+// returned.
 func (c *Client) DetectCapabilities(ctx context.Context) (Capabilities, error) {
 	caps := Capabilities{DetectedAt: time.Now(), Routes: map[string]bool{}}
-	health, err := c.Health(ctx)
+	base, health, err := c.detectAPIBase(ctx)
 	if err != nil {
 		return caps, err
 	}
-	caps.Version = health.Version
+	caps.APIBase = base
+	if health == nil {
+		// The API refused the probe (a Dagu 1.17 token); ask again for the
+		// error the caller should see.
+		if _, err := c.Health(ctx); err != nil {
+			return caps, err
+		}
+	} else {
+		caps.Version = health.Version
+	}
 	routes, err := c.publishedRoutes(ctx)
-	if IsRouteMissing(err) {
-		return caps, nil
-	}
-	if err != nil {
+	switch {
+	case err == nil:
+		caps.OpenAPI, caps.Routes = true, routes
+	case !IsStatus(err, http.StatusNotFound):
 		return caps, err
 	}
-	caps.Routes = routes
-	applyCapabilities(&caps)
-	return caps, nil
+	return caps, c.applyCapabilities(ctx, &caps)
 }
 
-func applyCapabilities(caps *Capabilities) {
+// applyCapabilities fills every row: from the document when it lists the
+// row's routes, else by the row's probe, run concurrently.
+func (c *Client) applyCapabilities(ctx context.Context, caps *Capabilities) error {
 	published := map[string]bool{}
 	for route := range caps.Routes {
 		published[normalizeTemplate(route)] = true
 	}
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(4)
 	for _, row := range capabilityTable {
-		all := true
-		for _, route := range row.routes {
-			all = all && published[normalizeTemplate(route)]
-		}
-		if all {
-			row.set(caps)
+		field := row.field(caps)
+		switch {
+		case caps.OpenAPI && len(row.routes) > 0:
+			*field = allPublished(published, row.routes)
+		case row.probe != nil:
+			g.Go(func() error {
+				ok, err := row.probe(ctx, c)
+				*field = ok
+				return err
+			})
 		}
 	}
+	return g.Wait()
+}
+
+func allPublished(published map[string]bool, routes []string) bool {
+	for _, route := range routes {
+		if !published[normalizeTemplate(route)] {
+			return false
+		}
+	}
+	return true
 }
 
 var templateParam = regexp.MustCompile(`\{[^/}]*\}`)
@@ -89,7 +245,7 @@ func normalizeTemplate(route string) string {
 // of its "paths" object and their method names; the document is large
 // (hundreds of KiB) and everything else is skipped without being stored.
 func (c *Client) publishedRoutes(ctx context.Context) (map[string]bool, error) {
-	res, err := c.api.GetOpenAPIDocument(ctx)
+	res, err := c.api().GetOpenAPIDocument(ctx)
 	if err != nil {
 		return nil, decodeError(RouteOpenAPI, err)
 	}

@@ -8,14 +8,17 @@ import (
 )
 
 // capsServer serves /health and the given OpenAPI document body (or a
-// router-level 404 when doc is "").
+// router-level 404 when doc is ""), a run list that takes filters, and a
+// router-level 404 for every other route.
 func capsServer(t *testing.T, doc string) string {
 	t.Helper()
 	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case strings.HasSuffix(r.URL.Path, "/health"):
 			writeJSON(w, 200, healthJSON)
-		case doc == "":
+		case strings.HasSuffix(r.URL.Path, "/dag-runs"):
+			writeJSON(w, 200, `{"dagRuns":[]}`)
+		case !strings.HasSuffix(r.URL.Path, "/openapi.json") || doc == "":
 			http.Error(w, "404 page not found", http.StatusNotFound)
 		default:
 			writeJSON(w, 200, doc)

@@ -3,6 +3,7 @@ package restclient
 import (
 	"fmt"
 	"net/url"
+	"sync/atomic"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
 )
@@ -12,17 +13,25 @@ import (
 // methods return generated types (for package upstream)
 // and *Error values.
 type Client struct {
-	api      *gen.ClientWithResponses
-	cfg      Config
-	restBase *url.URL
+	cfg Config
+	// apis holds one generated client per REST base; base selects the one
+	// in use (APIv1 until DetectAPIBase says otherwise).
+	apis map[APIBase]*gen.ClientWithResponses
+	base atomic.Pointer[APIBase]
 }
 
 // New validates cfg and builds a Client. It does not contact Dagu.
 func New(cfg Config) (*Client, error) {
 	cfg = cfg.withDefaults()
-	restBase, err := restBaseURL(cfg.BaseURL)
-	if err != nil {
-		return nil, err
+	urls := make(map[APIBase]*url.URL, len(apiBases))
+	all := make([]*url.URL, 0, len(apiBases))
+	for _, b := range apiBases {
+		u, err := restBaseURL(cfg.BaseURL, b)
+		if err != nil {
+			return nil, err
+		}
+		urls[b] = u
+		all = append(all, u)
 	}
 	hc, err := newHTTPClient(cfg)
 	if err != nil {
@@ -32,13 +41,32 @@ func New(cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("upstream metrics: %w", err)
 	}
-	d := newDoer(cfg, newGuard(restBase), hc, m)
-	api, err := gen.NewClientWithResponses(restBase.String(), gen.WithHTTPClient(d))
-	if err != nil {
-		return nil, fmt.Errorf("dagu client: %w", err)
+	d := newDoer(cfg, newGuard(all...), hc, m)
+	c := &Client{cfg: cfg, apis: make(map[APIBase]*gen.ClientWithResponses, len(urls))}
+	for b, u := range urls {
+		api, err := gen.NewClientWithResponses(u.String(), gen.WithHTTPClient(d))
+		if err != nil {
+			return nil, fmt.Errorf("dagu client: %w", err)
+		}
+		c.apis[b] = api
 	}
-	return &Client{api: api, cfg: cfg, restBase: restBase}, nil
+	c.SetAPIBase(APIv1)
+	return c, nil
 }
+
+// APIBase is the REST base in use.
+func (c *Client) APIBase() APIBase { return *c.base.Load() }
+
+// SetAPIBase switches every later call to the REST base b; an unknown base
+// is ignored.
+func (c *Client) SetAPIBase(b APIBase) {
+	if _, ok := c.apis[b]; ok {
+		c.base.Store(&b)
+	}
+}
+
+// api is the generated client of the REST base in use.
+func (c *Client) api() *gen.ClientWithResponses { return c.apis[c.APIBase()] }
 
 // KeyFingerprint identifies the API key in use (see KeyFingerprint).
 func (c *Client) KeyFingerprint() string { return c.cfg.Key.Fingerprint() }

@@ -19,14 +19,30 @@ const (
 	DefaultMaxResponseBytes = 32 << 20
 	DefaultRetries          = 2
 	DefaultUserAgent        = "dagu-mcp-gateway/dev"
-	restBasePath            = "/api/v1"
 )
+
+// APIBase is the path under the Dagu URL where a release serves its REST
+// API: Dagu 2.x serves /api/v1, Dagu 1.x /api/v2 (1.17 also has a legacy
+// /api/v1 with other shapes, which the gateway never uses).
+type APIBase string
+
+// The REST bases the gateway knows.
+const (
+	APIv1 APIBase = "/api/v1"
+	APIv2 APIBase = "/api/v2"
+)
+
+// apiBases lists the bases in detection order: /api/v2 first, because a
+// Dagu 1.17 also answers its legacy /api/v1, while a Dagu 2.x answers
+// /api/v2 only with its web UI (200 text/html), which never counts.
+var apiBases = []APIBase{APIv2, APIv1}
 
 // Config configures the Dagu REST client.
 type Config struct {
 	// BaseURL is the Dagu server's URL including any base path, e.g.
 	// "https://dagu.example.com" or "https://example.com/dagu". The REST
-	// API is BaseURL + "/api/v1".
+	// API is BaseURL + "/api/v1" (Dagu 2.x) or BaseURL + "/api/v2" (Dagu
+	// 1.x); DetectAPIBase finds out which, and /api/v1 is assumed until then.
 	BaseURL string
 	// Key supplies the API key sent as a Bearer token; nil or an empty key
 	// sends no Authorization header.
@@ -92,8 +108,8 @@ func (cfg Config) withDefaults() Config {
 	return cfg
 }
 
-// restBaseURL validates BaseURL and returns the REST base URL.
-func restBaseURL(base string) (*url.URL, error) {
+// restBaseURL validates BaseURL and returns the REST base URL under api.
+func restBaseURL(base string, api APIBase) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimSpace(base))
 	if err != nil {
 		return nil, fmt.Errorf("dagu base URL: %w", err)
@@ -109,7 +125,7 @@ func restBaseURL(base string) (*url.URL, error) {
 		return nil, errors.New("dagu base URL: query and fragment are not allowed")
 	}
 	rest := &url.URL{Scheme: u.Scheme, Host: u.Host}
-	basePath := strings.TrimSuffix(u.EscapedPath(), "/") + restBasePath
+	basePath := strings.TrimSuffix(u.EscapedPath(), "/") + string(api)
 	if err := setEscapedPath(rest, basePath); err != nil {
 		return nil, fmt.Errorf("dagu base URL: %w", err)
 	}

@@ -27,7 +27,7 @@ func TestRestBaseURL(t *testing.T) {
 		{"", "", false},
 	}
 	for _, tt := range tests {
-		u, err := restBaseURL(tt.base)
+		u, err := restBaseURL(tt.base, APIv1)
 		if (err == nil) != tt.ok {
 			t.Errorf("restBaseURL(%q) error = %v", tt.base, err)
 			continue

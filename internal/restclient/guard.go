@@ -118,18 +118,28 @@ func validParam(value string) bool {
 // escaped path and the raw query of the final *http.Request.
 type guard struct {
 	scheme, host string
-	// prefix is the escaped REST base path, e.g. "/api/v1" or "/dagu/api/v1".
-	prefix  string
-	matcher *matcher
+	// prefixes are the escaped REST base paths, e.g. "/api/v1" and
+	// "/dagu/api/v2": the allow-list applies under each.
+	prefixes []string
+	matcher  *matcher
 }
 
-func newGuard(restBase *url.URL) *guard {
-	return &guard{
-		scheme:  restBase.Scheme,
-		host:    strings.ToLower(restBase.Host),
-		prefix:  strings.TrimSuffix(restBase.EscapedPath(), "/"),
-		matcher: newMatcher(allowedRoutes),
+func newGuard(restBases ...*url.URL) *guard {
+	g := &guard{scheme: restBases[0].Scheme, host: strings.ToLower(restBases[0].Host), matcher: newMatcher(allowedRoutes)}
+	for _, b := range restBases {
+		g.prefixes = append(g.prefixes, strings.TrimSuffix(b.EscapedPath(), "/"))
 	}
+	return g
+}
+
+// restPath returns the escaped path below one of the REST bases.
+func (g *guard) restPath(escaped string) (string, bool) {
+	for _, prefix := range g.prefixes {
+		if rest, ok := strings.CutPrefix(escaped, prefix); ok && strings.HasPrefix(rest, "/") {
+			return rest, true
+		}
+	}
+	return "", false
 }
 
 // check returns the route template of an allowed request, or a KindRefused
@@ -145,7 +155,7 @@ func (g *guard) check(req *http.Request) (string, error) {
 	if u == nil || u.Scheme != g.scheme || strings.ToLower(u.Host) != g.host || u.User != nil || u.Opaque != "" {
 		return "", refused("", "the request does not target the configured Dagu server")
 	}
-	rest, ok := strings.CutPrefix(u.EscapedPath(), g.prefix)
+	rest, ok := g.restPath(u.EscapedPath())
 	if !ok {
 		return "", refused("", "the path is outside the Dagu REST base")
 	}

@@ -12,11 +12,15 @@ import (
 )
 
 func TestGuardCheck(t *testing.T) {
-	base, err := restBaseURL("https://dagu.example:8443/dagu")
+	base, err := restBaseURL("https://dagu.example:8443/dagu", APIv1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := newGuard(base)
+	v2, err := restBaseURL("https://dagu.example:8443/dagu", APIv2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newGuard(base, v2)
 	tests := []struct {
 		name, method, url string
 		wantRoute         string // "" means refused
@@ -25,6 +29,10 @@ func TestGuardCheck(t *testing.T) {
 		{"escaped slash stays one segment", "GET", "https://dagu.example:8443/dagu/api/v1/dags/a%2Fb/spec", RouteDAGSpec},
 		{"host is case-insensitive", "GET", "https://DAGU.example:8443/dagu/api/v1/health", RouteHealth},
 		{"repeated status", "GET", "https://dagu.example:8443/dagu/api/v1/dag-runs?status=2&status=3", RouteRuns},
+		{"Dagu 1.x base", "GET", "https://dagu.example:8443/dagu/api/v2/dags/a/spec", RouteDAGSpec},
+		{"Dagu 1.x base, write route", "GET", "https://dagu.example:8443/dagu/api/v2/dags/x/start", ""},
+		{"unknown API version", "GET", "https://dagu.example:8443/dagu/api/v3/dags", ""},
+		{"base prefix without a slash", "GET", "https://dagu.example:8443/dagu/api/v2dags", ""},
 		{"deep foreach body log", "GET", "https://dagu.example:8443/dagu/api/v1/dag-runs/n/r/sub-dag-runs/s/steps/st/foreach/1.each.0/steps/b/log?stream=stdout", RouteSubForeachBodyLog},
 		{"POST", "POST", "https://dagu.example:8443/dagu/api/v1/dags", ""},
 		{"DELETE", "DELETE", "https://dagu.example:8443/dagu/api/v1/dags/x", ""},
@@ -66,7 +74,7 @@ func TestGuardCheck(t *testing.T) {
 }
 
 func TestGuardRefusesBody(t *testing.T) {
-	base, _ := restBaseURL("http://dagu")
+	base, _ := restBaseURL("http://dagu", APIv1)
 	req, _ := http.NewRequest("GET", "http://dagu/api/v1/dags", strings.NewReader("x"))
 	if _, err := newGuard(base).check(req); kindOf(err) != KindRefused {
 		t.Fatalf("GET with a body allowed: %v", err)
@@ -264,11 +272,11 @@ func TestRawClientCannotEscape(t *testing.T) {
 	ctx := context.Background()
 	stdout := gen.GetDAGRunStepLogParams{Stream: gen.StreamStdout}
 	calls := map[string]func() error{
-		"dag ..":          func() error { _, err := c.api.GetDAG(ctx, ".."); return err },
-		"dag .":           func() error { _, err := c.api.GetDAG(ctx, "."); return err },
-		"run ../api-keys": func() error { _, err := c.api.GetDAGRun(ctx, "..", "api-keys"); return err },
+		"dag ..":          func() error { _, err := c.api().GetDAG(ctx, ".."); return err },
+		"dag .":           func() error { _, err := c.api().GetDAG(ctx, "."); return err },
+		"run ../api-keys": func() error { _, err := c.api().GetDAGRun(ctx, "..", "api-keys"); return err },
 		"step .. to run log": func() error {
-			_, err := c.api.GetDAGRunStepLog(ctx, "n", "r", "..", &stdout)
+			_, err := c.api().GetDAGRunStepLog(ctx, "n", "r", "..", &stdout)
 			return err
 		},
 	}
@@ -291,7 +299,7 @@ func TestRawClientCannotEscape(t *testing.T) {
 func TestEveryGeneratedOperationPassesGuard(t *testing.T) {
 	srv, rec := newServer(t, func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, `{}`) })
 	c := newTestClient(t, srv.URL, nil)
-	raw := reflect.ValueOf(c.api.ClientInterface)
+	raw := reflect.ValueOf(c.api().ClientInterface)
 	iface := reflect.TypeFor[gen.ClientInterface]()
 	for i := range iface.NumMethod() {
 		name := iface.Method(i).Name

@@ -37,6 +37,13 @@ const (
 	RouteForeachBodyLog    = "/dag-runs/{name}/{dagRunId}/steps/{stepName}/foreach/{item}/steps/{bodyStepName}/log"
 	RouteSubForeachBodyLog = "/dag-runs/{name}/{dagRunId}/sub-dag-runs/{subDAGRunId}/steps/{stepName}/foreach/{item}/steps/{bodyStepName}/log"
 	RouteEventLogs         = "/event-logs"
+
+	// Routes of older Dagu releases (see DetectCapabilities).
+	RouteSearchDAGsLegacy = "/dags/search"
+	RouteDocs             = "/docs"
+	RouteDoc              = "/docs/doc"
+	RouteSearchDocsLegacy = "/docs/search"
+	RouteSearchDocs       = "/search/docs"
 )
 
 // Query keys shared by several routes.
@@ -85,4 +92,9 @@ var allowedRoutes = map[string][]string{
 	RouteForeachBodyLog:    stepLogKeys,
 	RouteSubForeachBodyLog: stepLogKeys,
 	RouteEventLogs:         {"kind", "dagName", "dagRunId", "limit"},
+	RouteSearchDAGsLegacy:  {"q"},
+	RouteDocs:              {"workspace", "page", "perPage", "flat", "sort", "order"},
+	RouteDoc:               {"workspace", "path"},
+	RouteSearchDocsLegacy:  {"q", "workspace"},
+	RouteSearchDocs:        {"q", "workspace", "cursor", "limit"},
 }

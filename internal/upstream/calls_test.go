@@ -149,7 +149,7 @@ func TestAdapterCallPlans(t *testing.T) {
 			return err
 		}, want: []string{
 			foreach + "/steps/each/foreach", foreach, foreach + "/steps/each/log/download?stream=stdout",
-			"/health", "/openapi.json", "/auth/me",
+			"/api/v2/health", "/health", "/openapi.json", "/dag-runs?fromDate=4102444800&limit=1&status=0&status=1", "/auth/me",
 		}},
 		{name: "body step log without the routes", read: func(ctx context.Context, a *Adapter) error {
 			if _, err := a.GetStepLog(ctx, body, model.LogQuery{}); errorOf(t, err).Kind != model.FailureUnsupported {

@@ -17,7 +17,6 @@ const (
 	namesMaxPages = 20
 )
 
-
 // listDAGs reads one page of the DAG collection (1 call).
 func (a *Adapter) listDAGs(ctx context.Context, q model.DAGListQuery) (*model.DAGCollection, error) {
 	resp, err := a.client.ListDAGs(ctx, gen.ListDAGsParams{

@@ -19,7 +19,8 @@ const (
 
 // Start serves a fake Dagu on a loopback httptest server that is closed
 // when the test ends. It returns the server and its base URL: scheme, host
-// and opts.BasePath, without "/api/v1".
+// and opts.BasePath, without the API base (Server.APIPrefix: "/api/v1", or
+// "/api/v2" for the 1.29 and 1.17 profiles).
 func Start(tb testing.TB, opts fakedagu.Options) (*fakedagu.Server, string) {
 	tb.Helper()
 	s := fakedagu.New(opts)

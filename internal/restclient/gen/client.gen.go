@@ -96,6 +96,27 @@ func (e ListDAGsParamsSort) Valid() bool {
 	}
 }
 
+// Defines values for ListDocsParamsSort.
+const (
+	ListDocsParamsSortMtime ListDocsParamsSort = "mtime"
+	ListDocsParamsSortName  ListDocsParamsSort = "name"
+	ListDocsParamsSortType  ListDocsParamsSort = "type"
+)
+
+// Valid indicates whether the value is a known member of the ListDocsParamsSort enum.
+func (e ListDocsParamsSort) Valid() bool {
+	switch e {
+	case ListDocsParamsSortMtime:
+		return true
+	case ListDocsParamsSortName:
+		return true
+	case ListDocsParamsSortType:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ListWikiPagesParamsSort.
 const (
 	ListWikiPagesParamsSortMtime ListWikiPagesParamsSort = "mtime"
@@ -352,6 +373,18 @@ type DAGSearchFeedResponse struct {
 	Results    []DAGSearchPageItem `json:"results"`
 }
 
+// DAGSearchLegacyItem A DAG that matched, named by its file name.
+type DAGSearchLegacyItem struct {
+	Matches []SearchMatchItem `json:"matches"`
+	Name    string            `json:"name"`
+}
+
+// DAGSearchLegacyResponse Every DAG that matched the older search, with every match.
+type DAGSearchLegacyResponse struct {
+	Errors  []string              `json:"errors,omitempty"`
+	Results []DAGSearchLegacyItem `json:"results"`
+}
+
 // DAGSearchPageItem A DAG that matched, with preview snippets.
 type DAGSearchPageItem struct {
 	FileName          string            `json:"fileName"`
@@ -369,6 +402,21 @@ type DAGSpecResponse struct {
 	Errors                []string               `json:"errors,omitempty"`
 	Spec                  string                 `json:"spec"`
 	ValueReferenceNotices []ValueReferenceNotice `json:"valueReferenceNotices,omitempty"`
+}
+
+// DocSearchLegacyItem A page that matched, with every match.
+type DocSearchLegacyItem struct {
+	Id      string            `json:"id"`
+	Matches []SearchMatchItem `json:"matches,omitempty"`
+	Title   string            `json:"title"`
+
+	// Workspace Owning workspace (2.6); absent for the default workspace.
+	Workspace *string `json:"workspace,omitempty"`
+}
+
+// DocSearchLegacyResponse Every page that matched the older docs search.
+type DocSearchLegacyResponse struct {
+	Results []DocSearchLegacyItem `json:"results"`
 }
 
 // Error JSON error body.
@@ -1103,6 +1151,54 @@ type ListDAGsParams struct {
 // ListDAGsParamsSort defines parameters for ListDAGs.
 type ListDAGsParamsSort string
 
+// SearchDAGsLegacyParams defines parameters for SearchDAGsLegacy.
+type SearchDAGsLegacyParams struct {
+	// Q Literal text to look for.
+	Q SearchQuery `form:"q" json:"q"`
+}
+
+// ListDocsParams defines parameters for ListDocs.
+type ListDocsParams struct {
+	// Workspace all, default, or a workspace name. Omitted means all visible workspaces.
+	Workspace *Workspace `form:"workspace,omitempty" json:"workspace,omitempty"`
+
+	// Page 1-based page number.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// PerPage Entries per page.
+	PerPage *PerPage `form:"perPage,omitempty" json:"perPage,omitempty"`
+
+	// Flat true for a flat page list instead of a tree.
+	Flat *bool `form:"flat,omitempty" json:"flat,omitempty"`
+
+	// Sort Sort field (2.6).
+	Sort *ListDocsParamsSort `form:"sort,omitempty" json:"sort,omitempty"`
+
+	// Order Sort direction.
+	Order *Order `form:"order,omitempty" json:"order,omitempty"`
+}
+
+// ListDocsParamsSort defines parameters for ListDocs.
+type ListDocsParamsSort string
+
+// GetDocParams defines parameters for GetDoc.
+type GetDocParams struct {
+	// Workspace all, default, or a workspace name. Omitted means all visible workspaces.
+	Workspace *Workspace `form:"workspace,omitempty" json:"workspace,omitempty"`
+
+	// Path Page path without extension; may contain "/".
+	Path string `form:"path" json:"path"`
+}
+
+// SearchDocsLegacyParams defines parameters for SearchDocsLegacy.
+type SearchDocsLegacyParams struct {
+	// Q Literal text to look for.
+	Q SearchQuery `form:"q" json:"q"`
+
+	// Workspace all, default, or a workspace name. Omitted means all visible workspaces.
+	Workspace *Workspace `form:"workspace,omitempty" json:"workspace,omitempty"`
+}
+
 // ListEventLogsParams defines parameters for ListEventLogs.
 type ListEventLogsParams struct {
 	// Kind Event kind, e.g. dag_run.
@@ -1140,6 +1236,21 @@ type SearchDAGsParams struct {
 type SearchDAGMatchesParams struct {
 	// Q Literal text to look for.
 	Q SearchQuery `form:"q" json:"q"`
+
+	// Cursor Opaque cursor from the previous page; valid only with identical filters.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// Limit Results per page.
+	Limit *SearchLimit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// SearchDocsParams defines parameters for SearchDocs.
+type SearchDocsParams struct {
+	// Q Literal text to look for.
+	Q SearchQuery `form:"q" json:"q"`
+
+	// Workspace all, default, or a workspace name. Omitted means all visible workspaces.
+	Workspace *Workspace `form:"workspace,omitempty" json:"workspace,omitempty"`
 
 	// Cursor Opaque cursor from the previous page; valid only with identical filters.
 	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
@@ -1393,6 +1504,13 @@ type ClientInterface interface {
 	// Corresponds with GET /dags (the `ListDAGs` operationId).
 	ListDAGs(ctx context.Context, params *ListDAGsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// SearchDAGsLegacy Older DAG search (Dagu 1.x-2.6): every match of a case-insensitive regular expression, no paging.
+	//
+	// The server prefixes q with (?i) and reads it as a regular expression; the gateway sends a quoted literal and makes the contract's cursor, limit and hasMore itself.
+	//
+	// Corresponds with GET /dags/search (the `SearchDAGsLegacy` operationId).
+	SearchDAGsLegacy(ctx context.Context, params *SearchDAGsLegacyParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetDAG One DAG definition with its latest run.
 	//
 	// Corresponds with GET /dags/{fileName} (the `GetDAG` operationId).
@@ -1402,6 +1520,23 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /dags/{fileName}/spec (the `GetDAGSpec` operationId).
 	GetDAGSpec(ctx context.Context, fileName FileName, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListDocs The wiki of Dagu 2.0-2.6 (called docs there), as a tree or a flat list.
+	//
+	// Same shape as /wiki without descriptions and tags; 2.0 takes no workspace, prefix, sort or order (the gateway applies the prefix itself there).
+	//
+	// Corresponds with GET /docs (the `ListDocs` operationId).
+	ListDocs(ctx context.Context, params *ListDocsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetDoc One page of the Dagu 2.0-2.6 wiki (docs) with its full Markdown text.
+	//
+	// Corresponds with GET /docs/doc (the `GetDoc` operationId).
+	GetDoc(ctx context.Context, params *GetDocParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SearchDocsLegacy Older docs search (Dagu 2.0-2.6): every match of a regular expression, no paging.
+	//
+	// Corresponds with GET /docs/search (the `SearchDocsLegacy` operationId).
+	SearchDocsLegacy(ctx context.Context, params *SearchDocsLegacyParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListEventLogs Central event log entries, newest first (manager or admin keys only).
 	//
@@ -1427,6 +1562,11 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /search/dags/{fileName}/matches (the `SearchDAGMatches` operationId).
 	SearchDAGMatches(ctx context.Context, fileName FileName, params *SearchDAGMatchesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SearchDocs Literal, case-insensitive docs search of Dagu 2.6, cursor paged (the /search/wiki shape).
+	//
+	// Corresponds with GET /search/docs (the `SearchDocs` operationId).
+	SearchDocs(ctx context.Context, params *SearchDocsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// SearchWikiPages Literal, case-insensitive search over Wiki pages, cursor paged.
 	//
@@ -1781,6 +1921,23 @@ func (c *Client) ListDAGs(ctx context.Context, params *ListDAGsParams, reqEditor
 	return c.Client.Do(req)
 }
 
+// SearchDAGsLegacy Older DAG search (Dagu 1.x-2.6): every match of a case-insensitive regular expression, no paging.
+//
+// The server prefixes q with (?i) and reads it as a regular expression; the gateway sends a quoted literal and makes the contract's cursor, limit and hasMore itself.
+//
+// Corresponds with GET /dags/search (the `SearchDAGsLegacy` operationId).
+func (c *Client) SearchDAGsLegacy(ctx context.Context, params *SearchDAGsLegacyParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSearchDAGsLegacyRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetDAG One DAG definition with its latest run.
 //
 // Corresponds with GET /dags/{fileName} (the `GetDAG` operationId).
@@ -1801,6 +1958,53 @@ func (c *Client) GetDAG(ctx context.Context, fileName FileName, reqEditors ...Re
 // Corresponds with GET /dags/{fileName}/spec (the `GetDAGSpec` operationId).
 func (c *Client) GetDAGSpec(ctx context.Context, fileName FileName, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetDAGSpecRequest(c.Server, fileName)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListDocs The wiki of Dagu 2.0-2.6 (called docs there), as a tree or a flat list.
+//
+// Same shape as /wiki without descriptions and tags; 2.0 takes no workspace, prefix, sort or order (the gateway applies the prefix itself there).
+//
+// Corresponds with GET /docs (the `ListDocs` operationId).
+func (c *Client) ListDocs(ctx context.Context, params *ListDocsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListDocsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetDoc One page of the Dagu 2.0-2.6 wiki (docs) with its full Markdown text.
+//
+// Corresponds with GET /docs/doc (the `GetDoc` operationId).
+func (c *Client) GetDoc(ctx context.Context, params *GetDocParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetDocRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SearchDocsLegacy Older docs search (Dagu 2.0-2.6): every match of a regular expression, no paging.
+//
+// Corresponds with GET /docs/search (the `SearchDocsLegacy` operationId).
+func (c *Client) SearchDocsLegacy(ctx context.Context, params *SearchDocsLegacyParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSearchDocsLegacyRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -1876,6 +2080,21 @@ func (c *Client) SearchDAGs(ctx context.Context, params *SearchDAGsParams, reqEd
 // Corresponds with GET /search/dags/{fileName}/matches (the `SearchDAGMatches` operationId).
 func (c *Client) SearchDAGMatches(ctx context.Context, fileName FileName, params *SearchDAGMatchesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewSearchDAGMatchesRequest(c.Server, fileName, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SearchDocs Literal, case-insensitive docs search of Dagu 2.6, cursor paged (the /search/wiki shape).
+//
+// Corresponds with GET /search/docs (the `SearchDocs` operationId).
+func (c *Client) SearchDocs(ctx context.Context, params *SearchDocsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSearchDocsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -3890,6 +4109,56 @@ func NewListDAGsRequest(server string, params *ListDAGsParams) (*http.Request, e
 	return req, nil
 }
 
+// NewSearchDAGsLegacyRequest constructs an http.Request for the SearchDAGsLegacy method
+func NewSearchDAGsLegacyRequest(server string, params *SearchDAGsLegacyParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/dags/search")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "q", params.Q, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetDAGRequest constructs an http.Request for the GetDAG method
 func NewGetDAGRequest(server string, fileName FileName) (*http.Request, error) {
 	var err error
@@ -3948,6 +4217,244 @@ func NewGetDAGSpecRequest(server string, fileName FileName) (*http.Request, erro
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListDocsRequest constructs an http.Request for the ListDocs method
+func NewListDocsRequest(server string, params *ListDocsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/docs")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Workspace != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "workspace", *params.Workspace, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PerPage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "perPage", *params.PerPage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Flat != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "flat", *params.Flat, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Sort != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "sort", *params.Sort, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Order != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "order", *params.Order, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetDocRequest constructs an http.Request for the GetDoc method
+func NewGetDocRequest(server string, params *GetDocParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/docs/doc")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Workspace != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "workspace", *params.Workspace, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "path", params.Path, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSearchDocsLegacyRequest constructs an http.Request for the SearchDocsLegacy method
+func NewSearchDocsLegacyRequest(server string, params *SearchDocsLegacyParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/docs/search")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "q", params.Q, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.Workspace != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "workspace", *params.Workspace, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -4241,6 +4748,92 @@ func NewSearchDAGMatchesRequest(server string, fileName FileName, params *Search
 			for _, qp := range strings.Split(queryFrag, "&") {
 				rawQueryFragments = append(rawQueryFragments, qp)
 			}
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSearchDocsRequest constructs an http.Request for the SearchDocs method
+func NewSearchDocsRequest(server string, params *SearchDocsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/search/docs")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "q", params.Q, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.Workspace != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "workspace", *params.Workspace, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
 		}
 
 		if params.Cursor != nil {
@@ -4772,6 +5365,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /dags (the `ListDAGs` operationId).
 	ListDAGsWithResponse(ctx context.Context, params *ListDAGsParams, reqEditors ...RequestEditorFn) (*ListDAGsResponse, error)
 
+	// SearchDAGsLegacyWithResponse Older DAG search (Dagu 1.x-2.6): every match of a case-insensitive regular expression, no paging.
+	//
+	// The server prefixes q with (?i) and reads it as a regular expression; the gateway sends a quoted literal and makes the contract's cursor, limit and hasMore itself.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /dags/search (the `SearchDAGsLegacy` operationId).
+	SearchDAGsLegacyWithResponse(ctx context.Context, params *SearchDAGsLegacyParams, reqEditors ...RequestEditorFn) (*SearchDAGsLegacyResponse, error)
+
 	// GetDAGWithResponse One DAG definition with its latest run.
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -4785,6 +5387,29 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /dags/{fileName}/spec (the `GetDAGSpec` operationId).
 	GetDAGSpecWithResponse(ctx context.Context, fileName FileName, reqEditors ...RequestEditorFn) (*GetDAGSpecResponse, error)
+
+	// ListDocsWithResponse The wiki of Dagu 2.0-2.6 (called docs there), as a tree or a flat list.
+	//
+	// Same shape as /wiki without descriptions and tags; 2.0 takes no workspace, prefix, sort or order (the gateway applies the prefix itself there).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /docs (the `ListDocs` operationId).
+	ListDocsWithResponse(ctx context.Context, params *ListDocsParams, reqEditors ...RequestEditorFn) (*ListDocsResponse, error)
+
+	// GetDocWithResponse One page of the Dagu 2.0-2.6 wiki (docs) with its full Markdown text.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /docs/doc (the `GetDoc` operationId).
+	GetDocWithResponse(ctx context.Context, params *GetDocParams, reqEditors ...RequestEditorFn) (*GetDocResponse, error)
+
+	// SearchDocsLegacyWithResponse Older docs search (Dagu 2.0-2.6): every match of a regular expression, no paging.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /docs/search (the `SearchDocsLegacy` operationId).
+	SearchDocsLegacyWithResponse(ctx context.Context, params *SearchDocsLegacyParams, reqEditors ...RequestEditorFn) (*SearchDocsLegacyResponse, error)
 
 	// ListEventLogsWithResponse Central event log entries, newest first (manager or admin keys only).
 	//
@@ -4820,6 +5445,13 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /search/dags/{fileName}/matches (the `SearchDAGMatches` operationId).
 	SearchDAGMatchesWithResponse(ctx context.Context, fileName FileName, params *SearchDAGMatchesParams, reqEditors ...RequestEditorFn) (*SearchDAGMatchesResponse, error)
+
+	// SearchDocsWithResponse Literal, case-insensitive docs search of Dagu 2.6, cursor paged (the /search/wiki shape).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /search/docs (the `SearchDocs` operationId).
+	SearchDocsWithResponse(ctx context.Context, params *SearchDocsParams, reqEditors ...RequestEditorFn) (*SearchDocsResponse, error)
 
 	// SearchWikiPagesWithResponse Literal, case-insensitive search over Wiki pages, cursor paged.
 	//
@@ -5885,6 +6517,54 @@ func (r ListDAGsResponse) ContentType() string {
 	return ""
 }
 
+type SearchDAGsLegacyResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DAGSearchLegacyResponse
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ErrorResponse
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SearchDAGsLegacyResponse) GetJSON200() *DAGSearchLegacyResponse {
+	return r.JSON200
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r SearchDAGsLegacyResponse) GetJSONDefault() *ErrorResponse {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r SearchDAGsLegacyResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SearchDAGsLegacyResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SearchDAGsLegacyResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SearchDAGsLegacyResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type GetDAGResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5975,6 +6655,150 @@ func (r GetDAGSpecResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetDAGSpecResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListDocsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *WikiPageListResponse
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ErrorResponse
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListDocsResponse) GetJSON200() *WikiPageListResponse {
+	return r.JSON200
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r ListDocsResponse) GetJSONDefault() *ErrorResponse {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r ListDocsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListDocsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListDocsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListDocsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetDocResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *WikiPageResponse
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ErrorResponse
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetDocResponse) GetJSON200() *WikiPageResponse {
+	return r.JSON200
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetDocResponse) GetJSONDefault() *ErrorResponse {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetDocResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetDocResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetDocResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetDocResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type SearchDocsLegacyResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DocSearchLegacyResponse
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ErrorResponse
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SearchDocsLegacyResponse) GetJSON200() *DocSearchLegacyResponse {
+	return r.JSON200
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r SearchDocsLegacyResponse) GetJSONDefault() *ErrorResponse {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r SearchDocsLegacyResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SearchDocsLegacyResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SearchDocsLegacyResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SearchDocsLegacyResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -6215,6 +7039,54 @@ func (r SearchDAGMatchesResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r SearchDAGMatchesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type SearchDocsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *WikiPageSearchFeedResponse
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ErrorResponse
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SearchDocsResponse) GetJSON200() *WikiPageSearchFeedResponse {
+	return r.JSON200
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r SearchDocsResponse) GetJSONDefault() *ErrorResponse {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r SearchDocsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SearchDocsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SearchDocsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SearchDocsResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -6658,6 +7530,21 @@ func (c *ClientWithResponses) ListDAGsWithResponse(ctx context.Context, params *
 	return ParseListDAGsResponse(rsp)
 }
 
+// SearchDAGsLegacyWithResponse Older DAG search (Dagu 1.x-2.6): every match of a case-insensitive regular expression, no paging.
+//
+// The server prefixes q with (?i) and reads it as a regular expression; the gateway sends a quoted literal and makes the contract's cursor, limit and hasMore itself.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /dags/search (the `SearchDAGsLegacy` operationId).
+func (c *ClientWithResponses) SearchDAGsLegacyWithResponse(ctx context.Context, params *SearchDAGsLegacyParams, reqEditors ...RequestEditorFn) (*SearchDAGsLegacyResponse, error) {
+	rsp, err := c.SearchDAGsLegacy(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSearchDAGsLegacyResponse(rsp)
+}
+
 // GetDAGWithResponse One DAG definition with its latest run.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -6682,6 +7569,47 @@ func (c *ClientWithResponses) GetDAGSpecWithResponse(ctx context.Context, fileNa
 		return nil, err
 	}
 	return ParseGetDAGSpecResponse(rsp)
+}
+
+// ListDocsWithResponse The wiki of Dagu 2.0-2.6 (called docs there), as a tree or a flat list.
+//
+// Same shape as /wiki without descriptions and tags; 2.0 takes no workspace, prefix, sort or order (the gateway applies the prefix itself there).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /docs (the `ListDocs` operationId).
+func (c *ClientWithResponses) ListDocsWithResponse(ctx context.Context, params *ListDocsParams, reqEditors ...RequestEditorFn) (*ListDocsResponse, error) {
+	rsp, err := c.ListDocs(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListDocsResponse(rsp)
+}
+
+// GetDocWithResponse One page of the Dagu 2.0-2.6 wiki (docs) with its full Markdown text.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /docs/doc (the `GetDoc` operationId).
+func (c *ClientWithResponses) GetDocWithResponse(ctx context.Context, params *GetDocParams, reqEditors ...RequestEditorFn) (*GetDocResponse, error) {
+	rsp, err := c.GetDoc(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetDocResponse(rsp)
+}
+
+// SearchDocsLegacyWithResponse Older docs search (Dagu 2.0-2.6): every match of a regular expression, no paging.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /docs/search (the `SearchDocsLegacy` operationId).
+func (c *ClientWithResponses) SearchDocsLegacyWithResponse(ctx context.Context, params *SearchDocsLegacyParams, reqEditors ...RequestEditorFn) (*SearchDocsLegacyResponse, error) {
+	rsp, err := c.SearchDocsLegacy(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSearchDocsLegacyResponse(rsp)
 }
 
 // ListEventLogsWithResponse Central event log entries, newest first (manager or admin keys only).
@@ -6747,6 +7675,19 @@ func (c *ClientWithResponses) SearchDAGMatchesWithResponse(ctx context.Context, 
 		return nil, err
 	}
 	return ParseSearchDAGMatchesResponse(rsp)
+}
+
+// SearchDocsWithResponse Literal, case-insensitive docs search of Dagu 2.6, cursor paged (the /search/wiki shape).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /search/docs (the `SearchDocs` operationId).
+func (c *ClientWithResponses) SearchDocsWithResponse(ctx context.Context, params *SearchDocsParams, reqEditors ...RequestEditorFn) (*SearchDocsResponse, error) {
+	rsp, err := c.SearchDocs(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSearchDocsResponse(rsp)
 }
 
 // SearchWikiPagesWithResponse Literal, case-insensitive search over Wiki pages, cursor paged.
@@ -7500,6 +8441,39 @@ func ParseListDAGsResponse(rsp *http.Response) (*ListDAGsResponse, error) {
 	return response, nil
 }
 
+// ParseSearchDAGsLegacyResponse parses an HTTP response from a SearchDAGsLegacyWithResponse call
+func ParseSearchDAGsLegacyResponse(rsp *http.Response) (*SearchDAGsLegacyResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SearchDAGsLegacyResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DAGSearchLegacyResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ErrorResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseGetDAGResponse parses an HTTP response from a GetDAGWithResponse call
 func ParseGetDAGResponse(rsp *http.Response) (*GetDAGResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -7549,6 +8523,105 @@ func ParseGetDAGSpecResponse(rsp *http.Response) (*GetDAGSpecResponse, error) {
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest DAGSpecResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ErrorResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListDocsResponse parses an HTTP response from a ListDocsWithResponse call
+func ParseListDocsResponse(rsp *http.Response) (*ListDocsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListDocsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WikiPageListResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ErrorResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetDocResponse parses an HTTP response from a GetDocWithResponse call
+func ParseGetDocResponse(rsp *http.Response) (*GetDocResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetDocResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WikiPageResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ErrorResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseSearchDocsLegacyResponse parses an HTTP response from a SearchDocsLegacyWithResponse call
+func ParseSearchDocsLegacyResponse(rsp *http.Response) (*SearchDocsLegacyResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SearchDocsLegacyResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DocSearchLegacyResponse
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -7714,6 +8787,39 @@ func ParseSearchDAGMatchesResponse(rsp *http.Response) (*SearchDAGMatchesRespons
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest SearchMatchesResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ErrorResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseSearchDocsResponse parses an HTTP response from a SearchDocsWithResponse call
+func ParseSearchDocsResponse(rsp *http.Response) (*SearchDocsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SearchDocsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WikiPageSearchFeedResponse
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

@@ -1,0 +1,122 @@
+package fakedagu_test
+
+import (
+	"net/http"
+	"slices"
+	"testing"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
+)
+
+func TestRunListQueriesPerRelease(t *testing.T) {
+	servers := map[fakedagu.Profile]api{}
+	for _, p := range fakedagu.Profiles() {
+		servers[p] = startProfile(t, p, nil)
+	}
+	const repeated = "Invalid format for parameter status: multiple values for single value parameter 'status'\n"
+	tests := []struct {
+		profile fakedagu.Profile
+		name    string
+		query   string
+		status  int
+		runs    int    // -1: do not count
+		body    string // exact plain-text body, when set
+		cursor  bool
+	}{
+		{fakedagu.Profile26, "status repeats", "?fromDate=0&status=2&status=4", 200, 17, "", false},
+		{fakedagu.Profile26, "limit pages", "?fromDate=0&limit=5", 200, 5, "", true},
+		{fakedagu.Profile26, "labels filter", "?fromDate=0&labels=team-a", 200, 4, "", false},
+		{fakedagu.Profile20, "one status only", "?fromDate=0&status=2&status=4", 400, -1, repeated, false},
+		{fakedagu.Profile20, "one status", "?fromDate=0&status=4", 200, 5, "", false},
+		{fakedagu.Profile20, "limit is ignored", "?fromDate=0&limit=1", 200, 6, "", false},
+		{fakedagu.Profile20, "cursor is ignored", "?fromDate=0&cursor=garbage", 200, 6, "", false},
+		{fakedagu.Profile20, "labels are ignored", "?fromDate=0&labels=team-a", 200, 6, "", false},
+		{fakedagu.Profile20, "tags filter", "?fromDate=0&tags=team-a", 200, 2, "", false},
+		{fakedagu.Profile20, "workspace is ignored", "?fromDate=0&workspace=ops", 200, 6, "", false},
+		{fakedagu.Profile129, "one status only", "?fromDate=0&status=2&status=4", 400, -1, repeated, false},
+		{fakedagu.Profile129, "tags are ignored", "?fromDate=0&tags=team-a", 200, 6, "", false},
+		{fakedagu.Profile129, "status is typed", "?status=x", 400, -1, "", false},
+		{fakedagu.Profile117, "one status only", "?status=4&status=4", 400, -1, repeated, false},
+		{fakedagu.Profile117, "all time", "?fromDate=0&limit=2", 200, 9, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.profile.String()+"/"+tt.name, func(t *testing.T) {
+			ans := servers[tt.profile].get(t, "/dag-runs"+tt.query)
+			if ans.status != tt.status {
+				t.Fatalf("status %d, want %d: %s", ans.status, tt.status, ans.body)
+			}
+			if tt.body != "" && string(ans.body) != tt.body {
+				t.Errorf("body %q, want %q", ans.body, tt.body)
+			}
+			if tt.runs < 0 {
+				return
+			}
+			body := ans.object(t)
+			if got := len(body["dagRuns"].([]any)); got != tt.runs {
+				t.Errorf("runs = %d, want %d", got, tt.runs)
+			}
+			if _, has := body["nextCursor"]; has != tt.cursor {
+				t.Errorf("nextCursor present = %v", has)
+			}
+		})
+	}
+}
+
+// A 2.6 cursor walk yields the recorded list order, in which a retried run
+// keeps its place although it started later.
+func TestRunCursorWalkKeepsRecordedOrder(t *testing.T) {
+	a := startProfile(t, fakedagu.Profile26, nil)
+	all := names(t, a.get(t, "/dag-runs?fromDate=0").object(t)["dagRuns"], "dagRunId")
+	var walked []string
+	next := "/dag-runs?fromDate=0&limit=3"
+	for next != "" {
+		body := a.get(t, next).object(t)
+		walked = append(walked, names(t, body["dagRuns"], "dagRunId")...)
+		next = ""
+		if c, ok := body["nextCursor"].(string); ok {
+			next = "/dag-runs?fromDate=0&limit=3&cursor=" + c
+		}
+	}
+	if !slices.Equal(walked, all) {
+		t.Errorf("walk %v\n all %v", walked, all)
+	}
+}
+
+func TestDAGListQueriesPerRelease(t *testing.T) {
+	servers := map[fakedagu.Profile]api{}
+	for _, p := range fakedagu.Profiles() {
+		servers[p] = startProfile(t, p, nil)
+	}
+	tests := []struct {
+		profile fakedagu.Profile
+		name    string
+		query   string
+		first   []string
+		total   int
+	}{
+		{fakedagu.Profile26, "labels", "?labels=nightly", []string{"failing_job", "scheduled_job"}, 2},
+		{fakedagu.Profile26, "tags alias", "?tags=nightly", []string{"failing_job", "scheduled_job"}, 2},
+		{fakedagu.Profile20, "tags", "?tags=team-a", []string{"failing_job", "parent_job"}, 2},
+		{fakedagu.Profile20, "labels are ignored", "?labels=team-a&perPage=1", []string{"big_log_job"}, 13},
+		{fakedagu.Profile20, "next run follows the schedule", "?sort=nextRun&order=asc&perPage=2", []string{"scheduled_job", "suspended_job"}, 13},
+		{fakedagu.Profile129, "tag", "?tag=nightly", []string{"failing_job", "scheduled_job"}, 2},
+		{fakedagu.Profile129, "tags are ignored", "?tags=nightly&perPage=1", []string{"big_log_job"}, 13},
+		{fakedagu.Profile117, "sort is ignored", "?sort=name&order=desc&perPage=1", []string{"approval_job"}, 11},
+		{fakedagu.Profile117, "workspace is ignored", "?workspace=ops&perPage=1", []string{"approval_job"}, 11},
+	}
+	for _, tt := range tests {
+		t.Run(tt.profile.String()+"/"+tt.name, func(t *testing.T) {
+			ans := servers[tt.profile].get(t, "/dags"+tt.query)
+			if ans.status != http.StatusOK {
+				t.Fatalf("status %d: %s", ans.status, ans.body)
+			}
+			body := ans.object(t)
+			if got := names(t, body["dags"], "fileName"); !slices.Equal(got, tt.first) {
+				t.Errorf("dags = %v, want %v", got, tt.first)
+			}
+			if got := number(body["pagination"].(map[string]any), "totalRecords"); got != tt.total {
+				t.Errorf("total = %d, want %d", got, tt.total)
+			}
+		})
+	}
+}
