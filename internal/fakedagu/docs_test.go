@@ -23,8 +23,10 @@ func TestDocsRoutes(t *testing.T) {
 	}{
 		{"2.6 tree of a workspace", v26, "/docs?workspace=ops", 200, "tree", []string{"oncall"}},
 		{"2.6 flat, descending", v26, "/docs?flat=true&order=desc&perPage=2", 200, "items", []string{"runbooks/nightly-export", "runbooks/deploy"}},
-		{"2.6 legacy search, every match", v26, "/docs/search?q=the", 200, "results", []string{"ops/oncall/handbook", "runbooks/deploy", "runbooks/nightly-export"}},
-		{"2.6 legacy search in a workspace", v26, "/docs/search?q=the&workspace=default", 200, "results", []string{"runbooks/deploy", "runbooks/nightly-export"}},
+		{"2.6 legacy search is a case-sensitive expression", v26, "/docs/search?q=the", 200, "results", []string{"ops/oncall/handbook", "runbooks/deploy"}},
+		{"2.6 legacy search, every match", v26, "/docs/search?q=%28%3Fi%29the", 200, "results", []string{"ops/oncall/handbook", "runbooks/deploy", "runbooks/nightly-export"}},
+		{"2.6 legacy search in a workspace", v26, "/docs/search?q=%28%3Fi%29the&workspace=default", 200, "results", []string{"runbooks/deploy", "runbooks/nightly-export"}},
+		{"2.6 legacy search with an invalid expression", v26, "/docs/search?q=%28", 200, "results", []string{}},
 		{"2.6 feed page matches", v26, "/search/docs/matches?q=the&path=runbooks/deploy", 200, "matches", nil},
 		{"2.6 missing doc", v26, "/docs/doc?path=nope", 404, "", nil},
 		{"2.6 bad workspace", v26, "/docs?workspace=bad%20ws", 400, "", nil},

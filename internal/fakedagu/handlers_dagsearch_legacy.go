@@ -1,7 +1,7 @@
 package fakedagu
 
 // handleLegacyDAGSearch serves GET /dags/search?q= of 1.x to 2.6: every
-// DAG whose spec has a matching line, in file-name order, with all its
+// DAG whose spec has a line matching (?i)q as a regular expression, in file-name order, with all its
 // matches and its list entry's DAG object; no paging.
 func (s *Server) handleLegacyDAGSearch(c *call) {
 	q, ok := c.requiredString("q")
@@ -13,7 +13,7 @@ func (s *Server) handleLegacyDAGSearch(c *call) {
 		if !s.visibleDAG(d) {
 			continue
 		}
-		matches := findMatches(d.spec, q)
+		matches := findPatternMatches(d.spec, "(?i)"+q)
 		if len(matches) == 0 {
 			continue
 		}

@@ -22,7 +22,8 @@ func (s *Server) handleSearchDocs(c *call) { searchPages(c, s.docsAPI()) }
 func (s *Server) handleSearchDocsMatches(c *call) { searchPageMatches(c, s.docsAPI()) }
 
 // handleDocsSearch serves the older GET /docs/search?q=: every page with a
-// matching line, in path order, with all its matches; no paging.
+// line matching the regular expression q (case-sensitive), in path
+// order, with all its matches; no paging.
 func (s *Server) handleDocsSearch(c *call) {
 	api := s.docsAPI()
 	ws, ok := api.workspace(c)
@@ -35,7 +36,7 @@ func (s *Server) handleDocsSearch(c *call) {
 	}
 	results := arr{}
 	for _, e := range api.store.entries(ws) {
-		if matches := findMatches(e.page.content, q); len(matches) > 0 {
+		if matches := findPatternMatches(e.page.content, q); len(matches) > 0 {
 			item := api.metadata(e)
 			item["matches"] = matchBodies(matches)
 			results = append(results, item)

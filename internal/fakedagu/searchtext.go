@@ -1,6 +1,9 @@
 package fakedagu
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // Search answers show each matching line with up to two lines of context
 // on each side (recordings 018-020 and 028-029). Matching is literal and
@@ -28,13 +31,32 @@ func textLines(text string) []string {
 	return strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 }
 
-// findMatches returns every line of text that contains q.
+// findMatches returns every line of text that contains q, ignoring case
+// (the search feeds).
 func findMatches(text, q string) []searchMatch {
-	lines := textLines(text)
 	needle := strings.ToLower(q)
+	return matchLines(text, func(l string) bool { return strings.Contains(strings.ToLower(l), needle) })
+}
+
+// findPatternMatches returns every line the regular expression matches, as
+// the older unpaged search routes do: /dags/search reads q as a
+// case-insensitive expression ((?i) prepended), /docs/search as a
+// case-sensitive one. An invalid expression matches nothing (Dagu skips
+// the document).
+func findPatternMatches(text, pattern string) []searchMatch {
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil
+	}
+	return matchLines(text, re.MatchString)
+}
+
+// matchLines returns the snippet of every line match accepts.
+func matchLines(text string, match func(string) bool) []searchMatch {
+	lines := textLines(text)
 	var out []searchMatch
 	for i, l := range lines {
-		if !strings.Contains(strings.ToLower(l), needle) {
+		if !match(l) {
 			continue
 		}
 		first := max(0, i-snippetContext)

@@ -12,6 +12,7 @@
 //   - Server filesystem paths (a run's scheduler log path, a step's stdout
 //     and stderr paths) never reach a model; at most their presence does.
 //
-// Status labels are Dagu's own; model.RunStatusLabel and
-// model.NodeStatusLabel fill in only when Dagu sent none.
+// Status labels are the contract's (model.RunStatusLabel and
+// model.NodeStatusLabel) for every status number they know, whatever words
+// the Dagu release used; Dagu's label is kept only for an unknown number.
 package mapping

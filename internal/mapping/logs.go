@@ -86,6 +86,7 @@ func RunLogs(d *gen.DAGRunDetails, scheduler *gen.Log, presence map[string]Strea
 	if d == nil {
 		return out
 	}
+	out.DAGRunID = d.DagRunId
 	out.StepLogs = make([]model.StepLogInfo, len(d.Nodes))
 	for i := range d.Nodes {
 		n := &d.Nodes[i]

@@ -27,20 +27,24 @@ func boolOf(p *bool) bool {
 	return p != nil && *p
 }
 
-// runLabel keeps Dagu's run status label and fills it in only when absent.
+// runLabel is the contract's label of a run status number. Dagu 1.x sent
+// other words for the same numbers ("finished", "not started"), so the
+// number decides; Dagu's own label is kept only for a number the contract
+// does not know (or filled with "unknown" when absent).
 func runLabel(status int, label string) string {
-	if label != "" {
-		return label
-	}
-	return model.RunStatusLabel(status)
+	return knownLabel(model.RunStatusLabel(status), label)
 }
 
-// nodeLabel keeps Dagu's step status label and fills it in only when absent.
+// nodeLabel is the contract's label of a step status number (see runLabel).
 func nodeLabel(status int, label string) string {
-	if label != "" {
-		return label
+	return knownLabel(model.NodeStatusLabel(status), label)
+}
+
+func knownLabel(contract, dagu string) string {
+	if contract != "unknown" || dagu == "" {
+		return contract
 	}
-	return model.NodeStatusLabel(status)
+	return dagu
 }
 
 // labelsOr returns labels, or the deprecated tags when labels is empty.

@@ -117,6 +117,9 @@ type LogWindow struct {
 
 // RunLogs is the data of the `run_logs` target.
 type RunLogs struct {
+	// DAGRunID is the concrete run ID the logs were read from (also when
+	// the request said latest).
+	DAGRunID     string        `json:"dagRunId,omitempty"`
 	SchedulerLog LogWindow     `json:"schedulerLog"`
 	StepLogs     []StepLogInfo `json:"stepLogs"`
 }

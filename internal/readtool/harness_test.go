@@ -188,7 +188,7 @@ func (h *harness) restCalls() []string {
 func (h *harness) checkAllowListed(t testing.TB) {
 	t.Helper()
 	for _, r := range h.fake.Requests() {
-		rest := strings.TrimPrefix(r.Path, "/api/v1")
+		rest := strings.TrimPrefix(r.Path, h.fake.APIPrefix())
 		if _, ok := restclient.AllowedRoute(r.Method, rest, r.RawQuery); !ok {
 			t.Errorf("the fake saw a request outside the allow-list: %s %s?%s", r.Method, r.Path, r.RawQuery)
 		}

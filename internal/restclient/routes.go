@@ -63,7 +63,7 @@ var allowedRoutes = map[string][]string{
 	RouteHealth:            nil,
 	RouteOpenAPI:           nil,
 	RouteCurrentUser:       nil,
-	RouteDAGs:              {"page", "perPage", "name", "labels", "sort", "order", "workspace"},
+	RouteDAGs:              {"page", "perPage", "name", "labels", "tags", "tag", "sort", "order", "workspace"},
 	RouteDAG:               nil,
 	RouteDAGSpec:           nil,
 	RouteSearchDAGs:        {"q", "workspace", "cursor", "limit", "labels"},

@@ -49,7 +49,7 @@ func (a *Adapter) getDAGSpec(ctx context.Context, name string) (*model.DAGSpec, 
 	return a.cachedSpec(ctx, name, func(ctx context.Context) (*model.DAGSpec, error) {
 		resp, err := a.client.GetDAGSpec(ctx, name)
 		if err != nil {
-			return nil, blame(err, model.FieldName, http.StatusNotFound, http.StatusBadRequest)
+			return nil, blame(notFoundByCode(err), model.FieldName, http.StatusNotFound, http.StatusBadRequest)
 		}
 		out := mapping.DAGSpec(name, resp)
 		return &out, nil
@@ -84,6 +84,9 @@ func (a *Adapter) loadDAGNames(ctx context.Context) ([]string, error) {
 // carried a cursor blames the cursor (Dagu binds it to the query); a 404
 // for a named workspace blames the workspace.
 func (a *Adapter) searchDAGs(ctx context.Context, q model.DAGSearchQuery) (*model.DAGSearch, error) {
+	if caps := a.capsOrCurrent(); !caps.SearchDAGs && caps.SearchDAGsLegacy {
+		return a.searchDAGsLegacy(ctx, q)
+	}
 	resp, err := a.client.SearchDAGs(ctx, gen.SearchDAGsParams{
 		Q:         q.Search,
 		Workspace: ptr(namedWorkspace(q.Workspace)),

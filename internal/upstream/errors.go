@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
@@ -100,6 +101,17 @@ func httpStatus(err error) (int, bool) {
 		return f.Status, true
 	}
 	return 0, false
+}
+
+// notFoundByCode reads Dagu's JSON error code where the status lies: Dagu
+// 1.x answers a missing DAG's spec with 500 and code not_found. The code is
+// a structured field of the answer, not message text.
+func notFoundByCode(err error) error {
+	re, ok := restclient.AsError(err)
+	if !ok || re.Kind != restclient.KindHTTP || re.Status == http.StatusNotFound || re.Code != "not_found" {
+		return err
+	}
+	return &model.Failure{Kind: model.FailureHTTP, Status: http.StatusNotFound, Cause: err}
 }
 
 // notFound is a lookup failure the adapter found in a valid answer.

@@ -38,12 +38,38 @@ func (a *Adapter) resolveRun(ctx context.Context, addr model.RunAddress) (runTar
 	if addr.DAGRunID != latestRunID {
 		return runTarget{ref: ref}, nil
 	}
-	d, err := a.client.GetRun(ctx, restclient.RunRef{Name: addr.Name, RunID: latestRunID})
+	d, err := a.latestDetails(ctx, addr.Name)
 	if err != nil {
 		return runTarget{}, blame(err, model.FieldDAGRunID, http.StatusNotFound)
 	}
 	ref.RunID = d.DagRunId
 	return runTarget{ref: ref, root: d}, nil
+}
+
+// rootDetails reads a root run's details, resolving latest.
+func (a *Adapter) rootDetails(ctx context.Context, name, runID string) (*gen.DAGRunDetails, error) {
+	if runID == latestRunID {
+		return a.latestDetails(ctx, name)
+	}
+	return a.client.GetRun(ctx, restclient.RunRef{Name: name, RunID: runID})
+}
+
+// latestDetails reads a DAG's most recent run through the latest alias
+// (1 call). Dagu 1.x (the /api/v2 releases) may not know the alias (1.17
+// answers 404 for it), so there a 404 is followed by the DAG's run list,
+// newest first, and the details of its first run (2 more calls); when the
+// list is empty the alias's 404 stands.
+func (a *Adapter) latestDetails(ctx context.Context, name string) (*gen.DAGRunDetails, error) {
+	d, err := a.client.GetRun(ctx, restclient.RunRef{Name: name, RunID: latestRunID})
+	if err == nil || !isHTTP(err, http.StatusNotFound) || a.capsOrCurrent().APIBase != restclient.APIv2 {
+		return d, err
+	}
+	var all int64
+	list, lerr := a.client.ListRunsByName(ctx, name, gen.ListDAGRunsByNameParams{FromDate: &all})
+	if lerr != nil || len(list.DagRuns) == 0 {
+		return nil, err
+	}
+	return a.client.GetRun(ctx, restclient.RunRef{Name: name, RunID: list.DagRuns[0].DagRunId})
 }
 
 // runDetails returns the details of the run t names, root or sub-run,

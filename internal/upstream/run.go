@@ -4,8 +4,6 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
-
 	"github.com/dagu-mcp-gateway/gateway/internal/mapping"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
@@ -33,7 +31,7 @@ func (a *Adapter) getRun(ctx context.Context, addr model.RunAddress) (*model.Run
 // root run ID.
 func (a *Adapter) runForDetail(ctx context.Context, addr model.RunAddress) (*gen.DAGRunDetails, string, error) {
 	if addr.SubRunID == "" {
-		d, err := a.client.GetRun(ctx, restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID})
+		d, err := a.rootDetails(ctx, addr.Name, addr.DAGRunID)
 		if err != nil {
 			return nil, "", blame(err, model.FieldDAGRunID, http.StatusNotFound)
 		}

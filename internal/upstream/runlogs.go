@@ -27,7 +27,7 @@ func (a *Adapter) getRunLogs(ctx context.Context, addr model.RunAddress, q model
 	if addr.SubRunID != "" {
 		return nil, invalidInput(restclient.RouteRunLog, model.FieldSubRunID, "Run logs are available for root DAG-runs only; read the sub-run's step logs instead.")
 	}
-	d, err := a.client.GetRun(ctx, restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID})
+	d, err := a.rootDetails(ctx, addr.Name, addr.DAGRunID)
 	if err != nil {
 		return nil, blame(err, model.FieldDAGRunID, http.StatusNotFound)
 	}

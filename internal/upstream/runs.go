@@ -31,6 +31,9 @@ func (a *Adapter) listRuns(ctx context.Context, q model.RunListQuery) (*model.Ru
 	if q.DAGRunID == latestRunID && q.Name != "" {
 		return a.latestRun(ctx, q)
 	}
+	if caps := a.capsOrCurrent(); !caps.RunListFilters && needsRunEmulation(q) {
+		return a.listRunsEmulated(ctx, q, caps)
+	}
 	params, window, err := a.runListParams(q)
 	if err != nil {
 		return nil, err
@@ -92,7 +95,7 @@ func (a *Adapter) runListParams(q model.RunListQuery) (gen.ListDAGRunsParams, *i
 // latestRun answers "latest" with a name: the DAG's newest run, if it
 // passes the other filters.
 func (a *Adapter) latestRun(ctx context.Context, q model.RunListQuery) (*model.RunCollection, error) {
-	d, err := a.client.GetRun(ctx, restclient.RunRef{Name: q.Name, RunID: latestRunID})
+	d, err := a.latestDetails(ctx, q.Name)
 	if isHTTP(err, http.StatusNotFound) {
 		return &model.RunCollection{Items: []model.RunItem{}}, nil
 	}

@@ -15,6 +15,12 @@ import (
 // (1 call). The mode's array is never nil, so an empty wiki answers
 // `tree: []` (or `items: []`).
 func (a *Adapter) listWiki(ctx context.Context, q model.WikiListQuery) (*model.WikiCollection, error) {
+	switch caps := a.capsOrCurrent(); {
+	case !caps.Wiki && caps.Docs:
+		return a.listDocs(ctx, q, caps)
+	case !caps.Wiki:
+		return nil, unsupported(restclient.RouteWiki, detailNoWiki, nil)
+	}
 	resp, err := a.client.ListWiki(ctx, gen.ListWikiPagesParams{
 		Workspace: ptr(namedWorkspace(q.Workspace)),
 		Prefix:    ptr(q.Prefix),
@@ -51,6 +57,12 @@ func blameWikiList(err error, workspace, prefix string) error {
 // Dagu's own path rules, so a refused name such as a reserved workspace is
 // what is left), else the path.
 func (a *Adapter) getWikiPage(ctx context.Context, workspace, path string) (*model.WikiPage, error) {
+	switch caps := a.capsOrCurrent(); {
+	case !caps.Wiki && caps.Docs:
+		return a.getDoc(ctx, workspace, path, caps)
+	case !caps.Wiki:
+		return nil, unsupported(restclient.RouteWikiPage, detailNoWiki, nil)
+	}
 	resp, err := a.client.GetWikiPage(ctx, workspace, path)
 	if err != nil {
 		return nil, wikiError(blameWikiPage(err, workspace))
@@ -68,6 +80,14 @@ func blameWikiPage(err error, workspace string) error {
 
 // searchWiki searches wiki pages (1 call).
 func (a *Adapter) searchWiki(ctx context.Context, q model.WikiSearchQuery) (*model.WikiSearch, error) {
+	switch caps := a.capsOrCurrent(); {
+	case !caps.Wiki && caps.SearchDocs && q.Prefix == "":
+		return a.searchDocs(ctx, q)
+	case !caps.Wiki && caps.SearchDocsLegacy:
+		return a.searchDocsLegacy(ctx, q, caps)
+	case !caps.Wiki:
+		return nil, unsupported(restclient.RouteSearchWiki, detailNoWiki, nil)
+	}
 	resp, err := a.client.SearchWiki(ctx, gen.SearchWikiPagesParams{
 		Q:         q.Search,
 		Workspace: ptr(namedWorkspace(q.Workspace)),
@@ -77,6 +97,19 @@ func (a *Adapter) searchWiki(ctx context.Context, q model.WikiSearchQuery) (*mod
 	})
 	if err != nil {
 		return nil, wikiError(blameSearch(err, q.Cursor, q.Workspace, wikiSearchBadRequestField(q)))
+	}
+	out := mapping.WikiSearch(resp, q.Workspace)
+	return &out, nil
+}
+
+// searchDocs answers wiki_search from the /search/docs feed of Dagu 2.6,
+// which takes no prefix (1 call).
+func (a *Adapter) searchDocs(ctx context.Context, q model.WikiSearchQuery) (*model.WikiSearch, error) {
+	resp, err := a.client.SearchDocs(ctx, gen.SearchDocsParams{
+		Q: q.Search, Workspace: ptr(namedWorkspace(q.Workspace)), Cursor: ptr(q.Cursor), Limit: ptr(q.Limit),
+	})
+	if err != nil {
+		return nil, blameSearch(err, q.Cursor, q.Workspace, wikiSearchBadRequestField(q))
 	}
 	out := mapping.WikiSearch(resp, q.Workspace)
 	return &out, nil

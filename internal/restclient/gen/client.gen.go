@@ -1138,6 +1138,12 @@ type ListDAGsParams struct {
 	// Labels Comma-separated labels; every one must be present.
 	Labels *Labels `form:"labels,omitempty" json:"labels,omitempty"`
 
+	// Tags The label filter of Dagu 2.0 (labels is ignored there).
+	Tags *string `form:"tags,omitempty" json:"tags,omitempty"`
+
+	// Tag The label filter of Dagu 1.x, one label.
+	Tag *string `form:"tag,omitempty" json:"tag,omitempty"`
+
 	// Sort Sort field.
 	Sort *ListDAGsParamsSort `form:"sort,omitempty" json:"sort,omitempty"`
 
@@ -4050,6 +4056,30 @@ func NewListDAGsRequest(server string, params *ListDAGsParams) (*http.Request, e
 		if params.Labels != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "labels", *params.Labels, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Tags != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "tags", *params.Tags, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Tag != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "tag", *params.Tag, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {

@@ -1,0 +1,102 @@
+package readtool_test
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"testing"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
+)
+
+// profileCase is one read made against every Dagu release the fake
+// imitates. want maps a profile to the error code it must answer ("" for
+// success); profiles not listed must succeed.
+type profileCase struct {
+	name, args string
+	want       map[fakedagu.Profile]string
+}
+
+// Reads every release can serve from its own data, and what the releases
+// that lack a feature must answer instead (never resource_not_found for a
+// missing feature).
+var profileCases = []profileCase{
+	{name: "dags", args: `{"target":"dags"}`},
+	{name: "dags-labels", args: `{"target":"dags","query":"labels=team-a"}`},
+	{name: "dag", args: `{"target":"dag","name":"failing_job"}`},
+	{name: "dag-spec", args: `{"target":"dag_spec","name":"failing_job"}`},
+	{name: "dag-spec-missing", args: `{"target":"dag_spec","name":"no_such_dag"}`, want: allProfiles("resource_not_found")},
+	{name: "dag-search", args: `{"target":"dag_search","search":"ECHO"}`},
+	{name: "dag-search-limited", args: `{"target":"dag_search","search":"echo","limit":2}`},
+	{name: "dag-search-other-workspace", args: `{"target":"dag_search","search":"echo","workspace":"ops"}`,
+		want: map[fakedagu.Profile]string{fakedagu.Profile20: "resource_not_found", fakedagu.Profile129: "resource_not_found", fakedagu.Profile117: "resource_not_found"}},
+	{name: "wiki", args: `{"target":"wiki"}`, want: noWikiOn1x()},
+	{name: "wiki-flat", args: `{"target":"wiki","query":"flat=true"}`, want: noWikiOn1x()},
+	{name: "wiki-prefix-flat", args: `{"target":"wiki","prefix":"runbooks","query":"flat=true"}`, want: noWikiOn1x()},
+	{name: "wiki-prefix-tree", args: `{"target":"wiki","prefix":"runbooks"}`, want: noWikiOn1x()},
+	{name: "wiki-page", args: `{"target":"wiki_page","workspace":"default","path":"runbooks/nightly-export"}`, want: noWikiOn1x()},
+	{name: "wiki-page-missing", args: `{"target":"wiki_page","workspace":"default","path":"nope/missing"}`,
+		want: merge(allProfiles("resource_not_found"), noWikiOn1x())},
+	{name: "wiki-search", args: `{"target":"wiki_search","search":"FAILING"}`, want: noWikiOn1x()},
+	{name: "wiki-search-prefix", args: `{"target":"wiki_search","search":"the","prefix":"runbooks"}`, want: noWikiOn1x()},
+	{name: "runs-all-time", args: `{"target":"runs","query":"fromDate=0"}`},
+	{name: "runs-two-statuses", args: `{"target":"runs","query":"fromDate=0&status=2&status=4"}`},
+	{name: "runs-limited", args: `{"target":"runs","query":"fromDate=0&limit=2"}`},
+	{name: "runs-labels", args: `{"target":"runs","query":"fromDate=0&labels=team-a"}`},
+	{name: "runs-latest-of-a-dag", args: `{"target":"runs","query":"name=failing_job&dagRunId=latest"}`},
+	{name: "run-latest", args: `{"target":"run","name":"failing_job","dagRunId":"latest"}`},
+	{name: "run-latest-of-a-dag-without-runs", args: `{"target":"run","name":"no_such_dag","dagRunId":"latest"}`, want: allProfiles("resource_not_found")},
+	{name: "run-logs-latest", args: `{"target":"run_logs","name":"failing_job","dagRunId":"latest","query":"tail=5"}`},
+}
+
+func allProfiles(code string) map[fakedagu.Profile]string {
+	out := map[fakedagu.Profile]string{}
+	for _, p := range fakedagu.Profiles() {
+		out[p] = code
+	}
+	return out
+}
+
+func noWikiOn1x() map[fakedagu.Profile]string {
+	return map[fakedagu.Profile]string{fakedagu.Profile129: "resource_unavailable", fakedagu.Profile117: "resource_unavailable"}
+}
+
+func merge(a, b map[fakedagu.Profile]string) map[fakedagu.Profile]string {
+	out := map[fakedagu.Profile]string{}
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
+}
+
+// TestEveryDaguRelease runs the same reads against every release the fake
+// imitates: each answer is pinned as a golden file per release
+// (testdata/golden/profiles/<profile>/), and its code must be the one the
+// release can honestly give.
+func TestEveryDaguRelease(t *testing.T) {
+	for _, p := range fakedagu.Profiles() {
+		t.Run(string(p), func(t *testing.T) {
+			h := newHarness(t, fakedagu.Options{Profile: p, RecordedOnly: true})
+			for _, tc := range profileCases {
+				t.Run(tc.name, func(t *testing.T) {
+					h.fake.Reset()
+					res := h.call(t, tc.args)
+					golden(t, filepath.Join("profiles", string(p), tc.name), tc.args, res)
+					got := ""
+					if res.IsError {
+						var e struct{ Code string }
+						raw, _ := json.Marshal(res.StructuredContent)
+						_ = json.Unmarshal(raw, &e)
+						got = e.Code
+					}
+					if want := tc.want[p]; got != want {
+						t.Errorf("code %q, want %q", got, want)
+					}
+					h.checkAllowListed(t)
+				})
+			}
+		})
+	}
+}
