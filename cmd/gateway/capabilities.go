@@ -4,31 +4,29 @@ import (
 	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
+	"github.com/dagu-mcp-gateway/gateway/internal/upstream"
 )
 
-// degradations lists what dagu_read cannot fully answer on a Dagu with the
-// given capabilities. It is the one place /readyz and doctor read from.
-func degradations(caps restclient.Capabilities) []string {
-	var out []string
-	if !caps.ForeachRoutes {
-		out = append(out,
-			"foreach_items, foreach_item: answered from the summary a finished foreach step writes to its stdout; "+
-				"no live progress, per-item times, nested items (parent) or body steps",
-			"step_log with item and bodyStepName: unavailable (needs the /foreach REST routes)")
-	}
-	if !caps.EventLogs {
-		out = append(out, "run: attemptId omitted (needs the /event-logs route)")
-	}
-	return append(out, "dags, dag_search: DAGs under paths.alt_dags_dir are not listed (Dagu's REST list omits them)")
+// permanentLimits are what no Dagu release's REST API can tell the gateway.
+var permanentLimits = []string{
+	"dags, dag_search: DAGs under paths.alt_dags_dir are not listed (Dagu's REST list omits them)",
 }
 
-// capabilityReport is the JSON form of detected capabilities.
+// capabilityReport is the JSON form of a detection: the REST base, each
+// capability, and how every target is served. /readyz shows it to
+// authenticated callers; doctor prints the same facts.
 func capabilityReport(caps restclient.Capabilities) map[string]any {
+	flags := map[string]bool{}
+	for _, name := range restclient.CapabilityNames() {
+		flags[name] = caps.Has(name)
+	}
 	return map[string]any{
-		"version":       caps.Version,
-		"foreachRoutes": caps.ForeachRoutes,
-		"eventLogs":     caps.EventLogs,
-		"detectedAt":    caps.DetectedAt.UTC().Format(time.RFC3339),
-		"degraded":      degradations(caps),
+		"version":      caps.Version,
+		"apiBase":      string(caps.APIBase),
+		"openapi":      caps.OpenAPI,
+		"capabilities": flags,
+		"targets":      upstream.Support(caps),
+		"limits":       permanentLimits,
+		"detectedAt":   caps.DetectedAt.UTC().Format(time.RFC3339),
 	}
 }

@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"runtime"
+	"strings"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 	"github.com/spf13/cobra"
 )
 
@@ -34,6 +36,7 @@ func newRootCommand(env environment) *cobra.Command {
 		newDemoCommand(env),
 		newDoctorCommand(env),
 		newVersionCommand(env),
+		newHealthcheckCommand(env),
 	)
 	return root
 }
@@ -98,12 +101,25 @@ func newDemoCommand(env environment) *cobra.Command {
 		Long: `Start a built-in demo Dagu on a loopback port (it serves recorded answers of a
 real Dagu: DAGs, failed and waiting runs, logs, foreach items, a wiki) and the
 gateway in front of it, then print the MCP URL and a ready-to-paste client
-configuration. No Dagu server, network or API key is needed.`,
+configuration. No Dagu server, network or API key is needed.
+
+--dagu-profile imitates an older Dagu release instead of the current one, to
+show what the gateway serves there (run "gateway doctor" against the printed
+Dagu URL for the full report).`,
 	}
+	profile := cmd.Flags().String(flagDaguProfile, string(fakedagu.ProfileCurrent),
+		"Dagu release the demo Dagu imitates: "+strings.Join(fakedagu.ProfileNames(), ", "))
 	return withConfig(cmd, env, ModeDemo, func(cmd *cobra.Command, cfg Config) error {
-		return runDemo(cmd.Context(), cmd, cfg, env)
+		p, err := fakedagu.ParseProfile(*profile)
+		if err != nil {
+			return err
+		}
+		return runDemo(cmd.Context(), cmd, cfg, env, p)
 	})
 }
+
+// flagDaguProfile selects the demo Dagu's release.
+const flagDaguProfile = "dagu-profile"
 
 func newDoctorCommand(env environment) *cobra.Command {
 	cmd := &cobra.Command{

@@ -75,13 +75,35 @@ func TestServeRefusesBadConfiguration(t *testing.T) {
 	}
 }
 
+// TestDoctor runs doctor against every Dagu release the fake imitates: it
+// finds the REST base, the capabilities and how each target is served.
 func TestDoctor(t *testing.T) {
-	_, url := fakedagutest.Start(t, fakedagu.Options{APIKey: fakedagutest.APIKey, Foreach: fakedagu.ForeachAggregate})
-	code, out, _ := runCommand(t, map[string]string{"DAGU_URL": url, "DAGU_API_KEY": fakedagutest.APIKey}, "doctor")
-	if code != 0 || !strings.Contains(out, "Foreach item records (/foreach routes): no") || !strings.Contains(out, "foreach_items") {
-		t.Fatalf("doctor: %d\n%s", code, out)
+	tests := []struct {
+		profile fakedagu.Profile
+		want    []string
+	}{
+		{fakedagu.ProfileCurrent, []string{"/api/v1", "foreachRoutes      no", "wiki           served", "foreach_items  emulated"}},
+		{fakedagu.Profile26, []string{"/api/v1", "docs               yes", "wiki           emulated", "dag_search     served", "runs           served"}},
+		{fakedagu.Profile20, []string{"/api/v1", "OpenAPI doc:  no", "wiki           emulated", "dag_search     emulated", "runs           emulated"}},
+		{fakedagu.Profile129, []string{"/api/v2", "wiki           unavailable", "dag_search     emulated", "runs           emulated"}},
+		{fakedagu.Profile117, []string{"/api/v2", "subRuns            no", "sub-runs (subRunId) unavailable"}},
 	}
-	code, out, _ = runCommand(t, map[string]string{"DAGU_URL": url, "DAGU_API_KEY": "dagu_not_the_right_key"}, "doctor")
+	for _, tt := range tests {
+		t.Run(string(tt.profile), func(t *testing.T) {
+			_, url := fakedagutest.Start(t, fakedagu.Options{APIKey: fakedagutest.APIKey, Foreach: fakedagu.ForeachAggregate, Profile: tt.profile})
+			code, out, _ := runCommand(t, map[string]string{"DAGU_URL": url, "DAGU_API_KEY": fakedagutest.APIKey}, "doctor")
+			if code != 0 {
+				t.Fatalf("doctor: %d\n%s", code, out)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("doctor output lacks %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+	_, url := fakedagutest.Start(t, fakedagu.Options{APIKey: fakedagutest.APIKey})
+	code, out, _ := runCommand(t, map[string]string{"DAGU_URL": url, "DAGU_API_KEY": "dagu_not_the_right_key"}, "doctor")
 	if code != 1 || !strings.Contains(out, "auth") || strings.Contains(out, "dagu_not_the_right_key") {
 		t.Fatalf("doctor with a wrong key: %d\n%s", code, out)
 	}
@@ -166,4 +188,11 @@ func waitForBanner(t *testing.T, out *syncBuffer) string {
 	}
 	t.Fatalf("no MCP URL in the demo output:\n%s", out.String())
 	return ""
+}
+
+func TestDemoRefusesAnUnknownProfile(t *testing.T) {
+	code, _, errOut := runCommand(t, nil, "demo", "--dagu-profile", "0.9", "--listen", "127.0.0.1:0")
+	if code == 0 || !strings.Contains(errOut, "1.29") {
+		t.Fatalf("demo with an unknown profile: exit %d, stderr %q", code, errOut)
+	}
 }

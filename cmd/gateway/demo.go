@@ -19,12 +19,12 @@ import (
 
 // runDemo starts the embedded demo Dagu on a loopback port and serves the
 // gateway in front of it.
-func runDemo(ctx context.Context, cmd *cobra.Command, cfg Config, env environment) error {
+func runDemo(ctx context.Context, cmd *cobra.Command, cfg Config, env environment, profile fakedagu.Profile) error {
 	key, err := demoKey()
 	if err != nil {
 		return err
 	}
-	upstream, upstreamURL, err := startDemoDagu(key)
+	upstream, upstreamURL, err := startDemoDagu(key, profile)
 	if err != nil {
 		return err
 	}
@@ -44,9 +44,10 @@ func runDemo(ctx context.Context, cmd *cobra.Command, cfg Config, env environmen
 	return serveHTTP(ctx, cfg, cfg.NewLogger(env.stderr), ln)
 }
 
-// startDemoDagu serves the fake Dagu (newer foreach routes, timestamps moved
-// to the last hour) on an ephemeral loopback port.
-func startDemoDagu(key string) (*http.Server, string, error) {
+// startDemoDagu serves the fake Dagu of a release (the current one with the
+// newer foreach routes; timestamps moved to the last hour) on an ephemeral
+// loopback port.
+func startDemoDagu(key string, profile fakedagu.Profile) (*http.Server, string, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, "", fmt.Errorf("demo Dagu: %w", err)
@@ -56,6 +57,7 @@ func startDemoDagu(key string) (*http.Server, string, error) {
 		Role:    "admin",
 		Foreach: fakedagu.ForeachRoutes,
 		Rebase:  time.Now().Add(-30 * time.Minute),
+		Profile: profile,
 	})
 	srv := &http.Server{Handler: fake, ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = srv.Serve(ln) }()

@@ -25,9 +25,12 @@ type FrontDoorOptions struct {
 	// localhost protection should be disabled, or it refuses allowed hosts.
 	MCP http.Handler
 	// Ready reports readiness for /readyz; body is written as JSON (a nil
-	// body becomes {"status":"ready"} or {"status":"not ready"}). Nil Ready
-	// means always ready.
-	Ready func(ctx context.Context) (ok bool, body any)
+	// body becomes {"status":"ready"} or {"status":"not ready"}). detailed
+	// is true only for a caller that could also use /mcp (an accepted Host
+	// and, when tokens are configured, a valid token); the open answer
+	// should say ready or not and nothing more. Nil Ready means always
+	// ready.
+	Ready func(ctx context.Context, detailed bool) (ok bool, body any)
 	// Metrics serves /metrics (promhttp). Nil leaves the route out.
 	Metrics http.Handler
 	// Tokens are the inbound bearer tokens accepted on /mcp and /metrics.
@@ -85,7 +88,10 @@ func NewFrontDoor(o FrontDoorOptions) (http.Handler, error) {
 		mux.Handle("GET /metrics", protect(o.Metrics))
 	}
 	mux.HandleFunc("GET /healthz", serveHealth)
-	mux.Handle("GET /readyz", readinessHandler(o.Ready, orDefault(o.ReadyTimeout, defaultReadyTimeout)))
+	trusted := func(r *http.Request) bool {
+		return (!guard.enforce || guard.allowsRequest(r)) && (len(o.Tokens) == 0 || auth.allows(r.Header.Get("Authorization")))
+	}
+	mux.Handle("GET /readyz", readinessHandler(o.Ready, trusted, orDefault(o.ReadyTimeout, defaultReadyTimeout)))
 	return observe(mux, logger), nil
 }
 
@@ -94,8 +100,9 @@ func serveHealth(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }
 
-// readinessHandler answers /readyz with 200 or 503 and ready's body.
-func readinessHandler(ready func(context.Context) (bool, any), timeout time.Duration) http.Handler {
+// readinessHandler answers /readyz with 200 or 503 and ready's body,
+// detailed for trusted callers.
+func readinessHandler(ready func(context.Context, bool) (bool, any), trusted func(*http.Request) bool, timeout time.Duration) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if ready == nil {
 			writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
@@ -103,7 +110,7 @@ func readinessHandler(ready func(context.Context) (bool, any), timeout time.Dura
 		}
 		ctx, cancel := context.WithTimeout(r.Context(), timeout)
 		defer cancel()
-		ok, body := ready(ctx)
+		ok, body := ready(ctx, trusted(r))
 		status, word := http.StatusOK, "ready"
 		if !ok {
 			status, word = http.StatusServiceUnavailable, "not ready"

@@ -219,13 +219,13 @@ func TestFrontDoorRoutes(t *testing.T) {
 	}{
 		{"healthz", nil, frontDoorRequest{method: "GET", path: "/healthz"}, 200, `{"status":"ok"}`},
 		{"ready", func(o *FrontDoorOptions) {
-			o.Ready = func(context.Context) (bool, any) { return true, map[string]any{"dagu": "reachable"} }
+			o.Ready = func(context.Context, bool) (bool, any) { return true, map[string]any{"dagu": "reachable"} }
 		}, frontDoorRequest{method: "GET", path: "/readyz"}, 200, `{"dagu":"reachable"}`},
 		{"not ready", func(o *FrontDoorOptions) {
-			o.Ready = func(context.Context) (bool, any) { return false, map[string]any{"dagu": "unreachable"} }
+			o.Ready = func(context.Context, bool) (bool, any) { return false, map[string]any{"dagu": "unreachable"} }
 		}, frontDoorRequest{method: "GET", path: "/readyz"}, 503, `{"dagu":"unreachable"}`},
 		{"not ready without body", func(o *FrontDoorOptions) {
-			o.Ready = func(context.Context) (bool, any) { return false, nil }
+			o.Ready = func(context.Context, bool) (bool, any) { return false, nil }
 		}, frontDoorRequest{method: "GET", path: "/readyz"}, 503, `{"status":"not ready"}`},
 		{"no readiness func", nil, frontDoorRequest{method: "GET", path: "/readyz"}, 200, `{"status":"ready"}`},
 		{"mcp get reaches handler", nil, frontDoorRequest{method: "GET", path: "/mcp"}, 200, `{"jsonrpc":"2.0"}`},
@@ -252,7 +252,7 @@ func TestFrontDoorRoutes(t *testing.T) {
 func TestFrontDoorReadyGetsDeadline(t *testing.T) {
 	var hadDeadline bool
 	h, _ := frontDoor(t, func(o *FrontDoorOptions) {
-		o.Ready = func(ctx context.Context) (bool, any) {
+		o.Ready = func(ctx context.Context, _ bool) (bool, any) {
 			_, hadDeadline = ctx.Deadline()
 			return true, nil
 		}

@@ -31,6 +31,8 @@ type gateway struct {
 	client   *restclient.Client
 	adapter  *upstream.Adapter
 	server   *mcp.Server
+	// readiness caches the /readyz probe.
+	readiness readinessCache
 }
 
 // newGateway builds the gateway for a validated configuration.
@@ -73,7 +75,7 @@ func assemble(cfg Config, log *slog.Logger, reg *prometheus.Registry, client *re
 	server := mcp.NewServer(&mcp.Implementation{Name: "dagu-mcp-gateway", Title: "Dagu (read-only)", Version: version},
 		&mcp.ServerOptions{Instructions: serverInstructions})
 	tool.Register(server)
-	return &gateway{log: log, registry: reg, client: client, adapter: adapter, server: server}, nil
+	return &gateway{log: log, registry: reg, client: client, adapter: adapter, server: server, readiness: readinessCache{log: log}}, nil
 }
 
 func newTool(cfg Config, log *slog.Logger, reg prometheus.Registerer, up readtool.Upstream) (*readtool.Tool, error) {
@@ -132,17 +134,18 @@ func (g *gateway) metricsHandler() http.Handler {
 }
 
 // ready answers /readyz: Dagu must answer and accept the key. The reason
-// names network, tls, auth, surface or upstream. /readyz is open to probes
-// without a token, so the detail (host names, file paths) goes to the log,
-// not the body.
-func (g *gateway) ready(ctx context.Context) (bool, any) {
-	res := g.client.Probe(ctx)
+// names network, tls, auth, surface or upstream. The open answer carries
+// only the status and the reason; a trusted caller also gets the detected
+// capabilities and how each target is served. The probe result is cached
+// for readyCacheTTL, so probes at any rate cost Dagu at most one call per
+// interval; the detail of a failure goes to the log.
+func (g *gateway) ready(ctx context.Context, detailed bool) (bool, any) {
+	res := g.readiness.probe(ctx, g.client.Probe)
 	body := map[string]any{"status": "ready"}
 	if !res.OK {
 		body = map[string]any{"status": "not ready", "reason": res.Reason}
-		g.log.WarnContext(ctx, "not ready", "reason", res.Reason, "detail", res.Detail)
 	}
-	if caps, ok := g.adapter.Capabilities(); ok {
+	if caps, ok := g.adapter.Capabilities(); ok && detailed {
 		body["dagu"] = capabilityReport(caps)
 	}
 	return res.OK, body

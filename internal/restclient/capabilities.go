@@ -42,6 +42,9 @@ type Capabilities struct {
 	// limit and cursor (2.6 and later); older servers refuse a repeated
 	// status and ignore the rest.
 	RunListFilters bool
+	// SubRuns: the /sub-dag-runs routes exist (1.29 and later; Dagu 1.17
+	// serves sub-runs under /children, which the gateway does not read).
+	SubRuns bool
 	// ForeachRoutes: the per-item foreach routes exist (newer Dagu).
 	ForeachRoutes bool
 	// EventLogs: the central event log route exists (it may still answer
@@ -105,6 +108,10 @@ var capabilityTable = []capability{
 		return err
 	}), func(c *Capabilities) *bool { return &c.SearchDocsLegacy }},
 	{"runListFilters", nil, probeRunListFilters, func(c *Capabilities) *bool { return &c.RunListFilters }},
+	{"subRuns", []string{RouteSubRuns, RouteSubRun}, probeHandler(func(ctx context.Context, c *Client) error {
+		_, err := c.ListSubRuns(ctx, RunRef{Name: probeQuery, RunID: probeQuery})
+		return err
+	}), func(c *Capabilities) *bool { return &c.SubRuns }},
 	{"foreachRoutes", []string{RouteForeachItems, RouteSubForeachItems, RouteForeachItem, RouteSubForeachItem, RouteForeachBodyLog, RouteSubForeachBodyLog},
 		nil, func(c *Capabilities) *bool { return &c.ForeachRoutes }},
 	{"eventLogs", []string{RouteEventLogs}, nil, func(c *Capabilities) *bool { return &c.EventLogs }},
@@ -156,6 +163,22 @@ func probeRoute(call func(context.Context, *Client) error) func(context.Context,
 
 // probeFutureDate (2100-01-01) makes the run-list probe's answer empty.
 const probeFutureDate int64 = 4102444800
+
+// probeHandler proves a route with a path parameter: the probe names a run
+// that does not exist, so a handler answers JSON (a 404 with a code) while
+// a release without the route answers the router's plain 404.
+func probeHandler(call func(context.Context, *Client) error) func(context.Context, *Client) (bool, error) {
+	return func(ctx context.Context, c *Client) (bool, error) {
+		err := call(ctx, c)
+		switch {
+		case err == nil || (IsStatus(err, http.StatusNotFound) && !IsRouteMissing(err)):
+			return true, nil
+		case IsRouteMissing(err) || isNotAnAPI(err):
+			return false, nil
+		}
+		return false, err
+	}
+}
 
 // probeRunListFilters asks for runs with two statuses, a limit and a date
 // in the future (an empty answer): Dagu 2.6 and later answer it, older

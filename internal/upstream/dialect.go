@@ -26,6 +26,8 @@ const (
 
 // Agent-facing explanations of reads an older Dagu cannot serve at all.
 const (
+	detailNoSubRuns = "Sub-run reads need Dagu 1.29 or newer (the /sub-dag-runs routes); this Dagu 1.17 keeps sub-runs " +
+		"under other routes, which the gateway does not read."
 	detailNoWiki = "This Dagu server has no wiki: Dagu 2.0 to 2.6 serve it as docs and current releases as the wiki; " +
 		"Dagu 1.x has neither, so upgrading Dagu is the only way to read pages through it."
 )
@@ -38,7 +40,7 @@ func (a *Adapter) capsOrCurrent() restclient.Capabilities {
 	}
 	return restclient.Capabilities{
 		APIBase: restclient.APIv1, OpenAPI: true, Wiki: true, SearchDAGs: true, SearchWiki: true,
-		RunListFilters: true, ForeachRoutes: true, EventLogs: true,
+		RunListFilters: true, SubRuns: true, ForeachRoutes: true, EventLogs: true,
 	}
 }
 

@@ -35,8 +35,6 @@ func encodeEmulatedCursor(c emulatedCursor) string {
 	return emulatedCursorPrefix + base64.RawURLEncoding.EncodeToString(raw)
 }
 
-func isEmulatedCursor(cursor string) bool { return strings.HasPrefix(cursor, emulatedCursorPrefix) }
-
 // decodeEmulatedCursor accepts exactly what encodeEmulatedCursor writes for
 // the same scope; anything else is errBadRunCursor.
 func decodeEmulatedCursor(cursor, scope string) (emulatedCursor, error) {

@@ -35,6 +35,9 @@ func (t runTarget) uris() mapping.RunAddressForURIs {
 // the root's details (a 404 blames dagRunId); any other ID costs nothing.
 func (a *Adapter) resolveRun(ctx context.Context, addr model.RunAddress) (runTarget, error) {
 	ref := restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID, SubRunID: addr.SubRunID}
+	if addr.SubRunID != "" && !a.capsOrCurrent().SubRuns {
+		return runTarget{}, unsupported(restclient.RouteSubRun, detailNoSubRuns, nil)
+	}
 	if addr.DAGRunID != latestRunID {
 		return runTarget{ref: ref}, nil
 	}
