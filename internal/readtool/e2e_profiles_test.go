@@ -2,10 +2,12 @@ package readtool_test
 
 import (
 	"encoding/json"
+	"net/url"
 	"path/filepath"
 	"testing"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // profileCase is one read made against every Dagu release the fake
@@ -101,4 +103,67 @@ func TestEveryDaguRelease(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCursorsWalkEveryRelease pages dag_search and runs two at a time on
+// every release, following nextCursor, and checks the pages add up to the
+// whole list with nothing repeated; a cursor of another query is refused.
+func TestCursorsWalkEveryRelease(t *testing.T) {
+	walks := []struct {
+		name, first, all, key string
+		page                  func(cursor string) string
+	}{
+		{"dag_search", `{"target":"dag_search","search":"echo","limit":2}`, `{"target":"dag_search","search":"echo","limit":50}`, "results",
+			func(c string) string { return `{"target":"dag_search","search":"echo","limit":2,"cursor":"` + c + `"}` }},
+		{"runs", `{"target":"runs","query":"fromDate=0&limit=2"}`, `{"target":"runs","query":"fromDate=0&limit=500"}`, "items",
+			func(c string) string { return `{"target":"runs","query":"fromDate=0&limit=2&cursor=` + c + `"}` }},
+	}
+	for _, p := range fakedagu.Profiles() {
+		h := newHarness(t, fakedagu.Options{Profile: p, RecordedOnly: true})
+		for _, w := range walks {
+			t.Run(string(p)+"/"+w.name, func(t *testing.T) {
+				want := len(dataOf(t, h.call(t, w.all))[w.key].([]any))
+				seen, args := map[string]bool{}, w.first
+				for pages := 0; args != ""; pages++ {
+					if pages > want {
+						t.Fatal("the cursor walk does not end")
+					}
+					data := dataOf(t, h.call(t, args))
+					for _, it := range data[w.key].([]any) {
+						id, _ := json.Marshal(it)
+						if seen[string(id)] {
+							t.Fatalf("repeated on a later page: %s", id)
+						}
+						seen[string(id)] = true
+					}
+					args = ""
+					if c, _ := data["nextCursor"].(string); c != "" {
+						args = w.page(url.QueryEscape(c))
+						if w.name == "dag_search" {
+							args = w.page(c)
+						}
+					}
+				}
+				if len(seen) != want {
+					t.Fatalf("walked %d items, the whole list has %d", len(seen), want)
+				}
+			})
+		}
+	}
+}
+
+func dataOf(t *testing.T, res *mcp.CallToolResult) map[string]any {
+	t.Helper()
+	if res.IsError {
+		raw, _ := json.Marshal(res.StructuredContent)
+		t.Fatalf("error: %s", raw)
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	var env struct {
+		Data map[string]any `json:"data"`
+	}
+	if err := json.Unmarshal(raw, &env); err != nil {
+		t.Fatal(err)
+	}
+	return env.Data
 }
