@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"unicode/utf8"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 )
@@ -11,6 +12,10 @@ import (
 // dagFileName is Dagu's rule for DAG file names in /dags routes. A name
 // outside it cannot exist, so the gateway answers not-found without asking.
 var dagFileName = regexp.MustCompile(`^[a-zA-Z0-9_.-]{1,40}$`)
+
+// maxSuggestInput bounds the names did-you-mean compares: twice the
+// longest DAG name Dagu accepts.
+const maxSuggestInput = 80
 
 func validDAGFileName(name string) bool {
 	return dagFileName.MatchString(name) && name != "." && name != ".."
@@ -47,6 +52,9 @@ func isNotFound(err error) bool { return model.IsNotFound(err) }
 func (t *Tool) dagNotFound(ctx context.Context, c *call, cause error) *Error {
 	name := c.in.get(fName)
 	e := newError(CodeResourceNotFound, fmt.Sprintf("DAG %q was not found.", name)).withField(fName).withCause(cause)
+	if utf8.RuneCountInString(name) > maxSuggestInput {
+		return e // no DAG name is that long: nothing is close
+	}
 	names, err := t.up.DAGNames(ctx)
 	if err != nil {
 		t.log.WarnContext(ctx, "listing DAG names for suggestions failed", "err", err)

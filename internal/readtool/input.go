@@ -82,6 +82,9 @@ func (in *input) present(candidates []string) []string {
 
 // parseInput applies the contract's Input rules to raw tool arguments.
 func parseInput(raw json.RawMessage) (*input, *Error) {
+	if len(raw) > maxArgumentsBytes {
+		return nil, newError(CodeInvalidToolInput, fmt.Sprintf("Tool input is larger than %d MiB.", maxArgumentsBytes>>20))
+	}
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		raw = []byte("{}")
@@ -107,6 +110,9 @@ func parseInput(raw json.RawMessage) (*input, *Error) {
 	}
 	if len(badType) > 0 {
 		return nil, withSuppliedTarget(typeError(badType), obj)
+	}
+	if e := checkLimits(in); e != nil {
+		return nil, withSuppliedTarget(e, obj)
 	}
 	return in, nil
 }

@@ -28,9 +28,14 @@ func suggest(want string, names []string, max int) []string {
 			hits = append(hits, scored{n, 0})
 			continue
 		}
-		d := levenshtein(lw, ln)
-		limit := max3(utf8.RuneCountInString(lw), utf8.RuneCountInString(ln)) / 3
-		if d <= limit && d > 0 {
+		wl, nl := utf8.RuneCountInString(lw), utf8.RuneCountInString(ln)
+		limit := max3(wl, nl) / 3
+		// The distance is at least the length difference: skip the
+		// quadratic comparison when that alone is too far.
+		if abs(wl-nl) > limit {
+			continue
+		}
+		if d := levenshtein(lw, ln); d <= limit && d > 0 {
 			hits = append(hits, scored{n, d})
 		}
 	}
@@ -53,6 +58,13 @@ var separators = strings.NewReplacer("_", "-", ".", "-", " ", "-")
 func normalizeName(s string) string { return separators.Replace(strings.ToLower(s)) }
 
 func max3(a, b int) int { return max(a, b, 3) }
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
 
 // levenshtein is the edit distance between two strings, over runes.
 func levenshtein(a, b string) int {

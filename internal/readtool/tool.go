@@ -30,6 +30,9 @@ type Options struct {
 	Logger    *slog.Logger
 	// Registerer receives the tool's Prometheus metrics; nil disables them.
 	Registerer prometheus.Registerer
+	// CallTimeout bounds one whole read, every upstream call of it
+	// included; 0 means no bound beyond the caller's context.
+	CallTimeout time.Duration
 }
 
 // Tool is the dagu_read tool.
@@ -39,6 +42,7 @@ type Tool struct {
 	books   Workbooks
 	log     *slog.Logger
 	metrics *metrics
+	timeout time.Duration
 }
 
 // New builds the tool.
@@ -54,7 +58,7 @@ func New(opts Options) (*Tool, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Tool{up: opts.Upstream, refs: opts.References, books: opts.Workbooks, log: log, metrics: m}, nil
+	return &Tool{up: opts.Upstream, refs: opts.References, books: opts.Workbooks, log: log, metrics: m, timeout: opts.CallTimeout}, nil
 }
 
 // Register adds the tool to an MCP server with a raw input handler, so bad
@@ -86,7 +90,13 @@ func (t *Tool) Call(ctx context.Context, args json.RawMessage) (res *mcp.CallToo
 		}
 		t.observe(ctx, c, res, time.Since(start))
 	}()
-	c, res = t.run(ctx, args)
+	runCtx := ctx
+	if t.timeout > 0 {
+		var cancel context.CancelFunc
+		runCtx, cancel = context.WithTimeout(ctx, t.timeout)
+		defer cancel()
+	}
+	c, res = t.run(runCtx, args)
 	return res
 }
 

@@ -189,6 +189,10 @@ func callForShape(shape *uriShape, rawQuery string) (*call, *Error) {
 	}
 	spec := targets[shape.target]
 	c := &call{mode: uriMode, target: spec.name, spec: spec, in: in}
+	if e := checkSegmentLimits(shape.values); e != nil {
+		e.Target = shape.target
+		return nil, e
+	}
 	if rawQuery != "" && spec.noQuery != "" {
 		e := newError(CodeInvalidResourceURI, spec.noQuery)
 		e.Target = shape.target

@@ -1,0 +1,77 @@
+package readtool
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
+)
+
+// TestHostileInputIsRefusedBeforeAnyWork: oversized values and dot
+// segments are refused on the field at fault, nothing reaches the
+// upstream, and the answer stays small.
+func TestHostileInputIsRefusedBeforeAnyWork(t *testing.T) {
+	huge := func(n int) string { return strings.Repeat("a", n) }
+	tests := []struct {
+		name, args, field string
+		code              Code
+	}{
+		{"1 MiB DAG name", `{"target":"dag","name":"` + huge(1<<20) + `"}`, fName, CodeInvalidToolInput},
+		{"3 MiB of arguments", `{"target":"dag","name":"` + huge(3<<20) + `"}`, "", CodeInvalidToolInput},
+		{"long DAG name", `{"target":"dag","name":"` + huge(maxIdentifier+1) + `"}`, fName, CodeInvalidToolInput},
+		{"100 KB run ID", `{"target":"run","name":"a","dagRunId":"` + huge(100<<10) + `"}`, fDAGRunID, CodeInvalidToolInput},
+		{"long run ID", `{"target":"run","name":"a","dagRunId":"` + huge(maxRunID+1) + `"}`, fDAGRunID, CodeInvalidToolInput},
+		{"dot-dot name", `{"target":"run","name":"..","dagRunId":"latest"}`, fName, CodeInvalidToolInput},
+		{"dot step", `{"target":"step_log","name":"a","dagRunId":"b","stepName":"."}`, fStepName, CodeInvalidToolInput},
+		{"long search", `{"target":"dag_search","search":"` + huge(maxSearch+1) + `"}`, fSearch, CodeInvalidToolInput},
+		{"long query", `{"target":"runs","query":"name=` + huge(maxQuery) + `"}`, fQuery, CodeInvalidToolInput},
+		{"long URI segment", `{"uri":"dagu://runs/a/` + huge(maxRunID+1) + `"}`, fURI, CodeInvalidResourceURI},
+		{"dot-dot URI segment", `{"uri":"dagu://runs/%2E%2E/latest"}`, fURI, CodeInvalidResourceURI},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tool, up := newStubTool(t)
+			res := callJSON(t, tool, tt.args)
+			e := errorOf(t, res)
+			if e.Code != tt.code || (tt.field != "" && e.Field != tt.field) {
+				t.Fatalf("error %+v, want %s on %q", e, tt.code, tt.field)
+			}
+			if up.last() != nil {
+				t.Fatalf("the upstream was asked: %v", up.last())
+			}
+			if raw, _ := json.Marshal(res); len(raw) > 4<<10 {
+				t.Fatalf("answer of %d bytes", len(raw))
+			}
+		})
+	}
+}
+
+// slowUpstream blocks every read until the context ends, as a Dagu that
+// never answers would.
+type slowUpstream struct {
+	stubUpstream
+	sawDeadline bool
+}
+
+func (s *slowUpstream) GetStepLog(ctx context.Context, _ model.StepAddress, _ model.LogQuery) (*model.StepLog, error) {
+	_, s.sawDeadline = ctx.Deadline()
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+// TestCallTimeoutBoundsTheWholeRead: every upstream call of one read shares
+// the call's deadline, and running out answers resource_unavailable.
+func TestCallTimeoutBoundsTheWholeRead(t *testing.T) {
+	up := &slowUpstream{}
+	tool, err := New(Options{Upstream: up, References: stubRefs{}, CallTimeout: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := tool.Call(context.Background(), json.RawMessage(`{"target":"step_log","name":"a","dagRunId":"b","stepName":"c","item":"0","bodyStepName":"d"}`))
+	if e := errorOf(t, res); e.Code != CodeResourceUnavailable || !up.sawDeadline {
+		t.Fatalf("error %+v, deadline seen %v", e, up.sawDeadline)
+	}
+}
