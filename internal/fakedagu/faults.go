@@ -27,6 +27,10 @@ type Fault struct {
 	Status     int
 	Body       string
 	RetryAfter string
+	// ContentType overrides the content type an injected Body gets
+	// (default: application/json for a body starting with "{", else
+	// text/plain).
+	ContentType string
 	// Reset closes the connection without answering.
 	Reset bool
 	// Truncate declares a Content-Length larger than the body it writes,
@@ -95,7 +99,7 @@ func applyFault(w http.ResponseWriter, r *http.Request, f *Fault) bool {
 	case f.Malformed:
 		writeFaultBody(w, statusOr(f.Status, http.StatusOK), `{"dags":[{"fileName":"approval_job",`, "application/json", "")
 	case f.Status != 0:
-		writeFaultBody(w, f.Status, f.Body, "", f.RetryAfter)
+		writeFaultBody(w, f.Status, f.Body, f.ContentType, f.RetryAfter)
 	default:
 		return false
 	}

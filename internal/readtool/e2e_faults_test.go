@@ -1,6 +1,7 @@
 package readtool_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -25,6 +26,8 @@ func TestUpstreamFaults(t *testing.T) {
 		{"truncated body", fakedagu.Fault{Route: route, Truncate: true}, "resource_unavailable"},
 		{"oversized body", fakedagu.Fault{Route: route, Oversize: 8 << 20}, "resource_unavailable"},
 		{"malformed body", fakedagu.Fault{Route: route, Malformed: true}, "internal_error"},
+		{"200 null", fakedagu.Fault{Route: route, Status: 200, Body: "null", ContentType: "application/json"}, "internal_error"},
+		{"200 HTML", fakedagu.Fault{Route: route, Status: 200, Body: "<html><body>Dagu</body></html>"}, "internal_error"},
 		{"503 persists", fakedagu.Fault{Route: route, Status: 503}, "resource_unavailable"},
 		{"504 from Dagu", fakedagu.Fault{Route: route, Status: 504, Body: `{"code":"timeout","message":"dag-run details request timed out"}`}, "resource_unavailable"},
 		{"429 persists", fakedagu.Fault{Route: route, Status: 429, RetryAfter: "0"}, "resource_unavailable"},
@@ -46,6 +49,9 @@ func TestUpstreamFaults(t *testing.T) {
 			}
 			if out["code"] != tt.code || out["target"] != "run" {
 				t.Fatalf("got %v, want code %s", out, tt.code)
+			}
+			if msg, _ := out["message"].(string); strings.Contains(msg, "HTTP 0") {
+				t.Fatalf("message %q names no real status", msg)
 			}
 		})
 	}

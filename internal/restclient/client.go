@@ -1,8 +1,10 @@
 package restclient
 
 import (
+	"bytes"
 	"fmt"
 	"net/url"
+	"reflect"
 	"sync/atomic"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
@@ -86,8 +88,28 @@ func decoded[T any, R jsonAnswer[T]](route string, res R, err error) (*T, error)
 	if body == nil {
 		return nil, &Error{Route: route, Kind: KindDecode, Message: "answer is not a JSON body"}
 	}
+	if isJSONNull(rawBody(res)) {
+		// json.Unmarshal accepts null into any type and leaves it empty:
+		// that would pass for an empty success.
+		return nil, &Error{Route: route, Kind: KindDecode, Message: "answer is JSON null"}
+	}
 	return body, nil
 }
+
+// rawBody is the Body field every generated response carries.
+func rawBody(res any) []byte {
+	v := reflect.ValueOf(res)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return nil
+	}
+	f := v.Elem().FieldByName("Body")
+	if !f.IsValid() || f.Kind() != reflect.Slice {
+		return nil
+	}
+	return f.Bytes()
+}
+
+func isJSONNull(b []byte) bool { return string(bytes.TrimSpace(b)) == "null" }
 
 // checkParams refuses a call whose path parameter is empty or a dot
 // segment before anything is built: the generated client leaves "." and

@@ -271,6 +271,10 @@ func TestUndecodableAnswers(t *testing.T) {
 		{"broken JSON", "application/json", `{"status":`},
 		{"wrong JSON type", "application/json", `{"status":42,"version":[]}`},
 		{"not JSON at all", "text/html", "<html></html>"},
+		{"JSON null", "application/json", "null"},
+		{"JSON null with space", "application/json", " null \n"},
+		{"garbage", "application/json", "\x00\xff garbage"},
+		{"empty body", "application/json", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
