@@ -30,11 +30,25 @@ func (c Config) NewLogger(w io.Writer) *slog.Logger {
 	if err != nil {
 		level = slog.LevelInfo
 	}
-	opts := &slog.HandlerOptions{Level: level}
+	opts := &slog.HandlerOptions{Level: level, ReplaceAttr: c.scrubber().replaceAttr}
 	if strings.EqualFold(c.LogFormat, "text") {
 		return slog.New(slog.NewTextHandler(w, opts))
 	}
 	return slog.New(slog.NewJSONHandler(w, opts))
+}
+
+// scrubber removes this configuration's secrets from log lines: the Dagu
+// key (the key file is re-read when it changes) and the inbound tokens.
+func (c Config) scrubber() scrubber {
+	key := keySource(c)
+	tokens := &tokenFileCache{path: c.AuthTokenFile}
+	return scrubber{secrets: func() []string {
+		out := append([]string(nil), c.AuthTokens...)
+		if k, err := key.Key(); err == nil {
+			out = append(out, k)
+		}
+		return append(out, tokens.tokens()...)
+	}}
 }
 
 // setOrUnset describes a secret without revealing it.

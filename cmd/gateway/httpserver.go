@@ -79,7 +79,7 @@ func NewFrontDoor(o FrontDoorOptions) (http.Handler, error) {
 	auth := newTokenAuth(o.Tokens)
 	protect := func(h http.Handler) http.Handler { return guard.wrap(auth.wrap(h)) }
 
-	mcp := protect(limitBody(o.MCP, orDefault(o.MaxBodyBytes, defaultMaxBodyBytes)))
+	mcp := protect(limitBody(refuseBatches(o.MCP), orDefault(o.MaxBodyBytes, defaultMaxBodyBytes)))
 	mux := http.NewServeMux()
 	for _, method := range []string{http.MethodPost, http.MethodGet, http.MethodDelete} {
 		mux.Handle(method+" /mcp", mcp)
