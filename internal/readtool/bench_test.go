@@ -151,3 +151,24 @@ func BenchmarkTargetsOverFake(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkReferenceReadTool measures the tool's own encoding work on its
+// largest answer (the read-tool guide, about 25 KB), with no upstream.
+func BenchmarkReferenceReadTool(b *testing.B) {
+	refs, err := reference.New(reference.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	tool, err := readtool.New(readtool.Options{Upstream: specOnly{}, References: refs})
+	if err != nil {
+		b.Fatal(err)
+	}
+	args := json.RawMessage(`{"target":"reference","name":"read-tool"}`)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if res := tool.Call(ctx, args); res.IsError {
+			b.Fatal("error result")
+		}
+	}
+}

@@ -19,36 +19,26 @@ var envelopeReferences = []string{
 	model.ReferenceURI("notifications"),
 }
 
-// envelope is the exact top-level structured output of a successful read.
-type envelope struct {
-	Target       string          `json:"target"`
-	URI          string          `json:"uri,omitempty"`
-	Name         string          `json:"name,omitempty"`
-	DAGRunID     string          `json:"dagRunId,omitempty"`
-	SubRunID     string          `json:"subRunId,omitempty"`
-	StepName     string          `json:"stepName,omitempty"`
-	Item         string          `json:"item,omitempty"`
-	BodyStepName string          `json:"bodyStepName,omitempty"`
-	Workspace    string          `json:"workspace,omitempty"`
-	Path         string          `json:"path,omitempty"`
-	Prefix       string          `json:"prefix,omitempty"`
-	Data         json.RawMessage `json:"data"`
-	References   []string        `json:"references"`
-}
+// envelopeFields are the fields the envelope may echo, in the order the
+// contract's envelope lists them (after target and uri, before data).
+var envelopeFields = []string{fName, fDAGRunID, fSubRunID, fStepName, fItem, fBodyStepName, fWorkspace, fPath, fPrefix}
 
-// successResult renders a read's data as the contract's tool result.
-func successResult(c *call, data any) (*mcp.CallToolResult, error) {
+// encodedReferences is the envelope's references array, encoded once.
+var encodedReferences = func() []byte {
+	raw, _ := json.Marshal(envelopeReferences)
+	return raw
+}()
+
+// successResult renders a read's data as the contract's tool result. The
+// data is encoded once and the envelope is written around those bytes,
+// field by field in the contract's order, instead of being marshalled
+// again as a whole.
+func (t *Tool) successResult(c *call, data any) (*mcp.CallToolResult, error) {
 	raw, err := json.Marshal(data)
 	if err != nil {
 		return nil, err
 	}
-	env := envelope{Target: c.target, URI: c.uri, Data: raw, References: envelopeReferences}
-	echo(c, &env)
-	structured, err := json.Marshal(env)
-	if err != nil {
-		return nil, err
-	}
-	text, err := successMessage(c.spec, raw)
+	text, err := t.successMessage(c.spec, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -56,13 +46,50 @@ func successResult(c *call, data any) (*mcp.CallToolResult, error) {
 	if c.uri != "" {
 		content = append(content, resourceLink(c))
 	}
-	return &mcp.CallToolResult{Content: content, StructuredContent: json.RawMessage(structured)}, nil
+	return &mcp.CallToolResult{Content: content, StructuredContent: json.RawMessage(envelopeBytes(c, raw))}, nil
+}
+
+// envelopeBytes writes {target, uri, echoed fields, data, references}.
+// Strings are encoded by encoding/json, so the bytes equal what marshalling
+// the whole envelope would give.
+func envelopeBytes(c *call, data []byte) []byte {
+	b := bytes.NewBuffer(make([]byte, 0, len(data)+len(encodedReferences)+256))
+	b.WriteString(`{"target":`)
+	writeJSONString(b, c.target)
+	if c.uri != "" {
+		b.WriteString(`,"uri":`)
+		writeJSONString(b, c.uri)
+	}
+	for _, f := range envelopeFields {
+		if !contains(c.spec.echo, f) {
+			continue
+		}
+		if v := echoValue(c, f); v != "" {
+			b.WriteString(`,"` + f + `":`)
+			writeJSONString(b, v)
+		}
+	}
+	b.WriteString(`,"data":`)
+	b.Write(data)
+	b.WriteString(`,"references":`)
+	b.Write(encodedReferences)
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+func writeJSONString(b *bytes.Buffer, s string) {
+	raw, _ := json.Marshal(s)
+	b.Write(raw)
 }
 
 // successMessage is "Dagu read completed." and, for dags, a blank line and
-// the data as 2-space indented JSON.
-func successMessage(spec *targetSpec, data []byte) (string, error) {
+// the data as 2-space indented JSON. With TextContent "json" every other
+// target gets the compact data after the blank line, cut at maxTextData.
+func (t *Tool) successMessage(spec *targetSpec, data []byte) (string, error) {
 	if !spec.dataInText {
+		if t.textContent == TextContentJSON {
+			return successText + "\n\n" + cutText(data), nil
+		}
 		return successText, nil
 	}
 	var b bytes.Buffer
@@ -73,17 +100,6 @@ func successMessage(spec *targetSpec, data []byte) (string, error) {
 		return "", err
 	}
 	return b.String(), nil
-}
-
-// echo copies the input values the contract echoes at the top level.
-func echo(c *call, env *envelope) {
-	slots := map[string]*string{
-		fName: &env.Name, fDAGRunID: &env.DAGRunID, fSubRunID: &env.SubRunID, fStepName: &env.StepName,
-		fItem: &env.Item, fBodyStepName: &env.BodyStepName, fWorkspace: &env.Workspace, fPath: &env.Path, fPrefix: &env.Prefix,
-	}
-	for _, field := range c.spec.echo {
-		*slots[field] = echoValue(c, field)
-	}
 }
 
 // echoValue is the echoed value of a field; the wiki prefix may come from

@@ -33,16 +33,19 @@ type Options struct {
 	// CallTimeout bounds one whole read, every upstream call of it
 	// included; 0 means no bound beyond the caller's context.
 	CallTimeout time.Duration
+	// TextContent is TextContentContract (default) or TextContentJSON.
+	TextContent string
 }
 
 // Tool is the dagu_read tool.
 type Tool struct {
-	up      Upstream
-	refs    References
-	books   Workbooks
-	log     *slog.Logger
-	metrics *metrics
-	timeout time.Duration
+	up          Upstream
+	refs        References
+	books       Workbooks
+	log         *slog.Logger
+	metrics     *metrics
+	timeout     time.Duration
+	textContent string
 }
 
 // New builds the tool.
@@ -58,13 +61,22 @@ func New(opts Options) (*Tool, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Tool{up: opts.Upstream, refs: opts.References, books: opts.Workbooks, log: log, metrics: m, timeout: opts.CallTimeout}, nil
+	switch opts.TextContent {
+	case "", TextContentContract, TextContentJSON:
+	default:
+		return nil, fmt.Errorf("readtool: text content %q is not contract or json", opts.TextContent)
+	}
+	return &Tool{up: opts.Upstream, refs: opts.References, books: opts.Workbooks, log: log, metrics: m,
+		timeout: opts.CallTimeout, textContent: opts.TextContent}, nil
 }
 
 // Register adds the tool to an MCP server with a raw input handler, so bad
-// input gets the contract's tool errors rather than protocol errors.
+// input gets the contract's tool errors rather than protocol errors, and
+// with it the dagu:// resources and the prompts.
 func (t *Tool) Register(s *mcp.Server) {
 	s.AddTool(Definition(), t.Handle)
+	t.RegisterResources(s)
+	t.RegisterPrompts(s)
 }
 
 // Handle is the MCP tool handler.
@@ -90,12 +102,8 @@ func (t *Tool) Call(ctx context.Context, args json.RawMessage) (res *mcp.CallToo
 		}
 		t.observe(ctx, c, res, time.Since(start))
 	}()
-	runCtx := ctx
-	if t.timeout > 0 {
-		var cancel context.CancelFunc
-		runCtx, cancel = context.WithTimeout(ctx, t.timeout)
-		defer cancel()
-	}
+	runCtx, cancel := t.withDeadline(ctx)
+	defer cancel()
 	c, res = t.run(runCtx, args)
 	return res
 }
@@ -109,15 +117,33 @@ func (t *Tool) run(ctx context.Context, args json.RawMessage) (*call, *mcp.CallT
 	if rerr != nil {
 		return nil, errorResult(rerr)
 	}
-	data, err := c.spec.read(t, ctx, c)
-	if err != nil {
-		return c, errorResult(classify(err, c))
+	data, e := t.read(ctx, c)
+	if e != nil {
+		return c, errorResult(e)
 	}
-	res, err := successResult(c, data)
+	res, err := t.successResult(c, data)
 	if err != nil {
 		return c, errorResult(classify(err, c))
 	}
 	return c, res
+}
+
+// read performs a validated call: the one read path of tool calls and
+// resource reads.
+func (t *Tool) read(ctx context.Context, c *call) (any, *Error) {
+	data, err := c.spec.read(t, ctx, c)
+	if err != nil {
+		return nil, classify(err, c)
+	}
+	return data, nil
+}
+
+// withDeadline applies the whole-call timeout.
+func (t *Tool) withDeadline(ctx context.Context) (context.Context, context.CancelFunc) {
+	if t.timeout > 0 {
+		return context.WithTimeout(ctx, t.timeout)
+	}
+	return ctx, func() {}
 }
 
 // observe logs and counts one call. Causes of errors are logged here and
