@@ -31,14 +31,15 @@ type rule struct {
 
 var rules = []rule{
 	{pkg: "internal/model", direct: []string{}},
+	{pkg: "internal/reqctx", direct: []string{}},
 	{pkg: "internal/cache", direct: []string{}},
 	{pkg: "internal/restclient/gen", direct: []string{}},
 	// The transport knows nothing of the contract.
-	{pkg: "internal/restclient", direct: []string{"internal/restclient/gen"},
+	{pkg: "internal/restclient", direct: []string{"internal/restclient/gen", "internal/reqctx"},
 		forbidden: []string{"internal/model", "internal/mapping", "internal/cache", "internal/readtool", "internal/upstream"}},
 	{pkg: "internal/mapping", direct: []string{"internal/model", "internal/restclient/gen"}},
 	// The tool sees Dagu only through its ports.
-	{pkg: "internal/readtool", direct: []string{"internal/model"},
+	{pkg: "internal/readtool", direct: []string{"internal/model", "internal/reqctx"},
 		forbidden: []string{"internal/restclient", "internal/restclient/gen", "internal/mapping", "internal/upstream"}},
 	{pkg: "internal/upstream", forbidden: []string{"internal/readtool"}},
 	{pkg: "internal/workbook", direct: []string{"internal/model"}},

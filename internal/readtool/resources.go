@@ -98,9 +98,11 @@ func (t *Tool) entryPoints() []*mcp.Resource {
 func (t *Tool) ReadResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	start := time.Now()
 	uri := ""
+	var extra *mcp.RequestExtra
 	if req != nil && req.Params != nil {
-		uri = req.Params.URI
+		uri, extra = req.Params.URI, req.Extra
 	}
+	ctx = withRequestInfo(ctx, extra, methodResourceRead)
 	ctx, cancel := t.withDeadline(ctx)
 	defer cancel()
 	c, data, e := t.readURI(ctx, uri)

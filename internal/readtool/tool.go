@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -85,7 +86,11 @@ func (t *Tool) Handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallT
 	if req != nil && req.Params != nil {
 		args = req.Params.Arguments
 	}
-	return t.Call(ctx, args), nil
+	var extra *mcp.RequestExtra
+	if req != nil {
+		extra = req.Extra
+	}
+	return t.Call(withRequestInfo(ctx, extra, methodToolCall), args), nil
 }
 
 // Call runs one read from raw tool arguments and always returns a result:
@@ -146,12 +151,16 @@ func (t *Tool) withDeadline(ctx context.Context) (context.Context, context.Cance
 	return ctx, func() {}
 }
 
-// observe logs and counts one call. Causes of errors are logged here and
-// only here; the password never reaches the log.
+// observe counts one call and writes its access line: one info line per
+// tool call or resource read with the request ID, the caller, the MCP
+// method, target, uri, result code, duration and upstream calls, under the
+// event names of Dagu's own MCP audit (mcp.tool_call.succeeded, .failed,
+// .denied). Causes of errors are logged here and only here; the password
+// never reaches the log.
 func (t *Tool) observe(ctx context.Context, c *call, res *mcp.CallToolResult, took time.Duration) {
-	target, code, how := "", "ok", ""
+	target, code, how, uri := "", "ok", "", ""
 	if c != nil {
-		target, how = c.target, c.mode.String()
+		target, how, uri = c.target, c.mode.String(), c.uri
 	}
 	var e *Error
 	if res.IsError {
@@ -162,26 +171,46 @@ func (t *Tool) observe(ctx context.Context, c *call, res *mcp.CallToolResult, to
 		if target == "" {
 			target = e.Target
 		}
+		if uri == "" {
+			uri = e.URI
+		}
 	}
 	if _, known := targets[target]; !known {
 		target = "none"
 	}
 	t.metrics.observe(target, code, took)
-	level, msg := slog.LevelDebug, "dagu_read"
-	switch {
-	case e != nil && e.Code == CodeInternalError:
-		level, msg = slog.LevelError, "dagu_read failed"
-	case e != nil:
-		level, msg = slog.LevelInfo, "dagu_read refused"
-	}
+	level, event := accessEvent(e)
 	if !t.log.Enabled(ctx, level) {
 		return
 	}
-	attrs := []slog.Attr{slog.String("target", target), slog.String("mode", how), slog.String("code", code), slog.Duration("duration", took)}
+	info, _ := reqctx.From(ctx)
+	attrs := []slog.Attr{
+		slog.String("event", event), slog.String("request_id", info.RequestID), slog.String("caller", info.Caller),
+		slog.String("method", methodOf(ctx)), slog.String("target", target), slog.String("mode", how),
+		slog.String("uri", uri), slog.String("code", code), slog.Duration("duration", took),
+		slog.Int64("upstream_calls", info.UpstreamCalls()),
+	}
+	if c != nil && c.target == tWorkbook {
+		attrs = append(attrs, slog.String("workbook_path", c.in.get(fPath)))
+	}
 	if e != nil {
 		attrs = append(attrs, slog.String("message", e.Message), slog.String("cause", causeText(e)))
 	}
-	t.log.LogAttrs(ctx, level, msg, attrs...)
+	t.log.LogAttrs(ctx, level, event, attrs...)
+}
+
+// accessEvent names the outcome as Dagu's MCP audit does: refused
+// credentials are denied, internal errors are logged as errors.
+func accessEvent(e *Error) (slog.Level, string) {
+	switch {
+	case e == nil:
+		return slog.LevelInfo, "mcp.tool_call.succeeded"
+	case e.Code == CodeUnauthenticated || e.Code == CodeUnauthorized:
+		return slog.LevelWarn, "mcp.tool_call.denied"
+	case e.Code == CodeInternalError:
+		return slog.LevelError, "mcp.tool_call.failed"
+	}
+	return slog.LevelInfo, "mcp.tool_call.failed"
 }
 
 func causeText(e *Error) string {

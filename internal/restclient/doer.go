@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 	"github.com/go-resty/resty/v2"
 )
 
@@ -75,6 +76,10 @@ func (d *doer) execute(ctx context.Context, req *http.Request, key string) (*res
 	if key != "" {
 		r.SetAuthToken(key)
 	}
+	if info, ok := reqctx.From(ctx); ok && info.RequestID != "" {
+		r.SetHeader(reqctx.HeaderRequestID, info.RequestID)
+	}
+	reqctx.CountUpstream(ctx)
 	res, err := r.Execute(http.MethodGet, req.URL.String())
 	if errors.Is(err, errRetryPastDeadline) && res != nil && res.RawResponse != nil {
 		// Stopped before a wait that would cross the deadline: report the

@@ -1,0 +1,86 @@
+// Package reqctx carries what one request is about through the layers that
+// serve it: its ID, who made it, and how many upstream calls it cost. It
+// knows nothing of the contract or of REST; the front door fills it from
+// the HTTP request, the read tool logs it, the REST client forwards the ID
+// to Dagu and counts its calls.
+package reqctx
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"strings"
+	"sync/atomic"
+)
+
+// HTTP headers of the front door. HeaderRequestID is honoured from the
+// client (bounded and sanitized), echoed in the response and forwarded to
+// Dagu. HeaderCaller is set by the front door only (any client value is
+// dropped) and names the authenticated caller.
+const (
+	HeaderRequestID = "X-Request-Id"
+	HeaderCaller    = "X-Gateway-Caller"
+)
+
+// MaxRequestIDLen bounds a request ID taken from a client.
+const MaxRequestIDLen = 128
+
+// Info is one request's identity.
+type Info struct {
+	RequestID string
+	Caller    string
+	calls     *atomic.Int64
+}
+
+type key struct{}
+
+// With returns ctx carrying info and a fresh upstream call counter.
+func With(ctx context.Context, info Info) context.Context {
+	info.calls = new(atomic.Int64)
+	return context.WithValue(ctx, key{}, info)
+}
+
+// From returns the request's info; ok is false outside a request.
+func From(ctx context.Context) (Info, bool) {
+	info, ok := ctx.Value(key{}).(Info)
+	return info, ok
+}
+
+// CountUpstream records one upstream call of the request, if any.
+func CountUpstream(ctx context.Context) {
+	if info, ok := From(ctx); ok && info.calls != nil {
+		info.calls.Add(1)
+	}
+}
+
+// UpstreamCalls reports how many upstream calls the request made so far.
+func (i Info) UpstreamCalls() int64 {
+	if i.calls == nil {
+		return 0
+	}
+	return i.calls.Load()
+}
+
+// SanitizeRequestID keeps a client's request ID when it is short and made
+// of letters, digits and -_.:; otherwise it returns "".
+func SanitizeRequestID(id string) string {
+	id = strings.TrimSpace(id)
+	if id == "" || len(id) > MaxRequestIDLen {
+		return ""
+	}
+	for _, r := range id {
+		ok := r == '-' || r == '_' || r == '.' || r == ':' ||
+			(r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')
+		if !ok {
+			return ""
+		}
+	}
+	return id
+}
+
+// NewRequestID makes a random request ID (16 hex digits).
+func NewRequestID() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
