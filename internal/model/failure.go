@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // FailureKind says how a read failed, in the terms the contract's error
@@ -73,6 +74,9 @@ type Failure struct {
 	Detail string
 	// SurfaceDenied marks Dagu's 403 for a key without the rest_api surface.
 	SurfaceDenied bool
+	// RetryAfter, when set, is how long the caller should wait before
+	// trying again (a limit of the gateway's own refused the read).
+	RetryAfter time.Duration
 	// Cause is the underlying error, for the log only.
 	Cause error
 }

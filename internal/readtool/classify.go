@@ -77,8 +77,11 @@ func fromFailure(f *model.Failure, c *call) *Error {
 	if code == CodeResourceNotFound && field == "" {
 		field = defaultNotFoundField(c)
 	}
-	e := newError(code, failureMessage(code, f, c, field))
-	return placeField(e, c, field)
+	e := placeField(newError(code, failureMessage(code, f, c, field)), c, field)
+	if f.RetryAfter > 0 {
+		e = e.withDetail("retryAfterMs", f.RetryAfter.Milliseconds())
+	}
+	return e
 }
 
 // placeField reports the input at fault. A value that lives inside the

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 )
@@ -50,6 +51,7 @@ func TestUpstreamErrorTable(t *testing.T) {
 		{"unsupported", &model.Failure{Kind: model.FailureUnsupported, Detail: "needs a newer Dagu"}, CodeResourceUnavailable, "", ""},
 		{"unavailable", &model.Failure{Kind: model.FailureUnavailable, Detail: "too many reads"}, CodeResourceUnavailable, "", ""},
 		{"forbidden", &model.Failure{Kind: model.FailureForbidden, Detail: "not allowed"}, CodeUnauthorized, "", ""},
+		{"busy", &model.Failure{Kind: model.FailureUnavailable, Detail: "busy", RetryAfter: 500 * time.Millisecond}, CodeResourceUnavailable, "", ""},
 		{"adapter not found", &model.Failure{Kind: model.FailureNotFound, Field: "subRunId"}, CodeResourceNotFound, "", "subRunId"},
 		{"field tagged 404", &model.Failure{Kind: model.FailureHTTP, Status: 404, Field: "subRunId"}, CodeResourceNotFound, "", "subRunId"},
 		{"wrapped", fmt.Errorf("ctx: %w", httpErr(503)), CodeResourceUnavailable, "", ""},
@@ -122,5 +124,16 @@ func TestDAGNotFoundSuggestsNames(t *testing.T) {
 	checkErr(t, e, wantErr{code: CodeResourceNotFound, field: "name", target: tDAG})
 	if len(up.calls) != before {
 		t.Fatal("an impossible DAG name reached the upstream")
+	}
+}
+
+// TestRetryAfterReachesDetails: a read refused by one of the gateway's own
+// limits tells the agent how long to wait.
+func TestRetryAfterReachesDetails(t *testing.T) {
+	tool, up := newStubTool(t)
+	up.err = &model.Failure{Kind: model.FailureUnavailable, Detail: "busy", RetryAfter: 1500 * time.Millisecond}
+	e := errorOf(t, callJSON(t, tool, `{"target":"dags"}`))
+	if e.Code != CodeResourceUnavailable || e.Details["retryAfterMs"] != int64(1500) {
+		t.Fatalf("error %+v", e)
 	}
 }

@@ -59,14 +59,30 @@ var description = func() string {
 // Definition returns the MCP tool definition: name, description, input
 // schema (for discovery only; validation is the tool's own) and read-only,
 // idempotent annotations.
-func Definition() *mcp.Tool {
+func Definition() *mcp.Tool { return definitionWithout(nil) }
+
+// definitionWithout is the definition with some targets switched off by
+// the operator: they leave the target enum and the description.
+func definitionWithout(disabled []string) *mcp.Tool {
 	openWorld := false
 	notDestructive := false
+	schema := inputSchema()
+	if len(disabled) > 0 {
+		props := schema["properties"].(map[string]any)
+		target := props["target"].(map[string]any)
+		var enabled []string
+		for _, name := range targetOrder {
+			if !contains(disabled, name) {
+				enabled = append(enabled, name)
+			}
+		}
+		target["enum"] = enabled
+	}
 	return &mcp.Tool{
 		Name:        ToolName,
 		Title:       "Read Dagu",
-		Description: description,
-		InputSchema: inputSchema(),
+		Description: describeWithout(disabled),
+		InputSchema: schema,
 		Annotations: &mcp.ToolAnnotations{
 			Title:           "Read Dagu",
 			ReadOnlyHint:    true,
@@ -105,4 +121,41 @@ func inputSchema() map[string]any {
 				"description": fmt.Sprintf("Maximum search results (%d-%d).", minSearchLimit, maxSearchLimit)},
 		},
 	}
+}
+
+// targetMentions are the description's words for a target beyond its own
+// "- target ..." line, dropped when the target is switched off.
+var targetMentions = map[string][]string{
+	tWorkbook: {" local Excel workbook profiles,"},
+}
+
+// describeWithout drops a disabled target's line and mentions from the
+// description.
+func describeWithout(disabled []string) string {
+	if len(disabled) == 0 {
+		return description
+	}
+	lines := strings.Split(description, "\n")
+	kept := lines[:0]
+	for _, line := range lines {
+		if !startsWithTarget(line, disabled) {
+			kept = append(kept, line)
+		}
+	}
+	out := strings.Join(kept, "\n")
+	for _, name := range disabled {
+		for _, phrase := range targetMentions[name] {
+			out = strings.ReplaceAll(out, phrase, "")
+		}
+	}
+	return out
+}
+
+func startsWithTarget(line string, names []string) bool {
+	for _, n := range names {
+		if strings.HasPrefix(line, "- "+n+" ") {
+			return true
+		}
+	}
+	return false
 }

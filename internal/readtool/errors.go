@@ -49,6 +49,15 @@ func (e *Error) withDetails(details map[string]any) *Error {
 	return e
 }
 
+// withDetail adds one key to details.
+func (e *Error) withDetail(key string, value any) *Error {
+	if e.Details == nil {
+		e.Details = map[string]any{}
+	}
+	e.Details[key] = value
+	return e
+}
+
 func (e *Error) withCause(err error) *Error {
 	e.cause = err
 	return e

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 )
 
 // TestHostileInputIsRefusedBeforeAnyWork: oversized values and dot
@@ -73,5 +74,38 @@ func TestCallTimeoutBoundsTheWholeRead(t *testing.T) {
 	res := tool.Call(context.Background(), json.RawMessage(`{"target":"step_log","name":"a","dagRunId":"b","stepName":"c","item":"0","bodyStepName":"d"}`))
 	if e := errorOf(t, res); e.Code != CodeResourceUnavailable || !up.sawDeadline {
 		t.Fatalf("error %+v, deadline seen %v", e, up.sawDeadline)
+	}
+}
+
+// TestPerCallerRateLimit: each caller has its own bucket; over it a read is
+// refused at once with retryAfterMs, without reaching the upstream.
+func TestPerCallerRateLimit(t *testing.T) {
+	up := &stubUpstream{}
+	tool, err := New(Options{Upstream: up, References: stubRefs{}, RateLimit: 1, RateBurst: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := func(caller string) *Error {
+		ctx := reqctx.With(context.Background(), reqctx.Info{Caller: caller})
+		res := tool.Call(ctx, json.RawMessage(`{"target":"dags"}`))
+		if !res.IsError {
+			return nil
+		}
+		return res.StructuredContent.(*Error)
+	}
+	for i := range 2 {
+		if e := call("alice"); e != nil {
+			t.Fatalf("read %d within the burst refused: %+v", i, e)
+		}
+	}
+	e := call("alice")
+	if e == nil || e.Code != CodeResourceUnavailable || e.Details["retryAfterMs"] == nil {
+		t.Fatalf("third read: %+v", e)
+	}
+	if e := call("bob"); e != nil {
+		t.Fatalf("another caller was limited: %+v", e)
+	}
+	if n := len(up.calls); n != 3 {
+		t.Fatalf("upstream saw %d reads, want 3", n)
 	}
 }

@@ -105,7 +105,12 @@ func (t *Tool) ReadResource(ctx context.Context, req *mcp.ReadResourceRequest) (
 	ctx = withRequestInfo(ctx, extra, methodResourceRead)
 	ctx, cancel := t.withDeadline(ctx)
 	defer cancel()
-	c, data, e := t.readURI(ctx, uri)
+	var c *call
+	var data any
+	e := t.limits.admit(ctx)
+	if e == nil {
+		c, data, e = t.readURI(ctx, uri)
+	}
 	if e != nil {
 		t.observe(ctx, c, errorResult(e), time.Since(start))
 		return nil, resourceError(e)
@@ -128,6 +133,9 @@ func (t *Tool) readURI(ctx context.Context, uri string) (*call, any, *Error) {
 	c, e := resolve(in)
 	if e != nil {
 		return nil, nil, e
+	}
+	if e := t.refuseDisabled(c); e != nil {
+		return c, nil, e
 	}
 	data, e := t.read(ctx, c)
 	return c, data, e

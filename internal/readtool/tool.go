@@ -36,6 +36,13 @@ type Options struct {
 	CallTimeout time.Duration
 	// TextContent is TextContentContract (default) or TextContentJSON.
 	TextContent string
+	// RateLimit is the reads per second each caller may make (a token
+	// bucket of RateBurst, default twice the rate); 0 disables it.
+	RateLimit float64
+	RateBurst int
+	// DisabledTargets are targets the operator switched off: absent from
+	// the tool definition, they answer unsupported_read_target.
+	DisabledTargets []string
 }
 
 // Tool is the dagu_read tool.
@@ -47,6 +54,8 @@ type Tool struct {
 	metrics     *metrics
 	timeout     time.Duration
 	textContent string
+	limits      *callerLimits
+	disabled    []string
 }
 
 // New builds the tool.
@@ -67,15 +76,24 @@ func New(opts Options) (*Tool, error) {
 	default:
 		return nil, fmt.Errorf("readtool: text content %q is not contract or json", opts.TextContent)
 	}
+	limits, err := newCallerLimits(opts.RateLimit, opts.RateBurst)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range opts.DisabledTargets {
+		if _, ok := targets[name]; !ok {
+			return nil, fmt.Errorf("readtool: cannot disable unknown target %q", name)
+		}
+	}
 	return &Tool{up: opts.Upstream, refs: opts.References, books: opts.Workbooks, log: log, metrics: m,
-		timeout: opts.CallTimeout, textContent: opts.TextContent}, nil
+		timeout: opts.CallTimeout, textContent: opts.TextContent, limits: limits, disabled: opts.DisabledTargets}, nil
 }
 
 // Register adds the tool to an MCP server with a raw input handler, so bad
 // input gets the contract's tool errors rather than protocol errors, and
 // with it the dagu:// resources and the prompts.
 func (t *Tool) Register(s *mcp.Server) {
-	s.AddTool(Definition(), t.Handle)
+	s.AddTool(definitionWithout(t.disabled), t.Handle)
 	t.RegisterResources(s)
 	t.RegisterPrompts(s)
 }
@@ -114,6 +132,9 @@ func (t *Tool) Call(ctx context.Context, args json.RawMessage) (res *mcp.CallToo
 }
 
 func (t *Tool) run(ctx context.Context, args json.RawMessage) (*call, *mcp.CallToolResult) {
+	if e := t.limits.admit(ctx); e != nil {
+		return nil, errorResult(e)
+	}
 	in, perr := parseInput(args)
 	if perr != nil {
 		return nil, errorResult(perr)
@@ -121,6 +142,9 @@ func (t *Tool) run(ctx context.Context, args json.RawMessage) (*call, *mcp.CallT
 	c, rerr := resolve(in)
 	if rerr != nil {
 		return nil, errorResult(rerr)
+	}
+	if e := t.refuseDisabled(c); e != nil {
+		return nil, errorResult(e)
 	}
 	data, e := t.read(ctx, c)
 	if e != nil {
@@ -131,6 +155,21 @@ func (t *Tool) run(ctx context.Context, args json.RawMessage) (*call, *mcp.CallT
 		return c, errorResult(classify(err, c))
 	}
 	return c, res
+}
+
+// refuseDisabled answers a read of a target the operator switched off.
+func (t *Tool) refuseDisabled(c *call) *Error {
+	if !contains(t.disabled, c.target) {
+		return nil
+	}
+	e := newError(CodeUnsupportedReadTarget, fmt.Sprintf("Target %s is disabled on this gateway.", c.target))
+	e.Target = c.target
+	if c.mode == targetMode {
+		e.Field = fTarget
+	} else {
+		e.URI, e.Field = c.inputURI, fURI
+	}
+	return e
 }
 
 // read performs a validated call: the one read path of tool calls and

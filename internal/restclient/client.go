@@ -20,6 +20,8 @@ type Client struct {
 	// in use (APIv1 until DetectAPIBase says otherwise).
 	apis map[APIBase]*gen.ClientWithResponses
 	base atomic.Pointer[APIBase]
+	// doer is the one transport path under every API.
+	doer *doer
 }
 
 // New validates cfg and builds a Client. It does not contact Dagu.
@@ -44,7 +46,7 @@ func New(cfg Config) (*Client, error) {
 		return nil, fmt.Errorf("upstream metrics: %w", err)
 	}
 	d := newDoer(cfg, newGuard(all...), hc, m)
-	c := &Client{cfg: cfg, apis: make(map[APIBase]*gen.ClientWithResponses, len(urls))}
+	c := &Client{cfg: cfg, apis: make(map[APIBase]*gen.ClientWithResponses, len(urls)), doer: d}
 	for b, u := range urls {
 		api, err := gen.NewClientWithResponses(u.String(), gen.WithHTTPClient(d))
 		if err != nil {

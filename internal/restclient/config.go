@@ -72,6 +72,11 @@ type Config struct {
 	// still run.
 	Transport http.RoundTripper
 
+	// Concurrency caps the requests to Dagu in flight at once (default
+	// DefaultConcurrency); as many more may wait within their deadline,
+	// and beyond that a call is refused with KindBusy.
+	Concurrency int
+
 	// RetryBaseWait is the first backoff step (default 200ms); tests
 	// shorten it.
 	RetryBaseWait time.Duration

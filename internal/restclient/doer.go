@@ -24,6 +24,7 @@ type doer struct {
 	timeout time.Duration
 	limit   int64
 	metrics *metrics
+	cap     *concurrencyCap
 }
 
 func newDoer(cfg Config, g *guard, hc *http.Client, m *metrics) *doer {
@@ -43,7 +44,8 @@ func newDoer(cfg Config, g *guard, hc *http.Client, m *metrics) *doer {
 		_, err := g.check(r)
 		return err
 	})
-	return &doer{resty: rc, guard: g, key: cfg.Key, timeout: cfg.Timeout, limit: cfg.MaxResponseBytes, metrics: m}
+	return &doer{resty: rc, guard: g, key: cfg.Key, timeout: cfg.Timeout, limit: cfg.MaxResponseBytes, metrics: m,
+		cap: newConcurrencyCap(cfg.Concurrency)}
 }
 
 // Do sends one guarded GET.
@@ -59,6 +61,13 @@ func (d *doer) Do(req *http.Request) (*http.Response, error) {
 		return nil, &Error{Route: route, Kind: KindCredentials, Message: err.Error(), Cause: err}
 	}
 	ctx, cancel := context.WithTimeout(context.WithValue(req.Context(), routeKey{}, route), d.timeout)
+	release, err := d.cap.acquire(ctx, route)
+	if err != nil {
+		cancel()
+		d.metrics.observe(route, outcomeOf(nil, err), 0)
+		return nil, err
+	}
+	defer release()
 	start := time.Now()
 	res, err := d.execute(ctx, req, key)
 	resp, err := d.finish(ctx, cancel, route, res, err)

@@ -3,6 +3,7 @@ package restclient
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Kind classifies how an upstream call failed.
@@ -20,12 +21,13 @@ const (
 	KindDecode                      // a 2xx body that is not the JSON we expect
 	KindRefused                     // the transport guard refused the request
 	KindCredentials                 // the API key could not be read (nothing was sent)
+	KindBusy                        // the gateway's own cap on requests to Dagu refused the call
 )
 
 var kindNames = map[Kind]string{
 	KindHTTP: "http", KindTimeout: "timeout", KindCanceled: "canceled",
 	KindNetwork: "network", KindTLS: "tls", KindTooLarge: "too_large",
-	KindDecode: "decode", KindRefused: "refused", KindCredentials: "credentials",
+	KindDecode: "decode", KindRefused: "refused", KindCredentials: "credentials", KindBusy: "busy",
 }
 
 // String names the kind for logs and readiness reasons.
@@ -54,6 +56,8 @@ type Error struct {
 	// SurfaceDenied is true for the plain-text 403 Dagu sends when the API
 	// key lacks the rest_api surface.
 	SurfaceDenied bool
+	// RetryAfter is how long a KindBusy caller should wait.
+	RetryAfter time.Duration
 	// Cause is the underlying error, if any.
 	Cause error
 }

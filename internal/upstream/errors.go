@@ -38,7 +38,12 @@ var transportKinds = map[restclient.Kind]model.FailureKind{
 	restclient.KindDecode:      model.FailureDecode,
 	restclient.KindRefused:     model.FailureInvalidInput,
 	restclient.KindCredentials: model.FailureCredentials,
+	restclient.KindBusy:        model.FailureUnavailable,
 }
+
+// detailBusy explains a read refused by the gateway's own cap on requests
+// to Dagu.
+const detailBusy = "The gateway is already sending as many requests to Dagu as it allows; try again shortly."
 
 // failureOf converts any error of a read into the read tool's failure
 // vocabulary: failures pass unchanged, REST client errors are translated,
@@ -61,7 +66,11 @@ func failureOf(err error) error {
 	if !ok {
 		kind = model.FailureDecode
 	}
-	return &model.Failure{Kind: kind, Status: re.Status, SurfaceDenied: re.SurfaceDenied, Cause: err}
+	f := &model.Failure{Kind: kind, Status: re.Status, SurfaceDenied: re.SurfaceDenied, RetryAfter: re.RetryAfter, Cause: err}
+	if re.Kind == restclient.KindBusy {
+		f.Detail = detailBusy
+	}
+	return f
 }
 
 // withField returns err as a failure tagged with the input field it
