@@ -13,7 +13,7 @@ GEN_DIR  := internal/restclient/gen
 FUZZTIME ?= 10s
 IMAGE    ?= dagu-mcp-gateway:$(VERSION)
 
-.PHONY: help build test lint generate check-generate demo bench fuzz docker clean
+.PHONY: help build test lint generate check-generate demo bench fuzz docker clean deploy-check release-snapshot
 
 help: ## List the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z][a-z-]*:.*## / { printf "  %-15s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -72,5 +72,13 @@ fuzz: ## Fuzz every Fuzz target for FUZZTIME each (default 10s)
 docker: ## Build the container image IMAGE (needs a running Docker-compatible engine)
 	$(DOCKER) build -f deploy/Dockerfile --build-arg VERSION=$(VERSION) -t $(IMAGE) .
 
+# The deployment checks and the release tooling live in the tools module
+# (tools/go.mod), so Helm, kustomize and GoReleaser stay out of go.mod.
+deploy-check: ## Render the Helm chart and kustomization and check them, the compose file, systemd unit, Dockerfile and .goreleaser.yaml
+	cd tools && $(GO) test ./...
+
+release-snapshot: ## Build release archives, checksums and SBOMs into dist/ without publishing (GoReleaser pinned in tools/go.mod)
+	$(GO) tool -modfile=tools/go.mod goreleaser release --snapshot --clean
+
 clean: ## Remove build output
-	rm -rf $(BIN_DIR)
+	rm -rf $(BIN_DIR) dist

@@ -105,7 +105,11 @@ configuration. No Dagu server, network or API key is needed.
 
 --dagu-profile imitates an older Dagu release instead of the current one, to
 show what the gateway serves there (run "gateway doctor" against the printed
-Dagu URL for the full report).`,
+Dagu URL for the full report).
+
+The demo Dagu accepts the key given with --dagu-api-key (or DAGU_API_KEY); with
+that key "gateway doctor" and "gateway stdio" can use the printed Dagu URL.
+Without one it makes up a random key.`,
 	}
 	profile := cmd.Flags().String(flagDaguProfile, string(fakedagu.ProfileCurrent),
 		"Dagu release the demo Dagu imitates: "+strings.Join(fakedagu.ProfileNames(), ", "))

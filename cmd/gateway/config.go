@@ -50,6 +50,12 @@ type Config struct {
 	WorkbookMaxRows int
 	// WorkbookMaxSheets is the number of sheets profiled per workbook.
 	WorkbookMaxSheets int
+	// WorkbookMaxMemory is the memory one workbook read may keep; a
+	// workbook that needs more is refused.
+	WorkbookMaxMemory int64
+	// WorkbookConcurrency is how many workbook reads run at once; others
+	// wait for a slot within their deadline.
+	WorkbookConcurrency int
 
 	// LogLevel is one of debug, info, warn, error.
 	LogLevel string

@@ -26,6 +26,8 @@ const (
 	flagWorkbookMaxBytes       = "workbook-max-bytes"
 	flagWorkbookMaxRows        = "workbook-max-rows"
 	flagWorkbookMaxSheets      = "workbook-max-sheets"
+	flagWorkbookMaxMemory      = "workbook-max-memory"
+	flagWorkbookConcurrency    = "workbook-concurrency"
 	flagLogLevel               = "log-level"
 	flagLogFormat              = "log-format"
 	flagShutdownTimeout        = "shutdown-timeout"
@@ -51,6 +53,8 @@ var flagEnv = map[string]string{
 	flagWorkbookMaxBytes:       "GATEWAY_WORKBOOK_MAX_BYTES",
 	flagWorkbookMaxRows:        "GATEWAY_WORKBOOK_MAX_ROWS",
 	flagWorkbookMaxSheets:      "GATEWAY_WORKBOOK_MAX_SHEETS",
+	flagWorkbookMaxMemory:      "GATEWAY_WORKBOOK_MAX_MEMORY",
+	flagWorkbookConcurrency:    "GATEWAY_WORKBOOK_CONCURRENCY",
 	flagLogLevel:               "GATEWAY_LOG_LEVEL",
 	flagLogFormat:              "GATEWAY_LOG_FORMAT",
 	flagShutdownTimeout:        "GATEWAY_SHUTDOWN_TIMEOUT",
@@ -65,9 +69,13 @@ const (
 	defaultWorkbookMaxBytes  = 50 << 20
 	defaultWorkbookMaxRows   = 10000
 	defaultWorkbookMaxSheets = 50
-	defaultLogLevel          = "info"
-	defaultLogFormat         = "json"
-	defaultShutdownTimeout   = 10 * time.Second
+	// defaultWorkbookMaxMemory and defaultWorkbookConcurrency keep two
+	// reads of hostile workbooks well inside the shipped 512 MiB pod limit.
+	defaultWorkbookMaxMemory   = 64 << 20
+	defaultWorkbookConcurrency = 2
+	defaultLogLevel            = "info"
+	defaultLogFormat           = "json"
+	defaultShutdownTimeout     = 10 * time.Second
 )
 
 // RegisterFlags adds every gateway flag to fs. Call ResolveConfig after
@@ -127,6 +135,11 @@ func registerWorkbookFlags(fs *pflag.FlagSet) {
 		"data rows profiled per sheet", ""))
 	fs.Int(flagWorkbookMaxSheets, defaultWorkbookMaxSheets, flagHelp(flagWorkbookMaxSheets,
 		"sheets profiled per workbook; the rest are listed by name", ""))
+	maxMemory := byteSizeValue(defaultWorkbookMaxMemory)
+	fs.Var(&maxMemory, flagWorkbookMaxMemory, flagHelp(flagWorkbookMaxMemory,
+		"memory one workbook read may use, as bytes or with a binary unit; a workbook that needs more is refused", ""))
+	fs.Int(flagWorkbookConcurrency, defaultWorkbookConcurrency, flagHelp(flagWorkbookConcurrency,
+		"workbook reads run at once; others wait for a slot until their deadline", ""))
 }
 
 func registerLoggingFlags(fs *pflag.FlagSet) {

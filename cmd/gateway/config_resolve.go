@@ -37,6 +37,8 @@ func ResolveConfig(fs *pflag.FlagSet, getenv func(string) string) (Config, error
 		WorkbookMaxBytes:       r.byteSize(flagWorkbookMaxBytes),
 		WorkbookMaxRows:        r.int(flagWorkbookMaxRows),
 		WorkbookMaxSheets:      r.int(flagWorkbookMaxSheets),
+		WorkbookMaxMemory:      r.byteSize(flagWorkbookMaxMemory),
+		WorkbookConcurrency:    r.int(flagWorkbookConcurrency),
 		LogLevel:               strings.ToLower(r.string(flagLogLevel)),
 		LogFormat:              strings.ToLower(r.string(flagLogFormat)),
 		ShutdownTimeout:        r.duration(flagShutdownTimeout),

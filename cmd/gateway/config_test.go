@@ -29,16 +29,18 @@ func TestResolveConfigDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Config{
-		Listen:            "127.0.0.1:8090",
-		UpstreamTimeout:   15 * time.Second,
-		MaxResponseBytes:  32 << 20,
-		CacheTTL:          30 * time.Second,
-		WorkbookMaxBytes:  50 << 20,
-		WorkbookMaxRows:   10000,
-		WorkbookMaxSheets: 50,
-		LogLevel:          "info",
-		LogFormat:         "json",
-		ShutdownTimeout:   10 * time.Second,
+		Listen:              "127.0.0.1:8090",
+		UpstreamTimeout:     15 * time.Second,
+		MaxResponseBytes:    32 << 20,
+		CacheTTL:            30 * time.Second,
+		WorkbookMaxBytes:    50 << 20,
+		WorkbookMaxRows:     10000,
+		WorkbookMaxSheets:   50,
+		WorkbookMaxMemory:   64 << 20,
+		WorkbookConcurrency: 2,
+		LogLevel:            "info",
+		LogFormat:           "json",
+		ShutdownTimeout:     10 * time.Second,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("defaults:\n got %#v\nwant %#v", fieldsOf(got), fieldsOf(want))
@@ -85,6 +87,14 @@ func TestResolveConfigPrecedence(t *testing.T) {
 			func(c Config) any { return c.MaxResponseBytes }, int64(32 << 20)},
 		{"workbook size from flag", []string{"--workbook-max-bytes=1MiB"}, nil,
 			func(c Config) any { return c.WorkbookMaxBytes }, int64(1 << 20)},
+		{"workbook memory from env", nil, map[string]string{"GATEWAY_WORKBOOK_MAX_MEMORY": "128MiB"},
+			func(c Config) any { return c.WorkbookMaxMemory }, int64(128 << 20)},
+		{"workbook memory flag beats env", []string{"--workbook-max-memory", "32MiB"}, map[string]string{"GATEWAY_WORKBOOK_MAX_MEMORY": "1GiB"},
+			func(c Config) any { return c.WorkbookMaxMemory }, int64(32 << 20)},
+		{"workbook concurrency from env", nil, map[string]string{"GATEWAY_WORKBOOK_CONCURRENCY": "4"},
+			func(c Config) any { return c.WorkbookConcurrency }, 4},
+		{"workbook concurrency from flag", []string{"--workbook-concurrency=1"}, map[string]string{"GATEWAY_WORKBOOK_CONCURRENCY": "4"},
+			func(c Config) any { return c.WorkbookConcurrency }, 1},
 		{"bool from env", nil, map[string]string{"DAGU_INSECURE_SKIP_VERIFY": "true"},
 			func(c Config) any { return c.DaguInsecureSkipVerify }, true},
 		{"bool flag beats env", []string{"--dagu-insecure-skip-verify=false"}, map[string]string{"DAGU_INSECURE_SKIP_VERIFY": "true"},
@@ -120,6 +130,8 @@ func TestResolveConfigEnvErrors(t *testing.T) {
 		{map[string]string{"GATEWAY_WORKBOOK_MAX_SHEETS": "many"}, "GATEWAY_WORKBOOK_MAX_SHEETS"},
 		{map[string]string{"DAGU_INSECURE_SKIP_VERIFY": "yes please"}, "DAGU_INSECURE_SKIP_VERIFY"},
 		{map[string]string{"GATEWAY_WORKBOOK_MAX_BYTES": "50MB"}, "GATEWAY_WORKBOOK_MAX_BYTES"},
+		{map[string]string{"GATEWAY_WORKBOOK_MAX_MEMORY": "64MB"}, "GATEWAY_WORKBOOK_MAX_MEMORY"},
+		{map[string]string{"GATEWAY_WORKBOOK_CONCURRENCY": "two"}, "GATEWAY_WORKBOOK_CONCURRENCY"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {

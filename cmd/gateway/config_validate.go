@@ -199,7 +199,21 @@ func (c Config) validateLimits() []error {
 	errs = appendIf(errs, positiveNumber(flagWorkbookMaxBytes, c.WorkbookMaxBytes))
 	errs = appendIf(errs, positiveNumber(flagWorkbookMaxRows, int64(c.WorkbookMaxRows)))
 	errs = appendIf(errs, positiveNumber(flagWorkbookMaxSheets, int64(c.WorkbookMaxSheets)))
+	errs = appendIf(errs, atLeast(flagWorkbookMaxMemory, c.WorkbookMaxMemory, minWorkbookMaxMemory, "1MiB"))
+	errs = appendIf(errs, positiveNumber(flagWorkbookConcurrency, int64(c.WorkbookConcurrency)))
 	return errs
+}
+
+// minWorkbookMaxMemory is the smallest workbook memory budget accepted:
+// below it even a small workbook is refused (a size given without its
+// unit, 64 for 64MiB, is the likely mistake).
+const minWorkbookMaxMemory = 1 << 20
+
+func atLeast(flag string, n, least int64, leastText string) error {
+	if n < least {
+		return fmt.Errorf("--%s must be at least %s; %s sets it too", flag, leastText, flagEnv[flag])
+	}
+	return nil
 }
 
 func positiveDuration(flag string, d time.Duration) error {

@@ -18,11 +18,16 @@ import (
 )
 
 // runDemo starts the embedded demo Dagu on a loopback port and serves the
-// gateway in front of it.
+// gateway in front of it. The demo Dagu accepts the key given with
+// --dagu-api-key (or DAGU_API_KEY), so other commands (doctor, stdio) can
+// be pointed at its URL; without one it makes up a random key.
 func runDemo(ctx context.Context, cmd *cobra.Command, cfg Config, env environment, profile fakedagu.Profile) error {
-	key, err := demoKey()
-	if err != nil {
-		return err
+	key := cfg.DaguAPIKey
+	if key == "" {
+		var err error
+		if key, err = demoKey(); err != nil {
+			return err
+		}
 	}
 	upstream, upstreamURL, err := startDemoDagu(key, profile)
 	if err != nil {

@@ -55,6 +55,11 @@ type FrontDoorOptions struct {
 //
 //	POST|GET|DELETE /mcp  host check, bearer auth, body limit, then MCP
 //	GET /metrics          host check, bearer auth, then Metrics
+//	GET /.well-known/oauth-protected-resource[/mcp]
+//	                      host check, then the RFC 9728 metadata (only
+//	                      with tokens: it is where a 401 points)
+//	POST /register        host check, then 403 telling an OAuth client
+//	                      to send a bearer token (only with tokens)
 //	GET /healthz          200 {"status":"ok"}
 //	GET /readyz           200 or 503 with Ready's body
 //
@@ -87,12 +92,18 @@ func NewFrontDoor(o FrontDoorOptions) (http.Handler, error) {
 	if o.Metrics != nil {
 		mux.Handle("GET /metrics", protect(o.Metrics))
 	}
+	if len(o.Tokens) > 0 {
+		metadata := guard.wrap(http.HandlerFunc(serveProtectedResourceMetadata))
+		mux.Handle("GET "+protectedResourcePath, metadata)
+		mux.Handle("GET "+protectedResourceMCP, metadata)
+		mux.Handle("POST "+registrationPath, guard.wrap(http.HandlerFunc(refuseRegistration)))
+	}
 	mux.HandleFunc("GET /healthz", serveHealth)
 	trusted := func(r *http.Request) bool {
 		return (!guard.enforce || guard.allowsRequest(r)) && (len(o.Tokens) == 0 || auth.allows(r.Header.Get("Authorization")))
 	}
 	mux.Handle("GET /readyz", readinessHandler(o.Ready, trusted, orDefault(o.ReadyTimeout, defaultReadyTimeout)))
-	return observe(mux, logger), nil
+	return withRequestID(observe(mux, logger), auth), nil
 }
 
 // serveHealth answers liveness probes: the process is up.

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/json"
 	"net/http"
 	"strings"
 )
@@ -36,20 +38,54 @@ func (a *tokenAuth) allows(authorization string) bool {
 	return ok && match == 1
 }
 
+// Messages of a 401, saying how to get in rather than only that the caller
+// may not.
+const (
+	msgTokenMissing  = "This gateway needs a bearer token: send Authorization: Bearer <token> (the operator sets it with --auth-token or GATEWAY_AUTH_TOKENS)."
+	msgTokenRejected = "The bearer token was not accepted: send Authorization: Bearer <token> with a token the operator configured (--auth-token, GATEWAY_AUTH_TOKENS or --auth-token-file)."
+)
+
 // wrap requires a valid token before h runs; with no tokens configured it
-// returns h unchanged.
+// returns h unchanged. A refusal is a 401 a client can act on: the
+// WWW-Authenticate challenge points at the protected-resource metadata
+// (RFC 9728), which names no authorization server, and the JSON body says
+// how to configure the token.
 func (a *tokenAuth) wrap(h http.Handler) http.Handler {
 	if len(a.digests) == 0 {
 		return h
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !a.allows(r.Header.Get("Authorization")) {
-			w.Header().Set("WWW-Authenticate", "Bearer")
-			writeError(w, http.StatusUnauthorized, "unauthorized")
+		authorization := r.Header.Get("Authorization")
+		if !a.allows(authorization) {
+			_, sent := bearerToken(authorization)
+			message := msgTokenMissing
+			if sent {
+				message = msgTokenRejected
+			}
+			w.Header().Set("WWW-Authenticate", bearerChallenge(r, sent))
+			writeJSONText(w, http.StatusUnauthorized, map[string]string{"error": "unauthorized", "message": message})
 			return
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// writeJSONText writes v like writeJSON but without HTML escaping: clients
+// show these bodies to people as they are, and "<token>" should not read
+// "\u003ctoken\u003e".
+func writeJSONText(w http.ResponseWriter, status int, v any) {
+	var body bytes.Buffer
+	enc := json.NewEncoder(&body)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		writeJSON(w, status, v)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(body.Bytes())
 }
 
 // bearerToken extracts the token of an "Authorization: Bearer <token>"

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"runtime/debug"
 	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 )
 
 // observe logs one line per request and turns a panic into a 500. The line
@@ -26,6 +28,7 @@ func observe(h http.Handler, logger *slog.Logger) http.Handler {
 				}
 			}
 			logger.Log(r.Context(), requestLogLevel(r.URL.Path, rec.status()), "http request",
+				"request_id", r.Header.Get(reqctx.HeaderRequestID),
 				"method", r.Method,
 				"path", r.URL.Path,
 				"status", rec.status(),

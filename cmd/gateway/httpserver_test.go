@@ -61,6 +61,11 @@ type frontDoorRequest struct {
 }
 
 func (q frontDoorRequest) do(h http.Handler) *httptest.ResponseRecorder {
+	return q.doWith(h, nil)
+}
+
+// doWith sends the request after edit changes it (nil: unchanged).
+func (q frontDoorRequest) doWith(h http.Handler, edit func(*http.Request)) *httptest.ResponseRecorder {
 	method := q.method
 	if method == "" {
 		method = http.MethodPost
@@ -75,6 +80,9 @@ func (q frontDoorRequest) do(h http.Handler) *httptest.ResponseRecorder {
 	}
 	if q.auth != "" {
 		r.Header.Set("Authorization", q.auth)
+	}
+	if edit != nil {
+		edit(r)
 	}
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, r)
@@ -123,7 +131,7 @@ func TestFrontDoorAuth(t *testing.T) {
 			if tt.wantStatus != http.StatusUnauthorized {
 				return
 			}
-			if got := w.Header().Get("WWW-Authenticate"); got != "Bearer" {
+			if got := w.Header().Get("WWW-Authenticate"); !strings.HasPrefix(got, "Bearer ") {
 				t.Errorf("WWW-Authenticate = %q", got)
 			}
 			if got := jsonBody(t, w)["error"]; got != "unauthorized" {

@@ -73,7 +73,7 @@ func assemble(cfg Config, log *slog.Logger, reg *prometheus.Registry, client *re
 		return nil, err
 	}
 	server := mcp.NewServer(&mcp.Implementation{Name: "dagu-mcp-gateway", Title: "Dagu (read-only)", Version: version},
-		&mcp.ServerOptions{Instructions: serverInstructions})
+		&mcp.ServerOptions{Instructions: serverInstructions, Capabilities: serverCapabilities()})
 	tool.Register(server)
 	return &gateway{log: log, registry: reg, client: client, adapter: adapter, server: server, readiness: readinessCache{log: log}}, nil
 }
@@ -85,10 +85,12 @@ func newTool(cfg Config, log *slog.Logger, reg prometheus.Registerer, up readtoo
 		return nil, fmt.Errorf("reference topics: %w", err)
 	}
 	books, err := workbook.New(workbook.Config{
-		Roots:     cfg.WorkbookRoots,
-		MaxBytes:  cfg.WorkbookMaxBytes,
-		MaxRows:   cfg.WorkbookMaxRows,
-		MaxSheets: cfg.WorkbookMaxSheets,
+		Roots:       cfg.WorkbookRoots,
+		MaxBytes:    cfg.WorkbookMaxBytes,
+		MaxRows:     cfg.WorkbookMaxRows,
+		MaxSheets:   cfg.WorkbookMaxSheets,
+		MaxMemory:   cfg.WorkbookMaxMemory,
+		Concurrency: cfg.WorkbookConcurrency,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("workbooks: %w", err)

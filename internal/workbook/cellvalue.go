@@ -26,12 +26,24 @@ func (k valueKind) temporal() bool {
 }
 
 // cellValue is one typed cell. text holds the string, the ISO text of a
-// temporal value or the error code; num holds a number or a date serial.
+// temporal value or the error code, cut as textcut.go says; tail is the
+// hash of the whole text when it was cut, else 0. num holds a number or a
+// date serial.
 type cellValue struct {
 	kind valueKind
 	text string
 	num  float64
 	b    bool
+	tail uint64
+}
+
+// textValue types raw text as kind, cut to what the profile shows.
+func textValue[T string | []byte](kind valueKind, raw T) cellValue {
+	if len(raw) <= maxTextRunes {
+		return cellValue{kind: kind, text: string(raw)}
+	}
+	text, tail := cutBytes([]byte(raw))
+	return cellValue{kind: kind, text: text, tail: tail}
 }
 
 // maxSafeInteger is 2^53: integers up to it survive a JSON round trip.
@@ -103,7 +115,7 @@ func (t *cellTyper) holdsValue(row *rawRow, c *rawCell) bool {
 	if err != nil {
 		return false
 	}
-	s, ok := t.strings.bytes(idx)
+	s, _, ok := t.strings.get(idx)
 	return ok && len(s) > 0
 }
 
@@ -112,35 +124,51 @@ func (t *cellTyper) value(row *rawRow, c *rawCell) cellValue {
 	raw := row.text(c)
 	switch c.typ {
 	case cellShared:
-		idx, err := parseSmallInt(raw)
-		if err != nil {
-			return cellValue{}
-		}
-		s, ok := t.strings.bytes(idx)
-		if !ok || len(s) == 0 {
-			return cellValue{}
-		}
-		return cellValue{kind: valueString, text: string(s)}
+		return t.sharedValue(raw)
 	case cellFormulaStr, cellInlineString:
-		return cellValue{kind: valueString, text: string(raw)}
+		return textValue(valueString, raw)
 	case cellBoolean:
-		return booleanValue(string(raw))
+		return booleanValue(raw)
 	case cellError:
-		return cellValue{kind: valueError, text: string(raw)}
-	case cellISODate:
+		return textValue(valueError, raw)
+	}
+	if len(raw) > maxParsedBytes {
+		// Far too long for a number or a date: text, without copying it
+		// whole first.
+		return textValue(valueString, raw)
+	}
+	if c.typ == cellISODate {
 		return t.isoDateValue(string(raw))
 	}
 	return t.numberValue(string(raw), t.formats.kind(c.style))
 }
 
-func booleanValue(raw string) cellValue {
-	switch raw {
+// sharedValue types a shared string cell: empty when its index is bad or
+// its string empty.
+func (t *cellTyper) sharedValue(raw []byte) cellValue {
+	idx, err := parseSmallInt(raw)
+	if err != nil {
+		return cellValue{}
+	}
+	s, tail, ok := t.strings.get(idx)
+	if !ok || len(s) == 0 {
+		return cellValue{}
+	}
+	return cellValue{kind: valueString, text: string(s), tail: tail}
+}
+
+// maxParsedBytes is the longest raw text parsed as a number or an ISO
+// date; Excel writes neither longer than about 30 characters.
+const maxParsedBytes = 1024
+
+func booleanValue(raw []byte) cellValue {
+	switch string(raw) {
 	case "1", "true":
 		return cellValue{kind: valueBool, b: true}
 	case "0", "false":
 		return cellValue{kind: valueBool}
 	}
-	return cellValue{kind: valueString, text: raw}
+	return textValue(valueString, raw)
 }
 
 // numberValue types a numeric cell under its number format. A value that
@@ -150,7 +178,7 @@ func booleanValue(raw string) cellValue {
 func (t *cellTyper) numberValue(raw string, format formatKind) cellValue {
 	num, err := strconv.ParseFloat(raw, 64)
 	if err != nil || math.IsInf(num, 0) || math.IsNaN(num) {
-		return cellValue{kind: valueString, text: raw}
+		return textValue(valueString, raw)
 	}
 	if format == formatNumber {
 		return cellValue{kind: valueNumber, num: num}
@@ -246,5 +274,5 @@ func (t *cellTyper) isoDateValue(raw string) cellValue {
 		tm = tm.UTC().Truncate(time.Second)
 		return cellValue{kind: valueDateTime, text: tm.Format(isoDateTime), num: timeSerial(tm, t.date1904)}
 	}
-	return cellValue{kind: valueString, text: raw}
+	return textValue(valueString, raw)
 }

@@ -2,6 +2,7 @@ package workbook
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -150,7 +151,7 @@ func TestParseStyles(t *testing.T) {
 	styles := `<styleSheet><numFmts><numFmt numFmtId="164" formatCode="yyyy/mm/dd"/>` +
 		`<numFmt numFmtId="14" formatCode="0.00"/></numFmts>` +
 		`<cellXfs><xf numFmtId="0"/><xf numFmtId="164"/><xf numFmtId="14"/><xf numFmtId="22"/><xf numFmtId="46"/></cellXfs></styleSheet>`
-	formats, err := parseStyles([]byte(styles))
+	formats, err := parseStyles(strings.NewReader(styles), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,10 @@ package workbook
 
 import (
 	"cmp"
+	"hash/maphash"
+	"math"
 	"slices"
+	"unsafe"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 )
@@ -42,12 +45,53 @@ func groupOf(k valueKind) kindGroup {
 // first, text last. Error cells never give a column its type.
 var groupPreference = []kindGroup{groupNumber, groupTemporal, groupBool, groupString}
 
+// What the statistics of one column reserve against the read's budget,
+// beside the texts they keep (measured on Go's maps, growth included).
+const (
+	costColumn   = int64(unsafe.Sizeof(columnStats{})) + 64 // + its map entry
+	costDistinct = 40                                       // one hash in the set of distinct values
+	costListed   = 160                                      // one listed value: key, entry and map slot
+	costNote     = 96                                       // one remembered cell
+)
+
 // distinctKey identifies a typed value: the number 7 and the text "7"
-// differ because their kinds do.
+// differ because their kinds do; tail tells cut texts apart.
 type distinctKey struct {
 	group kindGroup
 	text  string
 	num   float64
+	tail  uint64
+}
+
+func keyOf(v cellValue, g kindGroup) distinctKey {
+	key := distinctKey{group: g, tail: v.tail}
+	switch g {
+	case groupNumber:
+		key.num = v.num
+		if key.num == 0 {
+			key.num = 0 // -0 and 0 are one value
+		}
+	case groupBool:
+		key.text = boolText(v.b)
+	default:
+		key.text = v.text
+	}
+	return key
+}
+
+// hash digests the key for the set of distinct values: numbers map one to
+// one (the mixer is a bijection), texts through maphash.
+func (k distinctKey) hash() uint64 {
+	h := maphash.String(textSeed, k.text)
+	h ^= mix64(math.Float64bits(k.num) ^ uint64(k.group)<<59)
+	return h ^ mix64(k.tail^0x9e3779b97f4a7c15)*3
+}
+
+// mix64 is the splitmix64 finaliser.
+func mix64(x uint64) uint64 {
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
 }
 
 type distinctEntry struct {
@@ -73,23 +117,35 @@ func (e *extreme) offer(v cellValue, better func(a, b float64) bool) {
 	}
 }
 
-// columnStats accumulates the profile of one column, cell by cell.
+// columnStats accumulates the profile of one column, cell by cell. Every
+// entry it keeps is reserved first through mem, the sheet's charge.
+//
+// Distinct values are counted as a set of hashes, which costs a few bytes
+// a value whatever its text; the values themselves are kept only while
+// there are few enough to be listed.
 type columnStats struct {
+	mem         *charge
 	filled      int
 	counts      [groupCount]int
 	nonIntegral bool // a number that is not a whole number within 2^53
 	timePart    bool // a temporal value showing a time of day
-	distinct    map[distinctKey]*distinctEntry
+	seen        map[uint64]struct{}
+	listed      map[distinctKey]*distinctEntry // nil once there are too many
+	listedCost  int64
 	firstByKind [groupCount][]cellNote // the first few cells of each group
 	min, max    [groupCount]extreme
 }
 
-func newColumnStats() *columnStats {
-	return &columnStats{distinct: make(map[distinctKey]*distinctEntry)}
+// newColumnStats returns empty statistics; the caller has reserved
+// costColumn.
+func newColumnStats(mem *charge) *columnStats {
+	return &columnStats{
+		mem: mem, seen: make(map[uint64]struct{}), listed: make(map[distinctKey]*distinctEntry),
+	}
 }
 
 // add records one filled cell.
-func (s *columnStats) add(v cellValue, col, row int) {
+func (s *columnStats) add(v cellValue, col, row int) error {
 	g := groupOf(v.kind)
 	s.filled++
 	s.counts[g]++
@@ -99,35 +155,69 @@ func (s *columnStats) add(v cellValue, col, row int) {
 	case v.kind == valueDateTime || v.kind == valueTime:
 		s.timePart = true
 	}
-	s.addDistinct(v, g)
+	if err := s.addDistinct(v, g); err != nil {
+		return err
+	}
 	if len(s.firstByKind[g]) < maxOddCells {
-		s.firstByKind[g] = append(s.firstByKind[g], cellNote{row: row, cell: cellName(col, row), text: v.display()})
+		if err := s.addNote(g, v, col, row); err != nil {
+			return err
+		}
 	}
 	if g == groupNumber || g == groupTemporal {
 		s.min[g].offer(v, func(a, b float64) bool { return a < b })
 		s.max[g].offer(v, func(a, b float64) bool { return a > b })
 	}
+	return nil
 }
 
-func (s *columnStats) addDistinct(v cellValue, g kindGroup) {
-	key := distinctKey{group: g}
-	switch g {
-	case groupNumber:
-		key.num = v.num
-	case groupBool:
-		key.text = boolText(v.b)
-	default:
-		key.text = v.text
+func (s *columnStats) addNote(g kindGroup, v cellValue, col, row int) error {
+	note := cellNote{row: row, cell: cellName(col, row), text: v.display()}
+	if err := s.mem.add(costNote + int64(len(note.cell)+len(note.text))); err != nil {
+		return err
 	}
-	if entry, ok := s.distinct[key]; ok {
-		entry.count++
-		return
+	s.firstByKind[g] = append(s.firstByKind[g], note)
+	return nil
+}
+
+func (s *columnStats) addDistinct(v cellValue, g kindGroup) error {
+	key := keyOf(v, g)
+	h := key.hash()
+	if _, ok := s.seen[h]; ok {
+		if entry := s.listed[key]; entry != nil {
+			entry.count++
+		}
+		return nil
+	}
+	if err := s.mem.add(costDistinct); err != nil {
+		return err
+	}
+	s.seen[h] = struct{}{}
+	return s.addListed(key, v, g)
+}
+
+// addListed keeps a new distinct value while the column could still list
+// its values, and drops them all once it has too many.
+func (s *columnStats) addListed(key distinctKey, v cellValue, g kindGroup) error {
+	if s.listed == nil {
+		return nil
+	}
+	if len(s.seen) > maxListedValues {
+		s.listed = nil
+		s.mem.drop(s.listedCost)
+		s.listedCost = 0
+		return nil
 	}
 	text := key.text
 	if g == groupNumber {
 		text = v.display()
 	}
-	s.distinct[key] = &distinctEntry{count: 1, order: len(s.distinct), text: text}
+	cost := costListed + int64(len(text))
+	if err := s.mem.add(cost); err != nil {
+		return err
+	}
+	s.listedCost += cost
+	s.listed[key] = &distinctEntry{count: 1, order: len(s.listed), text: text}
+	return nil
 }
 
 func boolText(b bool) string {
@@ -173,9 +263,9 @@ func (s *columnStats) profile(name string, profiledRows int) model.ColumnProfile
 	group, typ := s.columnGroup(), s.columnType()
 	p := model.ColumnProfile{
 		Name: name, Type: typ,
-		Filled: s.filled, Blank: profiledRows - s.filled, Distinct: len(s.distinct),
+		Filled: s.filled, Blank: profiledRows - s.filled, Distinct: len(s.seen),
 	}
-	if (group == groupString || group == groupBool) && len(s.distinct) > 0 && len(s.distinct) <= maxListedValues {
+	if (group == groupString || group == groupBool) && s.listed != nil && len(s.listed) > 0 {
 		p.Values = s.listedValues()
 	}
 	if (group == groupNumber || group == groupTemporal) && s.min[group].set {
@@ -189,11 +279,26 @@ func (s *columnStats) profile(name string, profiledRows int) model.ColumnProfile
 	return p
 }
 
+// outputCost estimates, from above, the memory of the column's profile
+// beside its fixed part: listed values, odd cells, min and max.
+func (s *columnStats) outputCost() int64 {
+	cost := int64(2 * costOutputValue * 2) // min and max, boxed
+	for _, e := range s.listed {
+		cost += costOutputValue + int64(len(e.text))
+	}
+	for _, notes := range s.firstByKind {
+		for _, n := range notes {
+			cost += costOutputNote + int64(len(n.cell)+len(n.text))
+		}
+	}
+	return cost
+}
+
 // listedValues returns the distinct values, most frequent first, ties in
 // the order they were first seen.
 func (s *columnStats) listedValues() []string {
-	entries := make([]*distinctEntry, 0, len(s.distinct))
-	for _, e := range s.distinct {
+	entries := make([]*distinctEntry, 0, len(s.listed))
+	for _, e := range s.listed {
 		entries = append(entries, e)
 	}
 	slices.SortFunc(entries, func(a, b *distinctEntry) int {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"golang.org/x/sync/semaphore"
 )
 
 // Defaults the profile page sets for the operator's limits.
@@ -13,15 +15,24 @@ const (
 	DefaultMaxUnzipBytes int64 = 500 << 20 // total uncompressed size
 	DefaultMaxRows             = 10_000    // data rows profiled per sheet
 	DefaultMaxSheets           = 50        // sheets profiled
+	// DefaultMaxMemory is the memory one read may keep: the shared
+	// strings, styles, lists and statistics it holds and the profile it
+	// builds. Two reads at once stay well under a 512 MiB container even
+	// counting the garbage collector's headroom.
+	DefaultMaxMemory int64 = 64 << 20
+	// DefaultConcurrency is the number of reads that run at once; the
+	// others wait for a slot.
+	DefaultConcurrency = 2
 )
 
 // Fixed internal bounds that keep memory predictable whatever the limits.
 const (
 	// maxMetadataPartBytes caps workbook.xml, styles.xml, relationship and
-	// table parts, which are decoded whole.
+	// table parts; they are streamed, so it bounds the work of reading them
+	// (what they keep is bounded by the read's budget).
 	maxMetadataPartBytes int64 = 32 << 20
-	// maxSharedStringsBytes caps the shared string table, which is held in
-	// memory while sheets are read.
+	// maxSharedStringsBytes caps the XML of the shared string table (what
+	// it keeps in memory is bounded by the read's budget).
 	maxSharedStringsBytes int64 = 256 << 20
 	// maxProfiledCells caps the filled cells profiled per sheet, so a very
 	// wide sheet cannot multiply MaxRows into unbounded memory.
@@ -35,6 +46,13 @@ type Config struct {
 	MaxUnzipBytes int64    // total uncompressed size limit, default 500 MiB
 	MaxRows       int      // data rows profiled per sheet, default 10,000
 	MaxSheets     int      // sheets profiled, default 50
+	// MaxMemory is the memory budget of one read, default 64 MiB; a
+	// workbook that needs more is refused as unavailable.
+	MaxMemory int64
+	// Concurrency is how many reads run at once, default 2; a read that
+	// finds no free slot waits until its context ends, then is refused as
+	// unavailable.
+	Concurrency int
 }
 
 // Profiler profiles workbooks under one Config. It is safe for concurrent use.
@@ -44,13 +62,17 @@ type Profiler struct {
 	maxUnzipBytes int64
 	maxRows       int
 	maxSheets     int
+	maxMemory     int64
+	concurrency   int
+	slots         *semaphore.Weighted
 }
 
 // New validates cfg, applies defaults and resolves every root to an
 // absolute path without symbolic links. A root must be an existing
 // directory.
 func New(cfg Config) (*Profiler, error) {
-	if cfg.MaxBytes < 0 || cfg.MaxUnzipBytes < 0 || cfg.MaxRows < 0 || cfg.MaxSheets < 0 {
+	if cfg.MaxBytes < 0 || cfg.MaxUnzipBytes < 0 || cfg.MaxRows < 0 || cfg.MaxSheets < 0 ||
+		cfg.MaxMemory < 0 || cfg.Concurrency < 0 {
 		return nil, errors.New("workbook limits must not be negative")
 	}
 	p := &Profiler{
@@ -58,7 +80,10 @@ func New(cfg Config) (*Profiler, error) {
 		maxUnzipBytes: orDefault(cfg.MaxUnzipBytes, DefaultMaxUnzipBytes),
 		maxRows:       orDefault(cfg.MaxRows, DefaultMaxRows),
 		maxSheets:     orDefault(cfg.MaxSheets, DefaultMaxSheets),
+		maxMemory:     orDefault(cfg.MaxMemory, DefaultMaxMemory),
+		concurrency:   orDefault(cfg.Concurrency, DefaultConcurrency),
 	}
+	p.slots = semaphore.NewWeighted(int64(p.concurrency))
 	for _, root := range cfg.Roots {
 		resolved, err := resolveRoot(root)
 		if err != nil {

@@ -11,6 +11,33 @@
 // based decoding is several times slower than the benchmark allows.
 // excelize still decrypts password-protected workbooks.
 //
+// # Hostile input
+//
+// A workbook is untrusted input: a file of a few hundred KiB can inflate
+// to hundreds of MiB. Four bounds keep one read, and the gateway, alive:
+//
+//   - Memory. Everything a read keeps (the zip directory, a decrypted
+//     package, the shared string table, styles, the sheet, name and
+//     relationship lists, scratch buffers, the per-sheet statistics and
+//     the profile itself) is reserved in bytes against one budget per read
+//     (Config.MaxMemory, default 64 MiB) before it is allocated; growth is
+//     by half again at most, and tables grow in fixed pages. A workbook
+//     that needs more is refused as unavailable, naming the limit. Each
+//     entry costs its text plus a fixed overhead, so millions of tiny
+//     strings exhaust the budget as surely as a few huge ones.
+//   - Answer size. Every text the profile keeps is cut to 256 characters
+//     followed by "…", with a warning counting the cut texts (textcut.go).
+//     Shared strings keep only that much of each string plus a hash of the
+//     whole, so distinct counts stay exact (up to a 64-bit hash collision)
+//     while 250 strings of 1 MiB cost about 250 KiB.
+//   - Work. Parts are streamed once, a sheet at most twice; a read that
+//     would inflate more than twice the package's declared size, or open
+//     parts more than twice over, is refused (parts shared between sheets
+//     multiply work without growing the file).
+//   - Concurrency. At most Config.Concurrency reads (default 2) run at
+//     once; the others wait for a slot until their context ends and are
+//     then refused as unavailable.
+//
 // Every failure the read tool must report is an *Error whose Kind maps to a
 // contract error code; its Message is safe to show an agent and never
 // carries the password.

@@ -126,6 +126,27 @@ func errPartLimit(name, part string, limit int64) *Error {
 		name, filepath.Base(part), formatBytes(limit))
 }
 
+func errMemoryLimit(name string, limit int64) *Error {
+	return pathError(KindUnavailable, nil,
+		"%s: the workbook needs more memory than the gateway allows for one read (limit %s, --workbook-max-memory); "+
+			"remove unused sheets, styles or text, split the workbook, or ask the operator to raise the limit",
+		name, formatBytes(limit))
+}
+
+func errReadVolume(name string) *Error {
+	return pathError(KindUnavailable, nil,
+		"%s: workbook makes the gateway read its parts over and over (several sheets or tables share one part); it cannot be profiled",
+		name)
+}
+
+// errBusy reports a read that found every workbook slot taken until its
+// context ended. It names no field: the input is not at fault.
+func errBusy(slots int, cause error) *Error {
+	return &Error{Kind: KindUnavailable, Cause: cause, Message: fmt.Sprintf(
+		"too many workbook reads in progress (the gateway runs at most %d at once, --workbook-concurrency); try again shortly",
+		slots)}
+}
+
 func errMalformed(name string, cause error) *Error {
 	return pathError(KindUnavailable, cause, "%s: workbook is damaged or malformed and cannot be profiled", name)
 }

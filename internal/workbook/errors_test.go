@@ -245,3 +245,18 @@ func TestProfileUnsupportedEncryption(t *testing.T) {
 		{"extensible", Config{}, patched, "pw", KindUnavailable, FieldPath, "encryption the gateway cannot open"},
 	})
 }
+
+// TestProfileEncryptedWorkbookIsBudgeted checks decrypting is reserved
+// first: a budget smaller than the decryption needs refuses the read.
+func TestProfileEncryptedWorkbookIsBudgeted(t *testing.T) {
+	path := encryptedBook(t, "pw")
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runErrorCases(t, []errorCase{
+		{"budget under the decryption", Config{MaxMemory: 2 * info.Size()}, path, "pw", KindUnavailable, FieldPath,
+			"needs more memory than the gateway allows for one read"},
+	})
+	mustProfile(t, newProfiler(t, Config{MaxMemory: 1 << 20}), path, "pw")
+}

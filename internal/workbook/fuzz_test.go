@@ -5,8 +5,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
@@ -17,7 +20,18 @@ import (
 func fuzzBookParts(sheet, sharedStrings, styles string) []byte {
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
-	parts := map[string]string{
+	parts := fuzzPackageParts(sheet, sharedStrings, styles)
+	for _, name := range sortedKeys(parts) {
+		w, _ := zw.Create(name)
+		w.Write([]byte(parts[name]))
+	}
+	zw.Close()
+	return buf.Bytes()
+}
+
+// fuzzPackageParts returns the parts of a one-sheet package by name.
+func fuzzPackageParts(sheet, sharedStrings, styles string) map[string]string {
+	return map[string]string{
 		"_rels/.rels": `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
 			`<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
 		"xl/workbook.xml": bombWorkbookXML,
@@ -30,12 +44,10 @@ func fuzzBookParts(sheet, sharedStrings, styles string) []byte {
 		"xl/sharedStrings.xml":     sharedStrings,
 		"xl/styles.xml":            styles,
 	}
-	for name, body := range parts {
-		w, _ := zw.Create(name)
-		w.Write([]byte(body))
-	}
-	zw.Close()
-	return buf.Bytes()
+}
+
+func sortedKeys(m map[string]string) []string {
+	return slices.Sorted(maps.Keys(m))
 }
 
 // checkProfileInvariants holds for every profile the package returns.
@@ -106,5 +118,38 @@ func FuzzProfileParts(f *testing.F) {
 	f.Fuzz(func(t *testing.T, sheet, sharedStrings, styles string) {
 		wb, err := profileBytes(t, fuzzBookParts(sheet, sharedStrings, styles))
 		checkProfileInvariants(t, wb, err)
+	})
+}
+
+// FuzzProfileBudget profiles arbitrary parts under a small memory budget:
+// the read never reserves past its limit, and a failure is an *Error.
+func FuzzProfileBudget(f *testing.F) {
+	f.Add(`<worksheet><sheetData><row r="1"><c t="s"><v>0</v></c><c t="inlineStr"><is><t>x</t></is></c></row>`+
+		`<row r="2"><c><v>1</v></c><c t="s"><v>1</v></c></row></sheetData></worksheet>`,
+		`<sst><si><t>h</t></si><si><t>`+strings.Repeat("long ", 100)+`</t></si></sst>`,
+		`<styleSheet><cellXfs><xf numFmtId="14"/></cellXfs></styleSheet>`, uint16(512))
+	f.Add(`<sheetData>`+strings.Repeat(`<row><c t="inlineStr"><is><t>`+strings.Repeat("w", 300)+`</t></is></c><c><v>2</v></c></row>`, 50)+`</sheetData>`,
+		`<sst/>`, `<styleSheet/>`, uint16(300))
+	f.Add(`<sheetData/>`, `<sst>`+strings.Repeat(`<si><t>a</t></si>`, 20000)+`</sst>`, ``, uint16(400))
+	f.Fuzz(func(t *testing.T, sheet, sharedStrings, styles string, limitKiB uint16) {
+		path := filepath.Join(t.TempDir(), "fuzz.xlsx")
+		if err := os.WriteFile(path, fuzzBookParts(sheet, sharedStrings, styles), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		limit := int64(limitKiB)<<10 + 1
+		p, err := New(Config{MaxRows: 50, MaxUnzipBytes: 4 << 20, MaxMemory: limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := readWithBudget(t, p, path)
+		if out.err != nil {
+			if _, ok := AsError(out.err); !ok {
+				t.Fatalf("error %v (%T) is not an *Error", out.err, out.err)
+			}
+			return
+		}
+		if int64(out.answer) > 8*limit+64<<10 {
+			t.Fatalf("answer of %d bytes under a budget of %d", out.answer, limit)
+		}
 	})
 }

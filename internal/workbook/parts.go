@@ -1,8 +1,8 @@
 package workbook
 
 import (
-	"bytes"
-	"encoding/xml"
+	"errors"
+	"io"
 	"net/url"
 	"path"
 	"strings"
@@ -20,10 +20,7 @@ const (
 )
 
 type relationship struct {
-	ID     string `xml:"Id,attr"`
-	Type   string `xml:"Type,attr"`
-	Target string `xml:"Target,attr"`
-	Mode   string `xml:"TargetMode,attr"`
+	ID, Type, Target, Mode string
 }
 
 // relationships are the resolved internal relationships of one part.
@@ -60,33 +57,82 @@ func relsPartName(part string) string {
 	return dir + "_rels/" + file + ".rels"
 }
 
+// costRelationship is what one kept relationship costs beside its texts.
+const costRelationship = 96
+
 // readRelationships reads the relationships of a part, resolving targets
 // against the part's folder. External targets are dropped. A part without
-// a relationships part has none.
+// a relationships part has none. The relationships are reserved against
+// the read's budget.
 func (c *container) readRelationships(part string) (relationships, error) {
 	name := relsPartName(part)
 	if _, ok := c.part(name); !ok {
 		return nil, nil
 	}
-	data, err := c.readPart(name, maxMetadataPartBytes)
-	if err != nil {
-		return nil, err
-	}
-	var doc struct {
-		Rels []relationship `xml:"Relationship"`
-	}
-	if err := xml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {
-		return nil, errMalformed(c.name, err)
-	}
-	rels := make(relationships, 0, len(doc.Rels))
-	for _, r := range doc.Rels {
+	var rels relationships
+	err := c.scanPart(name, func(sc *xmlScanner) (bool, error) {
+		if sc.kind != tokenStart || string(sc.name) != "Relationship" {
+			return false, nil
+		}
+		r := relationship{
+			ID: attrText(sc.attrs, "Id"), Type: attrText(sc.attrs, "Type"),
+			Target: attrText(sc.attrs, "Target"), Mode: attrText(sc.attrs, "TargetMode"),
+		}
 		if strings.EqualFold(r.Mode, "External") {
-			continue
+			return false, nil
 		}
 		r.Target = resolveTarget(part, r.Target)
+		if err := c.mem.reserve(costRelationship + int64(len(r.ID)+len(r.Type)+len(r.Target))); err != nil {
+			return false, err
+		}
 		rels = append(rels, r)
+		return false, nil
+	})
+	return rels, err
+}
+
+// scanPart streams a metadata part of at most maxMetadataPartBytes
+// through visit, token by token, until the part ends or visit stops it.
+func (c *container) scanPart(name string, visit func(sc *xmlScanner) (stop bool, err error)) error {
+	rc, err := c.openPart(name, maxMetadataPartBytes)
+	if err != nil {
+		return err
 	}
-	return rels, nil
+	defer rc.Close()
+	if err := scanTokens(rc, c.mem, visit); err != nil {
+		return c.readFailure(err)
+	}
+	return nil
+}
+
+// scanTokens streams r through visit, token by token, with a scanner
+// reserved against mem, until r ends or visit stops it.
+func scanTokens(r io.Reader, mem *memoryBudget, visit func(sc *xmlScanner) (stop bool, err error)) error {
+	sc := newXMLScanner(r, mem)
+	defer sc.close()
+	for {
+		err := sc.next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		stop, err := visit(sc)
+		if err != nil || stop {
+			return err
+		}
+	}
+}
+
+// attrText returns the decoded value of the attribute with the local name
+// want, or "".
+func attrText(raw []byte, want string) string {
+	value, ok := attrValue(raw, want)
+	if !ok {
+		return ""
+	}
+	return string(appendUnescaped(nil, value))
 }
 
 // resolveTarget resolves a relationship target against its source part.

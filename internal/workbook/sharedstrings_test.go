@@ -1,6 +1,7 @@
 package workbook
 
 import (
+	"context"
 	"reflect"
 	"strings"
 	"testing"
@@ -10,7 +11,7 @@ func sharedStringList(t *testing.T, table *sharedStrings) []string {
 	t.Helper()
 	out := make([]string, table.len())
 	for i := range out {
-		b, ok := table.bytes(i)
+		b, _, ok := table.get(i)
 		if !ok {
 			t.Fatalf("string %d missing", i)
 		}
@@ -25,7 +26,7 @@ func TestReadSharedStrings(t *testing.T) {
 		`<si><t>漢字</t><rPh sb="0" eb="2"><t>かんじ</t></rPh></si>` +
 		`<si><t>a_x000D_b_x005F_x000D_</t></si>` +
 		`<si/><si><t/></si><si><t>&lt;&amp;&gt;</t></si></sst>`
-	table, err := readSharedStrings(strings.NewReader(doc))
+	table, err := readSharedStrings(context.Background(), strings.NewReader(doc), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +34,7 @@ func TestReadSharedStrings(t *testing.T) {
 	if got := sharedStringList(t, table); !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	if _, ok := table.bytes(len(want)); ok {
+	if _, _, ok := table.get(len(want)); ok {
 		t.Error("index past the end must not resolve")
 	}
 }
@@ -46,12 +47,12 @@ func FuzzReadSharedStrings(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, doc string) {
-		table, err := readSharedStrings(strings.NewReader(doc))
+		table, err := readSharedStrings(context.Background(), strings.NewReader(doc), nil)
 		if err != nil {
 			return
 		}
 		for i := range table.len() {
-			if _, ok := table.bytes(i); !ok {
+			if _, _, ok := table.get(i); !ok {
 				t.Fatalf("string %d of %d missing", i, table.len())
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unsafe"
 )
 
 // Excel's grid bounds.
@@ -12,7 +13,15 @@ const (
 	maxSheetColumns = 1 << 14 // 16,384 (XFD)
 	// maxRowValueBytes bounds the cell text of one row.
 	maxRowValueBytes = 32 << 20
+	// maxTableParts bounds the table parts one sheet lists.
+	maxTableParts = 1000
 )
+
+const rawCellSize = int64(unsafe.Sizeof(rawCell{}))
+
+// tableIDCost is what one kept table relationship id costs beside its
+// text: its string header and its entry in the set of seen ids.
+const tableIDCost = 64
 
 // Cell type codes, from the `t` attribute of a cell.
 const (
@@ -48,9 +57,12 @@ type rawRow struct {
 func (r *rawRow) text(c *rawCell) []byte { return r.arena[c.start:c.end] }
 
 // sheetReader streams the rows of a worksheet part, then the relationship
-// ids of its table parts.
+// ids of its table parts. The row's buffers are reserved against the
+// read's memory budget and released by close; the ids stay reserved for
+// the read, which reads the tables after the sheet.
 type sheetReader struct {
 	sc          *xmlScanner
+	mem         charge
 	inSheetData bool
 	done        bool
 	row         rawRow
@@ -61,10 +73,20 @@ type sheetReader struct {
 	inInline    bool
 	phonetic    int
 	tableIDs    []string
+	seenIDs     map[string]bool
 }
 
-func newSheetReader(r io.Reader) *sheetReader {
-	return &sheetReader{sc: newXMLScanner(r)}
+// newSheetReader streams the worksheet r within the budget mem (nil:
+// unlimited).
+func newSheetReader(r io.Reader, mem *memoryBudget) *sheetReader {
+	return &sheetReader{sc: newXMLScanner(r, mem), mem: charge{mem: mem}}
+}
+
+// close releases the reader's buffers.
+func (sr *sheetReader) close() {
+	sr.sc.close()
+	sr.row.cells, sr.row.arena = nil, nil
+	sr.mem.releaseAll()
 }
 
 // next returns the next row, or nil after the last one. The row is reused
@@ -102,13 +124,24 @@ func (sr *sheetReader) handle() (*rawRow, error) {
 		return sr.handleEnd()
 	case tokenText, tokenCDATA:
 		if sr.inValue {
-			sr.row.arena = appendText(sr.row.arena, sc.text, sc.kind == tokenCDATA)
-			if len(sr.row.arena) > maxRowValueBytes {
-				return nil, fmt.Errorf("row %d: cell text exceeds %d bytes", sr.row.num, maxRowValueBytes)
-			}
+			return nil, sr.addText(sc.text, sc.kind == tokenCDATA)
 		}
 	}
 	return nil, nil
+}
+
+// addText decodes cell text into the row's arena, which grows within the
+// budget (decoding never lengthens text).
+func (sr *sheetReader) addText(text []byte, literal bool) error {
+	if len(sr.row.arena)+len(text) > maxRowValueBytes {
+		return fmt.Errorf("row %d: cell text exceeds %d bytes", sr.row.num, maxRowValueBytes)
+	}
+	arena, err := growSlice(&sr.mem, sr.row.arena, len(text), 1)
+	if err != nil {
+		return err
+	}
+	sr.row.arena = appendText(arena, text, literal)
+	return nil
 }
 
 func (sr *sheetReader) handleStart() (*rawRow, error) {
@@ -162,7 +195,7 @@ func (sr *sheetReader) handleEnd() (*rawRow, error) {
 	case "is":
 		sr.inInline = false
 	case "c":
-		sr.endCell()
+		return nil, sr.endCell()
 	case "row":
 		if sr.inSheetData {
 			return &sr.row, nil
@@ -267,23 +300,28 @@ func cellTypeCode(t []byte) byte {
 }
 
 // endCell keeps the cell when it carries text.
-func (sr *sheetReader) endCell() {
+func (sr *sheetReader) endCell() error {
 	if !sr.inCell {
-		return
+		return nil
 	}
 	sr.inCell, sr.inValue, sr.inInline = false, false, false
 	sr.cell.end = len(sr.row.arena)
 	if sr.cell.end > sr.cell.start {
-		sr.row.cells = append(sr.row.cells, sr.cell)
-		return
+		cells, err := growSlice(&sr.mem, sr.row.cells, 1, rawCellSize)
+		if err != nil {
+			return err
+		}
+		sr.row.cells = append(cells, sr.cell)
+		return nil
 	}
 	if sr.cell.formula {
 		sr.row.formulasWithoutValue++
 	}
+	return nil
 }
 
-// tableRelationIDs reads the rest of the part and returns the relationship
-// ids of its table parts.
+// tableRelationIDs reads the rest of the part and returns the distinct
+// relationship ids of its table parts, at most maxTableParts of them.
 func (sr *sheetReader) tableRelationIDs() ([]string, error) {
 	sr.sc.wantText = false
 	for {
@@ -297,16 +335,43 @@ func (sr *sheetReader) tableRelationIDs() ([]string, error) {
 		if sr.sc.kind != tokenStart || string(sr.sc.name) != "tablePart" {
 			continue
 		}
-		for rest := sr.sc.attrs; ; {
-			name, value, next, ok := nextAttr(rest)
-			if !ok {
-				break
-			}
-			rest = next
-			if string(name) == "id" {
-				sr.tableIDs = append(sr.tableIDs, string(appendUnescaped(nil, value)))
+		if id, ok := attrValue(sr.sc.attrs, "id"); ok {
+			if err := sr.addTableID(id); err != nil {
+				return nil, err
 			}
 		}
+	}
+}
+
+func (sr *sheetReader) addTableID(raw []byte) error {
+	id := string(appendUnescaped(nil, raw))
+	if sr.seenIDs[id] || len(sr.tableIDs) >= maxTableParts {
+		return nil
+	}
+	// Kept for the read: the ids outlive the reader.
+	if err := sr.mem.mem.reserve(tableIDCost + int64(len(id))); err != nil {
+		return err
+	}
+	if sr.seenIDs == nil {
+		sr.seenIDs = make(map[string]bool)
+	}
+	sr.seenIDs[id] = true
+	sr.tableIDs = append(sr.tableIDs, id)
+	return nil
+}
+
+// attrValue returns the raw value of the first attribute with the local
+// name want in raw attribute text.
+func attrValue(raw []byte, want string) ([]byte, bool) {
+	for rest := raw; ; {
+		name, value, next, ok := nextAttr(rest)
+		if !ok {
+			return nil, false
+		}
+		if string(name) == want {
+			return value, true
+		}
+		rest = next
 	}
 }
 

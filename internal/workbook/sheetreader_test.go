@@ -9,7 +9,7 @@ import (
 
 // readRows renders every row of a worksheet as "num[h]: col:type:text ...".
 func readRows(doc string) ([]string, []string, error) {
-	sr := newSheetReader(strings.NewReader(doc))
+	sr := newSheetReader(strings.NewReader(doc), nil)
 	var out []string
 	for {
 		row, err := sr.next()

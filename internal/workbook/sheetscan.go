@@ -1,16 +1,19 @@
 package workbook
 
-import (
-	"context"
-	"fmt"
-
-	"github.com/dagu-mcp-gateway/gateway/internal/model"
-)
+import "context"
 
 const (
 	maxSampleRows = 5
 	// ctxCheckRows is how many rows pass between two context checks.
 	ctxCheckRows = 256
+)
+
+// What a sheet's scan reserves against the read's budget beside the texts
+// it keeps.
+const (
+	costCell      = 160 // one typed cell kept in a map (a header or sample cell)
+	costSampleRow = 96  // one sample row's map and slot
+	costFilledIdx = 8   // one entry of the row scratch
 )
 
 // sampleRow keeps one typed data row until the block's columns are known.
@@ -25,11 +28,15 @@ type sampleRow struct {
 // the outermost columns holding values. When no row has two values the
 // first row with a value is the header; the caller finds it with a first
 // scan and passes it as fixedHeader to a second one.
+//
+// Everything the scan keeps is reserved through mem; release gives it back
+// once the sheet's profile is built.
 type sheetScan struct {
 	sheet       string
 	typer       *cellTyper
 	maxRows     int
 	fixedHeader int
+	mem         charge
 
 	warn          warnings
 	used          bounds
@@ -45,16 +52,23 @@ type sheetScan struct {
 	columns       map[int]*columnStats
 	samples       []sampleRow
 	noCachedValue int
+	cutTexts      int // kept values whose text was cut
 
 	// row scratch: the indexes of the current row's cells holding a value
 	filled []int
 }
 
-func newSheetScan(sheet string, typer *cellTyper, maxRows, fixedHeader int) *sheetScan {
+func newSheetScan(sheet string, typer *cellTyper, mem *memoryBudget, maxRows, fixedHeader int) *sheetScan {
 	return &sheetScan{
 		sheet: sheet, typer: typer, maxRows: maxRows, fixedHeader: fixedHeader,
-		columns: make(map[int]*columnStats),
+		mem: charge{mem: mem}, columns: make(map[int]*columnStats),
 	}
+}
+
+// release gives back what the scan reserved; the scan is unusable after.
+func (s *sheetScan) release() {
+	s.headerCells, s.columns, s.samples, s.filled = nil, nil, nil, nil
+	s.mem.releaseAll()
 }
 
 // run reads every row of the sheet.
@@ -69,7 +83,9 @@ func (s *sheetScan) run(ctx context.Context, rows *sheetReader) error {
 		if err != nil || row == nil {
 			return err
 		}
-		s.addRow(row)
+		if err := s.addRow(row); err != nil {
+			return err
+		}
 	}
 }
 
@@ -79,32 +95,43 @@ func (s *sheetScan) needsHeaderRescan() bool {
 	return s.header == 0 && s.firstValueRow > 0
 }
 
-func (s *sheetScan) addRow(row *rawRow) {
+func (s *sheetScan) addRow(row *rawRow) error {
 	s.noCachedValue += row.formulasWithoutValue
-	s.filled = s.filled[:0]
-	for i := range row.cells {
-		if s.typer.holdsValue(row, &row.cells[i]) {
-			s.filled = append(s.filled, i)
-		}
-	}
-	if len(s.filled) == 0 {
-		return
+	if err := s.collectFilled(row); err != nil || len(s.filled) == 0 {
+		return err
 	}
 	for _, i := range s.filled {
 		c := &row.cells[i]
 		s.used.add(row.num, c.col)
 		if c.typ == cellError {
-			s.warn.addf("%s!%s: error cell %s", s.sheet, cellName(c.col, row.num), row.text(c))
+			code, _ := cutBytes(row.text(c))
+			s.warn.addf("%s!%s: error cell %s", s.sheet, cellName(c.col, row.num), code)
 		}
 	}
 	switch {
 	case s.header > 0:
-		s.addDataRow(row)
+		return s.addDataRow(row)
 	case s.isHeader(row):
-		s.setHeader(row)
+		return s.setHeader(row)
 	case s.firstValueRow == 0:
 		s.firstValueRow = row.num
 	}
+	return nil
+}
+
+// collectFilled lists the row's cells that hold a value.
+func (s *sheetScan) collectFilled(row *rawRow) error {
+	filled, err := growSlice(&s.mem, s.filled[:0], len(row.cells), costFilledIdx)
+	if err != nil {
+		return err
+	}
+	for i := range row.cells {
+		if s.typer.holdsValue(row, &row.cells[i]) {
+			filled = append(filled, i)
+		}
+	}
+	s.filled = filled
+	return nil
 }
 
 func (s *sheetScan) isHeader(row *rawRow) bool {
@@ -114,17 +141,34 @@ func (s *sheetScan) isHeader(row *rawRow) bool {
 	return len(s.filled) >= 2
 }
 
-func (s *sheetScan) setHeader(row *rawRow) {
+func (s *sheetScan) setHeader(row *rawRow) error {
+	if err := s.mem.add(int64(len(s.filled)) * costCell); err != nil {
+		return err
+	}
 	s.header = row.num
 	s.headerCells = make(map[int]cellValue, len(s.filled))
 	for _, i := range s.filled {
 		c := &row.cells[i]
-		s.headerCells[c.col] = s.typer.value(row, c)
+		v := s.typed(row, c)
+		if err := s.mem.add(int64(len(v.text))); err != nil {
+			return err
+		}
+		s.headerCells[c.col] = v
 		s.block.add(row.num, c.col)
 	}
+	return nil
 }
 
-func (s *sheetScan) addDataRow(row *rawRow) {
+// typed types a cell the scan reads, counting cut texts.
+func (s *sheetScan) typed(row *rawRow, c *rawCell) cellValue {
+	v := s.typer.value(row, c)
+	if v.tail != 0 {
+		s.cutTexts++
+	}
+	return v
+}
+
+func (s *sheetScan) addDataRow(row *rawRow) error {
 	s.rowCount++
 	if row.hidden {
 		s.hiddenRows++
@@ -133,98 +177,59 @@ func (s *sheetScan) addDataRow(row *rawRow) {
 		s.block.add(row.num, row.cells[i].col)
 	}
 	if s.profileFull || s.profiledRows >= s.maxRows {
-		return
+		return nil
 	}
 	if s.profiledCells+len(s.filled) > maxProfiledCells {
 		s.profileFull = true
-		return
+		return nil
 	}
 	s.profiledRows++
 	s.profiledCells += len(s.filled)
+	return s.profileRow(row)
+}
+
+// profileRow adds a data row's values to the column statistics and keeps
+// it as a sample while there are fewer than maxSampleRows.
+func (s *sheetScan) profileRow(row *rawRow) error {
 	var sample map[int]cellValue
 	if len(s.samples) < maxSampleRows {
+		if err := s.mem.add(costSampleRow + int64(len(s.filled))*costCell); err != nil {
+			return err
+		}
 		sample = make(map[int]cellValue, len(s.filled))
 	}
 	for _, i := range s.filled {
 		c := &row.cells[i]
-		v := s.typer.value(row, c)
+		v := s.typed(row, c)
 		if v.kind == valueEmpty {
 			continue
 		}
-		s.column(c.col).add(v, c.col, row.num)
+		if err := s.addValue(c.col, row.num, v); err != nil {
+			return err
+		}
 		if sample != nil {
+			if err := s.mem.add(int64(len(v.text))); err != nil {
+				return err
+			}
 			sample[c.col] = v
 		}
 	}
 	if sample != nil {
 		s.samples = append(s.samples, sampleRow{row: row.num, values: sample})
 	}
+	return nil
 }
 
-func (s *sheetScan) column(col int) *columnStats {
+// addValue adds one value to its column's statistics, which are created
+// on the column's first value.
+func (s *sheetScan) addValue(col, row int, v cellValue) error {
 	stats, ok := s.columns[col]
 	if !ok {
-		stats = newColumnStats()
+		if err := s.mem.add(costColumn); err != nil {
+			return err
+		}
+		stats = newColumnStats(&s.mem)
 		s.columns[col] = stats
 	}
-	return stats
-}
-
-// result renders the profile of the scanned sheet (name, hidden and
-// tables are the caller's) and appends the sheet's warnings to warn.
-func (s *sheetScan) result(warn *warnings) model.WorkbookSheet {
-	out := model.WorkbookSheet{
-		UsedRange: s.used.String(),
-		Headers:   []string{}, Types: model.ColumnTypes{}, Columns: []model.ColumnProfile{},
-		Tables: []model.SheetTable{},
-	}
-	var headerWarn warnings
-	if s.header > 0 {
-		s.fillBlock(&out, &headerWarn)
-	}
-	if s.noCachedValue > 0 {
-		s.warn.addf("%s: %d formula cells have no cached value and read as empty (the workbook was saved without recalculation)",
-			s.sheet, s.noCachedValue)
-	}
-	warn.merge(&headerWarn)
-	warn.merge(&s.warn)
-	return out
-}
-
-func (s *sheetScan) fillBlock(out *model.WorkbookSheet, warn *warnings) {
-	out.HeaderRow = s.header
-	out.Range = fmt.Sprintf("%s!%s", s.sheet, s.block)
-	out.RowCount = s.rowCount
-	out.HiddenRows = s.hiddenRows
-	out.ProfileTruncated = s.rowCount > s.profiledRows
-
-	first, last := s.block.minCol, s.block.maxCol
-	texts := make([]string, 0, last-first+1)
-	for col := first; col <= last; col++ {
-		texts = append(texts, s.headerCells[col].display())
-	}
-	out.Headers = nameHeaders(s.sheet, s.header, first, texts, warn)
-	out.Types = make(model.ColumnTypes, len(out.Headers))
-	out.Columns = make([]model.ColumnProfile, len(out.Headers))
-	for i, name := range out.Headers {
-		stats := s.columns[first+i]
-		if stats == nil {
-			stats = newColumnStats()
-		}
-		out.Columns[i] = stats.profile(name, s.profiledRows)
-		out.Types[i] = model.ColumnType{Header: name, Type: out.Columns[i].Type}
-	}
-	out.Sample = s.sampleRows(out.Headers, first)
-}
-
-func (s *sheetScan) sampleRows(headers []string, firstCol int) []model.SampleRow {
-	rows := make([]model.SampleRow, len(s.samples))
-	for i, sample := range s.samples {
-		cells := make([]model.SampleCell, len(headers))
-		for j, header := range headers {
-			cells[j] = model.SampleCell{Header: header, Value: sample.values[firstCol+j].jsonValue()}
-		}
-		rows[i] = model.SampleRow{Row: sample.row, Cells: cells}
-	}
-	return rows
+	return stats.add(v, col, row)
 }

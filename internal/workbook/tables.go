@@ -1,21 +1,18 @@
 package workbook
 
 import (
-	"bytes"
-	"encoding/xml"
+	"unsafe"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 )
 
-type tableXML struct {
-	Name        string `xml:"name,attr"`
-	DisplayName string `xml:"displayName,attr"`
-	Ref         string `xml:"ref,attr"`
-}
+// costTable is what one listed table costs beside its texts.
+const costTable = int64(unsafe.Sizeof(model.SheetTable{})) + 32
 
-// readTables resolves a sheet's table parts. A table is named by its
-// display name, the one formulas and Excel's UI use.
-func (c *container) readTables(sheet sheetEntry, relIDs []string) ([]model.SheetTable, error) {
+// readTables resolves a sheet's table parts, each read once. A table is
+// named by its display name, the one formulas and Excel's UI use. Names
+// and ranges are cut like every text of the profile; cut counts them.
+func (c *container) readTables(sheet sheetEntry, relIDs []string, cut *int) ([]model.SheetTable, error) {
 	tables := []model.SheetTable{}
 	if len(relIDs) == 0 {
 		return tables, nil
@@ -24,24 +21,51 @@ func (c *container) readTables(sheet sheetEntry, relIDs []string) ([]model.Sheet
 	if err != nil {
 		return nil, err
 	}
+	read := make(map[string]bool, len(relIDs))
 	for _, id := range relIDs {
 		part, ok := rels.byID(id)
-		if !ok {
+		if !ok || read[part] {
 			continue
 		}
-		data, err := c.readPart(part, maxMetadataPartBytes)
+		read[part] = true
+		table, err := c.readTable(part)
 		if err != nil {
 			return nil, err
 		}
-		var doc tableXML
-		if err := xml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {
-			return nil, errMalformed(c.name, err)
+		name, nameCut := cutString(table.name)
+		ref, refCut := cutString(table.ref)
+		*cut += boolCount(nameCut) + boolCount(refCut)
+		if err := c.mem.reserve(costTable + int64(len(name)+len(sheet.name)+len(ref)+1)); err != nil {
+			return nil, err
 		}
-		name := doc.DisplayName
-		if name == "" {
-			name = doc.Name
-		}
-		tables = append(tables, model.SheetTable{Name: name, Range: sheet.name + "!" + doc.Ref})
+		tables = append(tables, model.SheetTable{Name: name, Range: sheet.name + "!" + ref})
 	}
 	return tables, nil
+}
+
+type tableAttrs struct{ name, ref string }
+
+// readTable reads the attributes of a table part's root element (the
+// `table` element), and nothing more of it.
+func (c *container) readTable(part string) (tableAttrs, error) {
+	var t tableAttrs
+	err := c.scanPart(part, func(sc *xmlScanner) (bool, error) {
+		if sc.kind != tokenStart {
+			return false, nil
+		}
+		t.name = attrText(sc.attrs, "displayName")
+		if t.name == "" {
+			t.name = attrText(sc.attrs, "name")
+		}
+		t.ref = attrText(sc.attrs, "ref")
+		return true, nil
+	})
+	return t, err
+}
+
+func boolCount(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

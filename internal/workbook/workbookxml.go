@@ -1,19 +1,32 @@
 package workbook
 
 import (
-	"bytes"
-	"encoding/xml"
 	"errors"
 	"strconv"
+	"unsafe"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 )
 
+// What the sheet and name lists cost beside their texts: the entry while
+// reading and its place in the profile.
+const (
+	costSheetEntry = int64(unsafe.Sizeof(sheetEntry{})+unsafe.Sizeof(model.WorkbookSheet{})) + 64
+	costNameEntry  = int64(unsafe.Sizeof(definedName{})+unsafe.Sizeof(model.NamedRange{})) + 64
+)
+
 // sheetEntry is one sheet listed by the workbook part, in workbook order.
 type sheetEntry struct {
-	name   string
+	name   string // cut, as the profile shows it
 	hidden bool   // hidden or very hidden
 	part   string // resolved part name
+	relID  string
+}
+
+// definedName is one visible defined name as the workbook part lists it.
+type definedName struct {
+	name, refersTo string // cut
+	localSheet     int    // index of the sheet it belongs to, or -1
 }
 
 // workbookMeta is what the workbook part and its relationships say.
@@ -23,23 +36,7 @@ type workbookMeta struct {
 	names       []model.NamedRange
 	stylesPart  string
 	stringsPart string
-}
-
-type workbookXML struct {
-	Properties struct {
-		Date1904 string `xml:"date1904,attr"`
-	} `xml:"workbookPr"`
-	Sheets []struct {
-		Name  string `xml:"name,attr"`
-		State string `xml:"state,attr"`
-		RelID string `xml:"id,attr"`
-	} `xml:"sheets>sheet"`
-	DefinedNames []struct {
-		Name       string `xml:"name,attr"`
-		LocalSheet string `xml:"localSheetId,attr"`
-		Hidden     string `xml:"hidden,attr"`
-		RefersTo   string `xml:",chardata"`
-	} `xml:"definedNames>definedName"`
+	cutNames    int // sheet, table and defined names (or formulas) cut
 }
 
 // readWorkbookMeta finds the workbook part through the package
@@ -57,47 +54,175 @@ func (c *container) readWorkbookMeta() (*workbookMeta, error) {
 	if _, ok := c.part(wbPart); !ok {
 		return nil, errNotWorkbook(c.name, errors.New("no workbook part"))
 	}
-	data, err := c.readPart(wbPart, maxMetadataPartBytes)
+	meta := &workbookMeta{}
+	wr := &workbookReader{mem: c.mem, meta: meta, scratchMem: charge{mem: c.mem}}
+	wr.refersTo.head = make([]byte, 0, maxKeptTextBytes)
+	err = c.scanPart(wbPart, wr.visit)
+	wr.scratchMem.releaseAll()
 	if err != nil {
 		return nil, err
-	}
-	var doc workbookXML
-	if err := xml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {
-		return nil, errMalformed(c.name, err)
 	}
 	rels, err := c.readRelationships(wbPart)
 	if err != nil {
 		return nil, err
 	}
-	meta := &workbookMeta{date1904: isTrue([]byte(doc.Properties.Date1904))}
 	meta.stylesPart, _ = rels.byType(relStyles)
 	meta.stringsPart, _ = rels.byType(relSharedStrings)
-	for _, s := range doc.Sheets {
-		part, ok := rels.byID(s.RelID)
+	for i, s := range meta.sheets {
+		part, ok := rels.byID(s.relID)
 		if !ok {
-			return nil, errMalformed(c.name, errors.New("sheet "+strconv.Quote(s.Name)+" has no part"))
+			return nil, errMalformed(c.name, errors.New("sheet "+strconv.Quote(s.name)+" has no part"))
 		}
-		meta.sheets = append(meta.sheets, sheetEntry{
-			name: s.Name, hidden: s.State == "hidden" || s.State == "veryHidden", part: part,
-		})
+		meta.sheets[i].part = part
 	}
-	meta.names = definedNames(&doc, meta.sheets)
+	meta.names = namedRanges(wr.names, meta.sheets)
 	return meta, nil
 }
 
-// definedNames lists the workbook's visible defined names; hidden ones are
-// Excel's own bookkeeping (such as a filter's database range).
-func definedNames(doc *workbookXML, sheets []sheetEntry) []model.NamedRange {
-	names := []model.NamedRange{}
-	for _, dn := range doc.DefinedNames {
-		if isTrue([]byte(dn.Hidden)) {
-			continue
-		}
-		scope := model.NameScopeWorkbook
-		if idx, err := strconv.Atoi(dn.LocalSheet); err == nil && idx >= 0 && idx < len(sheets) {
-			scope = sheets[idx].name
-		}
-		names = append(names, model.NamedRange{Name: dn.Name, RefersTo: dn.RefersTo, Scope: scope})
+// workbookReader collects what the workbook part says, token by token.
+// Names are cut as they are read and reserved against the read's budget.
+type workbookReader struct {
+	mem            *memoryBudget
+	meta           *workbookMeta
+	names          []definedName
+	inSheets       bool
+	inDefinedNames bool
+	current        *definedName // the defined name whose formula is being read
+	refersTo       pieceText
+	scratch        []byte // one decoded text token
+	scratchMem     charge
+}
+
+func (wr *workbookReader) visit(sc *xmlScanner) (bool, error) {
+	switch sc.kind {
+	case tokenStart:
+		return false, wr.start(sc)
+	case tokenEnd:
+		return false, wr.end(sc)
+	case tokenText, tokenCDATA:
+		return false, wr.addText(sc.text, sc.kind == tokenCDATA)
 	}
-	return names
+	return false, nil
+}
+
+// addText decodes one text token of a defined name's formula.
+func (wr *workbookReader) addText(text []byte, literal bool) error {
+	scratch, err := growSlice(&wr.scratchMem, wr.scratch[:0], len(text), 1)
+	if err != nil {
+		return err
+	}
+	if literal {
+		wr.scratch = append(scratch, text...)
+	} else {
+		wr.scratch = appendUnescaped(scratch, text)
+	}
+	wr.refersTo.write(wr.scratch)
+	return nil
+}
+
+func (wr *workbookReader) start(sc *xmlScanner) error {
+	switch string(sc.name) {
+	case "workbookPr":
+		wr.meta.date1904 = isTrue([]byte(attrText(sc.attrs, "date1904")))
+	case "sheets":
+		wr.inSheets = !sc.selfClosing
+	case "definedNames":
+		wr.inDefinedNames = !sc.selfClosing
+	case "sheet":
+		if wr.inSheets {
+			return wr.addSheet(sc.attrs)
+		}
+	case "definedName":
+		if wr.inDefinedNames {
+			return wr.startName(sc)
+		}
+	}
+	return nil
+}
+
+func (wr *workbookReader) end(sc *xmlScanner) error {
+	switch string(sc.name) {
+	case "sheets":
+		wr.inSheets = false
+	case "definedNames":
+		wr.inDefinedNames = false
+	case "definedName":
+		return wr.endName(sc)
+	}
+	return nil
+}
+
+func (wr *workbookReader) addSheet(attrs []byte) error {
+	name := wr.cut(attrText(attrs, "name"))
+	state := attrText(attrs, "state")
+	relID := attrText(attrs, "id")
+	if err := wr.mem.reserve(costSheetEntry + int64(len(name)+len(relID))); err != nil {
+		return err
+	}
+	wr.meta.sheets = append(wr.meta.sheets, sheetEntry{
+		name: name, hidden: state == "hidden" || state == "veryHidden", relID: relID,
+	})
+	return nil
+}
+
+// startName begins a defined name; hidden ones are Excel's own bookkeeping
+// (such as a filter's database range) and are skipped.
+func (wr *workbookReader) startName(sc *xmlScanner) error {
+	if isTrue([]byte(attrText(sc.attrs, "hidden"))) {
+		return nil
+	}
+	dn := definedName{name: wr.cut(attrText(sc.attrs, "name")), localSheet: -1}
+	if idx, err := strconv.Atoi(attrText(sc.attrs, "localSheetId")); err == nil && idx >= 0 {
+		dn.localSheet = idx
+	}
+	wr.current = &dn
+	wr.refersTo.reset()
+	if sc.selfClosing {
+		return wr.endName(sc)
+	}
+	sc.wantText = true
+	return nil
+}
+
+// endName keeps the defined name whose formula has been read.
+func (wr *workbookReader) endName(sc *xmlScanner) error {
+	sc.wantText = false
+	dn := wr.current
+	if dn == nil {
+		return nil
+	}
+	wr.current = nil
+	shown, tail := wr.refersTo.shown()
+	if tail != 0 {
+		wr.meta.cutNames++
+	}
+	dn.refersTo = string(shown)
+	if err := wr.mem.reserve(costNameEntry + int64(len(dn.name)+len(dn.refersTo))); err != nil {
+		return err
+	}
+	wr.names = append(wr.names, *dn)
+	return nil
+}
+
+// cut cuts a name, counting it when it had to.
+func (wr *workbookReader) cut(name string) string {
+	shown, cut := cutString(name)
+	if cut {
+		wr.meta.cutNames++
+	}
+	return shown
+}
+
+// namedRanges scopes the defined names: to the workbook, or to the sheet
+// their local sheet index names.
+func namedRanges(names []definedName, sheets []sheetEntry) []model.NamedRange {
+	out := make([]model.NamedRange, 0, len(names))
+	for _, dn := range names {
+		scope := model.NameScopeWorkbook
+		if dn.localSheet >= 0 && dn.localSheet < len(sheets) {
+			scope = sheets[dn.localSheet].name
+		}
+		out = append(out, model.NamedRange{Name: dn.name, RefersTo: dn.refersTo, Scope: scope})
+	}
+	return out
 }

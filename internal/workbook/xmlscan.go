@@ -28,6 +28,14 @@ const (
 	scannerBufferSize = 64 << 10
 	// maxXMLTokenBytes bounds one tag or one run of character data.
 	maxXMLTokenBytes = 8 << 20
+	// textChunkBytes is the longest piece of wanted text one token holds.
+	textChunkBytes = 32 << 10
+	// textCutGuard is how many bytes before a cut in text must hold no '&'
+	// or '_': an entity reference is decoded with its next 12 bytes, an
+	// _xHHHH_ escape is 7 bytes long.
+	textCutGuard = 13
+	// textCutSearch is how far back from textChunkBytes a cut is looked for.
+	textCutSearch = 1 << 10
 )
 
 var (
@@ -40,6 +48,7 @@ var (
 type xmlScanner struct {
 	src      io.Reader
 	buf      []byte
+	mem      charge // the buffer's reservation
 	pos, end int
 	srcDone  bool
 	srcErr   error
@@ -55,8 +64,17 @@ type xmlScanner struct {
 	text        []byte
 }
 
-func newXMLScanner(r io.Reader) *xmlScanner {
-	return &xmlScanner{src: r, buf: make([]byte, scannerBufferSize)}
+// newXMLScanner returns a scanner over r whose buffer is reserved against
+// mem (nil: unlimited) before it is allocated or grown. Call close to
+// release it.
+func newXMLScanner(r io.Reader, mem *memoryBudget) *xmlScanner {
+	return &xmlScanner{src: r, mem: charge{mem: mem}}
+}
+
+// close releases the scanner's buffer.
+func (s *xmlScanner) close() {
+	s.buf = nil
+	s.mem.releaseAll()
 }
 
 // next advances to the next token. It returns io.EOF at the end of input.
@@ -96,13 +114,10 @@ func (s *xmlScanner) fill() bool {
 		s.pos = 0
 	}
 	if s.end == len(s.buf) {
-		if len(s.buf) >= maxXMLTokenBytes {
-			s.srcDone, s.srcErr = true, errXMLTokenTooLarge
+		if err := s.grow(); err != nil {
+			s.srcDone, s.srcErr = true, err
 			return false
 		}
-		grown := make([]byte, min(2*len(s.buf), maxXMLTokenBytes))
-		copy(grown, s.buf[:s.end])
-		s.buf = grown
 	}
 	for {
 		n, err := s.src.Read(s.buf[s.end:])
@@ -120,25 +135,71 @@ func (s *xmlScanner) fill() bool {
 	}
 }
 
-// scanText handles character data at s.pos.
+// grow allocates the buffer, or doubles it up to maxXMLTokenBytes,
+// reserving the new buffer before allocating it.
+func (s *xmlScanner) grow() error {
+	size := scannerBufferSize
+	if s.buf != nil {
+		if len(s.buf) >= maxXMLTokenBytes {
+			return errXMLTokenTooLarge
+		}
+		size = min(2*len(s.buf), maxXMLTokenBytes)
+	}
+	if err := s.mem.add(int64(size)); err != nil {
+		return err
+	}
+	grown := make([]byte, size)
+	copy(grown, s.buf[:s.end])
+	s.mem.drop(int64(len(s.buf)))
+	s.buf = grown
+	return nil
+}
+
+// scanText handles character data at s.pos. Wanted text longer than
+// textChunkBytes arrives in pieces (see textPiece), so a long text never
+// has to be buffered whole.
 func (s *xmlScanner) scanText() (bool, error) {
 	searched := 0
 	for {
 		if i := bytes.IndexByte(s.buf[s.pos+searched:s.end], '<'); i >= 0 {
-			return s.emitText(searched + i), nil
+			return s.emitText(s.textPiece(searched + i)), nil
 		}
 		if !s.wantText {
 			s.pos = s.end
 			return false, nil
+		}
+		if n := s.end - s.pos; n > textChunkBytes {
+			if piece := s.textPiece(n); piece < n {
+				return s.emitText(piece), nil
+			}
 		}
 		searched = s.end - s.pos
 		if !s.fill() {
 			if s.srcErr != nil {
 				return false, s.srcErr
 			}
-			return s.emitText(s.end - s.pos), nil
+			return s.emitText(s.textPiece(s.end - s.pos)), nil
 		}
 	}
+}
+
+// textPiece returns how much of the n bytes of wanted text at s.pos the
+// next token holds: all of them up to textChunkBytes, else the longest
+// first piece of at most textChunkBytes that ends where no entity
+// reference or _xHHHH_ escape can be split, so decoding the pieces one by
+// one decodes the text. The cut depends on the text alone, not on how it
+// was read. Text with no such cut point is not split.
+func (s *xmlScanner) textPiece(n int) int {
+	if !s.wantText || n <= textChunkBytes {
+		return n
+	}
+	text := s.buf[s.pos : s.pos+textChunkBytes]
+	for cut := len(text); cut > len(text)-textCutSearch; cut-- {
+		if !bytes.ContainsAny(text[cut-textCutGuard:cut], "&_") {
+			return cut
+		}
+	}
+	return n
 }
 
 func (s *xmlScanner) emitText(n int) bool {
@@ -168,12 +229,12 @@ func (s *xmlScanner) scanMarkup() (bool, error) {
 }
 
 func (s *xmlScanner) scanEndTag() (bool, error) {
-	gt := s.indexFrom(2, ">")
+	gt := s.indexByteFrom(2, '>')
 	if gt < 0 {
 		return false, s.unterminated()
 	}
 	s.kind = tokenEnd
-	s.name = localName(bytes.TrimSpace(s.buf[s.pos+2 : s.pos+gt]))
+	s.name = localName(trimXMLSpace(s.buf[s.pos+2 : s.pos+gt]))
 	s.pos += gt + 1
 	return true, nil
 }
@@ -212,9 +273,9 @@ func (s *xmlScanner) scanStartTag() (bool, error) {
 	if s.selfClosing {
 		tag = tag[:len(tag)-1]
 	}
-	nameEnd := bytes.IndexAny(tag, " \t\r\n")
-	if nameEnd < 0 {
-		nameEnd = len(tag)
+	nameEnd := 0
+	for nameEnd < len(tag) && !isXMLSpace(tag[nameEnd]) {
+		nameEnd++
 	}
 	s.kind = tokenStart
 	s.name = localName(tag[:nameEnd])
@@ -316,6 +377,34 @@ func nextAttr(raw []byte) (name, value, rest []byte, ok bool) {
 		return nil, nil, nil, false
 	}
 	return name, after[1 : 1+closing], after[2+closing:], true
+}
+
+// indexByteFrom is indexFrom for a one-byte separator.
+func (s *xmlScanner) indexByteFrom(from int, c byte) int {
+	for {
+		if from <= s.end-s.pos {
+			if i := bytes.IndexByte(s.buf[s.pos+from:s.end], c); i >= 0 {
+				return from + i
+			}
+			from = s.end - s.pos
+		}
+		if !s.fill() {
+			return -1
+		}
+	}
+}
+
+func isXMLSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n'
+}
+
+// trimXMLSpace drops leading and trailing XML white space.
+func trimXMLSpace(b []byte) []byte {
+	b = skipSpace(b)
+	for len(b) > 0 && isXMLSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
 }
 
 // skipSpace drops leading XML white space.

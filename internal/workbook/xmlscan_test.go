@@ -12,7 +12,7 @@ import (
 
 // tokens renders every token of doc, with text wanted everywhere.
 func tokens(r io.Reader) ([]string, error) {
-	sc := newXMLScanner(r)
+	sc := newXMLScanner(r, nil)
 	sc.wantText = true
 	var out []string
 	for {
@@ -105,7 +105,7 @@ func (infiniteReader) Read(p []byte) (int, error) {
 
 func TestXMLScannerSkipsUnwantedTextWithoutBuffering(t *testing.T) {
 	doc := io.MultiReader(strings.NewReader("<a>"), io.LimitReader(infiniteReader{}, 3*maxXMLTokenBytes), strings.NewReader("</a>"))
-	sc := newXMLScanner(doc)
+	sc := newXMLScanner(doc, nil)
 	var names []string
 	for {
 		err := sc.next()
@@ -156,4 +156,94 @@ func FuzzXMLScanner(f *testing.F) {
 			t.Errorf("whole %q (%v) != split %q (%v)", whole, errWhole, split, errSplit)
 		}
 	})
+}
+
+// decodedPieces scans one element of text and returns the decoded
+// concatenation of its text tokens.
+func decodedPieces(t *testing.T, r io.Reader) string {
+	t.Helper()
+	sc := newXMLScanner(r, nil)
+	sc.wantText = true
+	var got []byte
+	for {
+		err := sc.next()
+		if errors.Is(err, io.EOF) {
+			return string(got)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sc.kind == tokenText {
+			got = appendText(got, sc.text, false)
+		}
+	}
+}
+
+// FuzzXMLScannerPieces repeats a fuzzed unit past the piece size: the
+// pieces always decode to the text decoded whole.
+func FuzzXMLScannerPieces(f *testing.F) {
+	f.Add("a&amp;b_x0041_", uint16(5000))
+	f.Add("&#95;x00", uint16(9000))
+	f.Add("_", uint16(40000))
+	f.Fuzz(func(t *testing.T, unit string, reps uint16) {
+		unit = strings.ReplaceAll(unit, "<", "")
+		if unit == "" || len(unit)*int(reps) > 1<<20 {
+			return
+		}
+		text := strings.Repeat(unit, int(reps))
+		want := string(appendText(nil, []byte(text), false))
+		if got := decodedPieces(t, strings.NewReader("<t>"+text+"</t>")); got != want {
+			t.Fatalf("pieces decode to %d bytes, whole to %d", len(got), len(want))
+		}
+	})
+}
+
+// TestXMLScannerSplitsLongText checks that long wanted text arrives in
+// pieces of at most textChunkBytes that decode, one by one, to the whole
+// text decoded at once, wherever entities and escapes fall; text too
+// dense with them to be cut safely arrives whole.
+func TestXMLScannerSplitsLongText(t *testing.T) {
+	sparse := strings.Repeat("plain text ", 9) + "&amp;&#95;x0041_ _x000D_"
+	tests := []struct {
+		name  string
+		text  string
+		split bool
+	}{
+		{"plain", strings.Repeat("abcdefgh", 20_000), true},
+		{"sparse entities and escapes", strings.Repeat(sparse, 1_000), true},
+		{"dense entities", strings.Repeat("x&amp;y&#x41;z&lt;", 12_000), false},
+		{"dense escapes", strings.Repeat("a_x000D_b_x005F_", 12_000), false},
+		{"only ampersands", strings.Repeat("&", 3*textChunkBytes), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := "<t>" + tt.text + "</t>"
+			want := string(appendText(nil, []byte(tt.text), false))
+			for _, r := range []io.Reader{strings.NewReader(doc), iotest.HalfReader(strings.NewReader(doc))} {
+				sc := newXMLScanner(r, nil)
+				sc.wantText = true
+				var got []byte
+				pieces := 0
+				for {
+					err := sc.next()
+					if errors.Is(err, io.EOF) {
+						break
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					if sc.kind == tokenText {
+						got = appendText(got, sc.text, false)
+						pieces++
+					}
+				}
+				if string(got) != want {
+					t.Fatalf("pieces decode to %d bytes, want %d", len(got), len(want))
+				}
+				if tt.split && pieces < len(tt.text)/textChunkBytes {
+					t.Errorf("%d pieces for %d bytes", pieces, len(tt.text))
+				}
+			}
+		})
+	}
 }

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+var demoDaguURL = regexp.MustCompile(`Demo Dagu \(recorded data\):\s*(http://127\.0\.0\.1:\d+)`)
+
+// TestDemoDaguAcceptsTheGivenKey starts `gateway demo --dagu-api-key` and
+// checks that its Dagu accepts that key, and only that key, so doctor and
+// stdio can be pointed at the printed URL.
+func TestDemoDaguAcceptsTheGivenKey(t *testing.T) {
+	const key = "dagu_demo_key_chosen_by_the_test"
+	var stdout syncBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"demo", "--listen", "127.0.0.1:0", "--log-level", "error", "--dagu-api-key", key}, environment{
+			stdin: strings.NewReader(""), stdout: &stdout, stderr: io.Discard, getenv: func(string) string { return "" },
+		})
+	}()
+	waitForBanner(t, &stdout)
+	m := demoDaguURL.FindStringSubmatch(stdout.String())
+	if m == nil {
+		t.Fatalf("no demo Dagu URL in:\n%s", stdout.String())
+	}
+	if strings.Contains(stdout.String(), key) {
+		t.Error("the banner echoes the key")
+	}
+	tests := []struct {
+		name string
+		auth string
+		want int
+	}{
+		{"the given key", "Bearer " + key, http.StatusOK},
+		{"another key", "Bearer dagu_some_other_key", http.StatusUnauthorized},
+		{"no key", "", http.StatusUnauthorized},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, _ := http.NewRequest(http.MethodGet, m[1]+"/api/v1/dags", nil)
+			if tt.auth != "" {
+				req.Header.Set("Authorization", tt.auth)
+			}
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_ = res.Body.Close()
+			if res.StatusCode != tt.want {
+				t.Fatalf("status %d, want %d", res.StatusCode, tt.want)
+			}
+		})
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("demo exited %d", code)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("demo did not stop")
+	}
+}
