@@ -41,6 +41,18 @@ type Config struct {
 	ReferenceDir string
 	// CacheTTL is how long upstream answers are cached; 0 disables caching.
 	CacheTTL time.Duration
+	// CallTimeout bounds one whole read.
+	CallTimeout time.Duration
+	// TextContent is contract or json (see readtool.Options.TextContent).
+	TextContent string
+	// UpstreamConcurrency caps the requests to Dagu in flight.
+	UpstreamConcurrency int
+	// RateLimit is the reads per second per caller (0: off), RateBurst its
+	// bucket size (0: twice the rate).
+	RateLimit float64
+	RateBurst int
+	// DisabledTargets are dagu_read targets switched off.
+	DisabledTargets []string
 
 	// WorkbookRoots restrict workbook reads to these directories when set.
 	WorkbookRoots []string

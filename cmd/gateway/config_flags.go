@@ -58,6 +58,12 @@ var flagEnv = map[string]string{
 	flagLogLevel:               "GATEWAY_LOG_LEVEL",
 	flagLogFormat:              "GATEWAY_LOG_FORMAT",
 	flagShutdownTimeout:        "GATEWAY_SHUTDOWN_TIMEOUT",
+	flagCallTimeout:            "GATEWAY_CALL_TIMEOUT",
+	flagTextContent:            "GATEWAY_TEXT_CONTENT",
+	flagUpstreamConcurrency:    "GATEWAY_UPSTREAM_CONCURRENCY",
+	flagRateLimit:              "GATEWAY_RATE_LIMIT",
+	flagRateBurst:              "GATEWAY_RATE_BURST",
+	flagDisableTarget:          "GATEWAY_DISABLE_TARGETS",
 }
 
 // Defaults for flags that have one.
@@ -85,13 +91,14 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	registerDaguFlags(fs)
 	registerFrontDoorFlags(fs)
 	registerReadFlags(fs)
+	registerPolicyFlags(fs)
 	registerWorkbookFlags(fs)
 	registerLoggingFlags(fs)
 }
 
 func registerDaguFlags(fs *pflag.FlagSet) {
 	fs.String(flagDaguURL, "", flagHelp(flagDaguURL,
-		"Dagu server base URL, including any base path (REST calls go to <url>/api/v1); required for serve, stdio and doctor", "none"))
+		"Dagu server base URL, including any base path (REST calls go to <url>/api/v1 on Dagu 2.x, <url>/api/v2 on 1.x, detected); required for serve, stdio and doctor", "none"))
 	fs.String(flagDaguAPIKey, "", flagHelp(flagDaguAPIKey,
 		"Dagu API key sent as a bearer token; prefer --dagu-api-key-file, which keeps the key out of process listings", "none"))
 	fs.String(flagDaguAPIKeyFile, "", flagHelp(flagDaguAPIKeyFile,

@@ -43,6 +43,7 @@ func ResolveConfig(fs *pflag.FlagSet, getenv func(string) string) (Config, error
 		LogFormat:              strings.ToLower(r.string(flagLogFormat)),
 		ShutdownTimeout:        r.duration(flagShutdownTimeout),
 	}
+	resolvePolicy(r, &c)
 	return c, errors.Join(r.errs...)
 }
 

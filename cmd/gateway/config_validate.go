@@ -201,7 +201,7 @@ func (c Config) validateLimits() []error {
 	errs = appendIf(errs, positiveNumber(flagWorkbookMaxSheets, int64(c.WorkbookMaxSheets)))
 	errs = appendIf(errs, atLeast(flagWorkbookMaxMemory, c.WorkbookMaxMemory, minWorkbookMaxMemory, "1MiB"))
 	errs = appendIf(errs, positiveNumber(flagWorkbookConcurrency, int64(c.WorkbookConcurrency)))
-	return errs
+	return append(errs, c.validatePolicy()...)
 }
 
 // minWorkbookMaxMemory is the smallest workbook memory budget accepted:

@@ -53,6 +53,7 @@ func newGateway(cfg Config, log *slog.Logger) (*gateway, error) {
 		UserAgent:          "dagu-mcp-gateway/" + version,
 		Logger:             log,
 		Metrics:            reg,
+		Concurrency:        cfg.UpstreamConcurrency,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("dagu client: %w", err)
@@ -98,7 +99,11 @@ func newTool(cfg Config, log *slog.Logger, reg prometheus.Registerer, up readtoo
 	if len(cfg.WorkbookRoots) == 0 {
 		log.Info("workbook reads are not confined: any .xlsx/.xlsm file this process can read may be profiled; set --workbook-root in production")
 	}
-	return readtool.New(readtool.Options{Upstream: up, References: refs, Workbooks: books, Logger: log, Registerer: reg})
+	return readtool.New(readtool.Options{
+		Upstream: up, References: refs, Workbooks: books, Logger: log, Registerer: reg,
+		CallTimeout: cfg.CallTimeout, TextContent: cfg.TextContent,
+		RateLimit: cfg.RateLimit, RateBurst: cfg.RateBurst, DisabledTargets: cfg.DisabledTargets,
+	})
 }
 
 // cacheTTL turns the operator's 0 ("no caching") into the negative value
