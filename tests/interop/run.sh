@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Interoperability test: the official MCP TypeScript SDK (the version pinned
+# in package-lock.json) against the gateway built from this checkout, over
+# Streamable HTTP and stdio. Needs Go, Node 20 or later, npm, and the npm
+# registry (or an npm cache holding the locked packages). It never skips:
+# a missing tool or an unreachable registry fails the run.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+fail() {
+	echo "tests/interop: $*" >&2
+	exit 1
+}
+
+command -v node >/dev/null || fail "node is not installed (Node 20 or later is needed)"
+command -v npm >/dev/null || fail "npm is not installed"
+command -v go >/dev/null || fail "go is not installed"
+node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' ||
+	fail "Node $(node --version) is too old: 20 or later is needed"
+
+npm ci --no-audit --no-fund ||
+	fail "npm ci failed: the npm registry must be reachable to install the locked @modelcontextprotocol/sdk"
+
+exec node --test --test-timeout=120000
