@@ -127,7 +127,7 @@ func TestResourceListsAndErrors(t *testing.T) {
 		rpc  int64
 		code string
 	}{
-		"dagu://runs/failing_job/no_such_run": {mcp.CodeResourceNotFound, "resource_not_found"},
+		"dagu://runs/failing_job/no_such_run": {jsonrpc.CodeInvalidParams, "resource_not_found"},
 		"dagu://dags/failing_job":             {jsonrpc.CodeInvalidParams, "invalid_resource_uri"},
 		"dagu://queues":                       {jsonrpc.CodeInvalidParams, "unsupported_resource"},
 		"dagu://runs?status=9":                {jsonrpc.CodeInvalidParams, "invalid_resource_uri"},

@@ -156,12 +156,12 @@ func resourceBody(c *call, data any) (text, mimeType string, err error) {
 	return string(raw), mimeJSON, err
 }
 
-// resourceErrorCodes maps contract codes to JSON-RPC codes: not found is
-// MCP's resource-not-found, the caller's mistakes are invalid params, and
-// everything else is an internal error; data always carries the contract's
-// own code.
+// resourceErrorCodes maps contract codes to JSON-RPC codes: a resource that
+// does not exist and the caller's mistakes are invalid params (the current
+// MCP revision's code for an unknown resource), everything else is an
+// internal error; data always carries the contract's own code.
 var resourceErrorCodes = map[Code]int64{
-	CodeResourceNotFound:    mcp.CodeResourceNotFound,
+	CodeResourceNotFound:    jsonrpc.CodeInvalidParams,
 	CodeInvalidResourceURI:  jsonrpc.CodeInvalidParams,
 	CodeUnsupportedResource: jsonrpc.CodeInvalidParams,
 	CodeInvalidToolInput:    jsonrpc.CodeInvalidParams,
