@@ -12,8 +12,12 @@ BINARY   := $(BIN_DIR)/gateway
 GEN_DIR  := internal/restclient/gen
 FUZZTIME ?= 10s
 IMAGE    ?= dagu-mcp-gateway:$(VERSION)
+LOADTEST_CLIENTS      ?= 32
+LOADTEST_DURATION     ?= 10s
+LOADTEST_MIX          ?= dags,runs,dag_spec,dag
+LOADTEST_GATEWAY_ARGS ?=
 
-.PHONY: help build test lint generate check-generate demo bench fuzz docker clean deploy-check release-snapshot
+.PHONY: help build test lint generate check-generate demo bench loadtest fuzz docker clean deploy-check release-snapshot
 
 help: ## List the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z][a-z-]*:.*## / { printf "  %-15s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -59,6 +63,22 @@ demo: ## Run the gateway against the built-in fake Dagu
 
 bench: ## Run the benchmarks with allocation counts
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
+
+# Builds the gateway (as go run would, but the load test then knows the
+# gateway's own process ID for its peak RSS), serves the demo on a free
+# loopback port, loads it through MCP and stops it. BENCHMARKS.md has more.
+loadtest: ## Load `gateway demo` with LOADTEST_CLIENTS MCP clients for LOADTEST_DURATION (LOADTEST_MIX; LOADTEST_GATEWAY_ARGS go to the demo)
+	@dir="$$(mktemp -d)"; pid=""; \
+	trap 'if [ -n "$$pid" ]; then kill "$$pid" 2>/dev/null || true; wait "$$pid" 2>/dev/null || true; fi; rm -rf "$$dir"' EXIT; \
+	$(GO) build -o "$$dir/gateway" ./cmd/gateway; \
+	"$$dir/gateway" demo --listen 127.0.0.1:0 --log-level warn $(LOADTEST_GATEWAY_ARGS) >"$$dir/demo.out" 2>"$$dir/demo.err" & pid=$$!; \
+	url=""; for _ in $$(seq 100); do \
+		url="$$(grep -o 'http://127\.0\.0\.1:[0-9]*/mcp' "$$dir/demo.out" | head -n 1 || true)"; \
+		if [ -n "$$url" ] || ! kill -0 "$$pid" 2>/dev/null; then break; fi; \
+		sleep 0.1; \
+	done; \
+	if [ -z "$$url" ]; then echo "the demo gateway did not start:"; cat "$$dir/demo.err"; exit 1; fi; \
+	$(GO) run ./cmd/loadtest -url "$$url" -clients $(LOADTEST_CLIENTS) -duration $(LOADTEST_DURATION) -mix $(LOADTEST_MIX) -pid "$$pid"
 
 fuzz: ## Fuzz every Fuzz target for FUZZTIME each (default 10s)
 	@for pkg in $$($(GO) list ./...); do \

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package main
 
 import (
@@ -53,6 +55,11 @@ type Config struct {
 	RateBurst int
 	// DisabledTargets are dagu_read targets switched off.
 	DisabledTargets []string
+	// MetricsListen, when set, is a separate /metrics listener without
+	// inbound tokens.
+	MetricsListen string
+	// UpstreamAuth is service or passthrough.
+	UpstreamAuth string
 
 	// WorkbookRoots restrict workbook reads to these directories when set.
 	WorkbookRoots []string

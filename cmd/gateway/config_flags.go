@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package main
 
 import (
@@ -64,6 +66,8 @@ var flagEnv = map[string]string{
 	flagRateLimit:              "GATEWAY_RATE_LIMIT",
 	flagRateBurst:              "GATEWAY_RATE_BURST",
 	flagDisableTarget:          "GATEWAY_DISABLE_TARGETS",
+	flagMetricsListen:          "GATEWAY_METRICS_LISTEN",
+	flagUpstreamAuth:           "GATEWAY_UPSTREAM_AUTH",
 }
 
 // Defaults for flags that have one.

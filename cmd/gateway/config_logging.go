@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package main
 
 import (
@@ -83,6 +85,8 @@ func (c Config) redactedFields() []slog.Attr {
 		slog.Float64("rate_limit", c.RateLimit),
 		slog.Int("rate_burst", c.RateBurst),
 		slog.Any("disabled_targets", c.DisabledTargets),
+		slog.String("metrics_listen", c.MetricsListen),
+		slog.String("upstream_auth", c.UpstreamAuth),
 		slog.Any("workbook_roots", c.WorkbookRoots),
 		slog.String("workbook_max_bytes", formatByteSize(c.WorkbookMaxBytes)),
 		slog.Int("workbook_max_rows", c.WorkbookMaxRows),

@@ -1,9 +1,13 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package main
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -21,6 +25,14 @@ const (
 	flagRateLimit           = "rate-limit"
 	flagRateBurst           = "rate-burst"
 	flagDisableTarget       = "disable-target"
+	flagMetricsListen       = "metrics-listen"
+	flagUpstreamAuth        = "upstream-auth"
+)
+
+// Upstream authentication modes (--upstream-auth).
+const (
+	upstreamAuthService     = "service"
+	upstreamAuthPassthrough = "passthrough"
 )
 
 // Defaults of the read policy.
@@ -40,6 +52,10 @@ func registerPolicyFlags(fs *pflag.FlagSet) {
 		"reads per second each caller may make (a token bucket); 0 turns the limit off", ""))
 	fs.Int(flagRateBurst, 0, flagHelp(flagRateBurst,
 		"reads a caller may make at once above --rate-limit", "twice the rate"))
+	fs.String(flagUpstreamAuth, upstreamAuthService, flagHelp(flagUpstreamAuth,
+		"service: every caller reads Dagu with the gateway's key; passthrough: each HTTP caller sends its own Dagu API key as Authorization: Bearer <key> and Dagu's roles decide what it sees (no service key or inbound tokens then; stdio still uses DAGU_API_KEY)", ""))
+	fs.String(flagMetricsListen, "", flagHelp(flagMetricsListen,
+		"host:port of a separate listener serving only /metrics, without inbound tokens (for scrapers inside the cluster); unset keeps /metrics on --listen behind the tokens", "none"))
 	fs.StringArray(flagDisableTarget, nil, flagHelp(flagDisableTarget,
 		"dagu_read target to switch off (it leaves the tool description and answers unsupported_read_target); repeat for several (env: comma-separated list)", "none"))
 }
@@ -51,6 +67,8 @@ func resolvePolicy(r *resolver, c *Config) {
 	c.UpstreamConcurrency = r.int(flagUpstreamConcurrency)
 	c.RateBurst = r.int(flagRateBurst)
 	c.DisabledTargets = r.list(flagDisableTarget, splitComma)
+	c.MetricsListen = r.string(flagMetricsListen)
+	c.UpstreamAuth = strings.ToLower(r.string(flagUpstreamAuth))
 	rate := r.string(flagRateLimit)
 	n, err := strconv.ParseFloat(rate, 64)
 	if err != nil {
@@ -63,6 +81,16 @@ func resolvePolicy(r *resolver, c *Config) {
 func (c Config) validatePolicy() []error {
 	var errs []error
 	errs = appendIf(errs, positiveDuration(flagCallTimeout, c.CallTimeout))
+	if c.UpstreamAuth != upstreamAuthService && c.UpstreamAuth != upstreamAuthPassthrough {
+		errs = append(errs, fmt.Errorf("--%s %q: use service or passthrough", flagUpstreamAuth, c.UpstreamAuth))
+	}
+	if c.MetricsListen != "" {
+		if _, err := splitListen(c.MetricsListen); err != nil {
+			errs = append(errs, fmt.Errorf("--%s: %w", flagMetricsListen, err))
+		} else if c.MetricsListen == c.Listen {
+			errs = append(errs, fmt.Errorf("--%s must differ from --listen", flagMetricsListen))
+		}
+	}
 	errs = appendIf(errs, positiveNumber(flagUpstreamConcurrency, int64(c.UpstreamConcurrency)))
 	if c.TextContent != readtool.TextContentContract && c.TextContent != readtool.TextContentJSON {
 		errs = append(errs, fmt.Errorf("--%s %q: use contract or json", flagTextContent, c.TextContent))
@@ -75,6 +103,26 @@ func (c Config) validatePolicy() []error {
 		if !slices.Contains(known, t) {
 			errs = append(errs, fmt.Errorf("--%s %q is not a dagu_read target (%v)", flagDisableTarget, t, known))
 		}
+	}
+	return errs
+}
+
+// Passthrough reports whether HTTP callers read Dagu with their own keys.
+func (c Config) Passthrough() bool { return c.UpstreamAuth == upstreamAuthPassthrough }
+
+// validatePassthrough checks what passthrough excludes: the caller's
+// Authorization header carries its Dagu key, so it cannot also carry an
+// inbound token, and there is no service key to configure.
+func (c Config) validatePassthrough(mode Mode) []error {
+	if !c.Passthrough() || mode != ModeServe {
+		return nil
+	}
+	var errs []error
+	if len(c.AuthTokens) > 0 || c.AuthTokenFile != "" {
+		errs = append(errs, errors.New("--upstream-auth passthrough takes the Dagu key from each caller's Authorization header: inbound tokens (--auth-token, --auth-token-file) cannot be used with it"))
+	}
+	if c.DaguAPIKey != "" || c.DaguAPIKeyFile != "" {
+		errs = append(errs, errors.New("--upstream-auth passthrough uses each caller's own Dagu key: unset --dagu-api-key and --dagu-api-key-file"))
 	}
 	return errs
 }

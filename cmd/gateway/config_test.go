@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package main
 
 import (
@@ -36,6 +38,7 @@ func TestResolveConfigDefaults(t *testing.T) {
 		CallTimeout:         30 * time.Second,
 		TextContent:         "contract",
 		UpstreamConcurrency: 32,
+		UpstreamAuth:        "service",
 		WorkbookMaxBytes:    50 << 20,
 		WorkbookMaxRows:     10000,
 		WorkbookMaxSheets:   50,

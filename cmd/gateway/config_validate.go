@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package main
 
 import (
@@ -29,6 +31,9 @@ func (c Config) Validate(mode Mode) error {
 	}
 	if mode.servesHTTP() {
 		errs = append(errs, c.validateFrontDoor()...)
+	}
+	if mode == ModeServe {
+		errs = append(errs, c.validatePassthrough(mode)...)
 	}
 	errs = append(errs, c.validateLimits()...)
 	errs = append(errs, c.validatePaths()...)
@@ -130,7 +135,7 @@ func (c Config) validateFrontDoor() []error {
 			break
 		}
 	}
-	if err == nil && len(tokens) == 0 && !isLoopbackListen(c.Listen) {
+	if err == nil && len(tokens) == 0 && !isLoopbackListen(c.Listen) && !c.Passthrough() {
 		errs = append(errs, fmt.Errorf("refusing to listen on %q without authentication: set --auth-token or GATEWAY_AUTH_TOKENS (or --auth-token-file), or listen on a loopback address such as --listen 127.0.0.1:8090", c.Listen))
 	}
 	for _, h := range c.AllowedHosts {

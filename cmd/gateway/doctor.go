@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package main
 
 import (
@@ -14,6 +16,7 @@ import (
 // runDoctor checks the configured Dagu and prints what it supports.
 func runDoctor(ctx context.Context, cfg Config, env environment) error {
 	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	cfg.UpstreamAuth = upstreamAuthService // doctor checks with the key it is given
 	g, err := newGateway(cfg, log)
 	if err != nil {
 		return err

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package main
 
 import (
@@ -27,6 +29,13 @@ func startServe(t *testing.T, fakeOpts fakedagu.Options, args ...string) string 
 	if err != nil {
 		t.Fatal(err)
 	}
+	return serveConfig(t, cfg)
+}
+
+// serveConfig serves cfg on a free loopback port until the test ends and
+// returns the gateway's base URL.
+func serveConfig(t *testing.T, cfg Config) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package main
 
 import (
@@ -37,6 +39,10 @@ type FrontDoorOptions struct {
 	// None means no authentication, allowed only on a loopback listen
 	// address (NewFrontDoor refuses otherwise, as Config.Validate does).
 	Tokens []string
+	// Passthrough means each caller's Authorization header carries its own
+	// Dagu key: /mcp requires one (a 401 with a Bearer challenge otherwise),
+	// Dagu judges it, and no inbound tokens are configured.
+	Passthrough bool
 	// AllowedHosts are extra Host/Origin values accepted, as host or
 	// host:port.
 	AllowedHosts []string
@@ -74,7 +80,7 @@ func NewFrontDoor(o FrontDoorOptions) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(o.Tokens) == 0 && !isLoopbackListen(o.Listen) {
+	if len(o.Tokens) == 0 && !o.Passthrough && !isLoopbackListen(o.Listen) {
 		return nil, fmt.Errorf("front door: refusing to serve %s without inbound tokens", o.Listen)
 	}
 	logger := o.Logger
@@ -83,6 +89,9 @@ func NewFrontDoor(o FrontDoorOptions) (http.Handler, error) {
 	}
 	auth := newTokenAuth(o.Tokens)
 	protect := func(h http.Handler) http.Handler { return guard.wrap(auth.wrap(h)) }
+	if o.Passthrough {
+		protect = func(h http.Handler) http.Handler { return guard.wrap(requireCallerKey(h)) }
+	}
 
 	mcp := protect(limitBody(refuseBatches(o.MCP), orDefault(o.MaxBodyBytes, defaultMaxBodyBytes)))
 	mux := http.NewServeMux()
@@ -100,10 +109,10 @@ func NewFrontDoor(o FrontDoorOptions) (http.Handler, error) {
 	}
 	mux.HandleFunc("GET /healthz", serveHealth)
 	trusted := func(r *http.Request) bool {
-		return (!guard.enforce || guard.allowsRequest(r)) && (len(o.Tokens) == 0 || auth.allows(r.Header.Get("Authorization")))
+		return (!guard.enforce || guard.allowsRequest(r)) && !o.Passthrough && (len(o.Tokens) == 0 || auth.allows(r.Header.Get("Authorization")))
 	}
 	mux.Handle("GET /readyz", readinessHandler(o.Ready, trusted, orDefault(o.ReadyTimeout, defaultReadyTimeout)))
-	return withRequestID(observe(mux, logger), auth), nil
+	return withRequestID(observe(mux, logger), auth, o.Passthrough), nil
 }
 
 // serveHealth answers liveness probes: the process is up.

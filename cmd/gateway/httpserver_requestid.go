@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package main
 
 import (
@@ -14,7 +16,7 @@ import (
 // the read tool, and forwarded to Dagu. The caller header is the front
 // door's alone: a client's value is dropped, and an accepted token names
 // the caller by a short fingerprint (never the token).
-func withRequestID(h http.Handler, auth *tokenAuth) http.Handler {
+func withRequestID(h http.Handler, auth *tokenAuth, passthrough bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := reqctx.SanitizeRequestID(r.Header.Get(reqctx.HeaderRequestID))
 		if id == "" {
@@ -22,22 +24,44 @@ func withRequestID(h http.Handler, auth *tokenAuth) http.Handler {
 		}
 		r.Header.Set(reqctx.HeaderRequestID, id)
 		w.Header().Set(reqctx.HeaderRequestID, id)
-		r.Header.Set(reqctx.HeaderCaller, callerOf(r, auth))
+		r.Header.Set(reqctx.HeaderCaller, callerOf(r, auth, passthrough))
 		h.ServeHTTP(w, r)
 	})
 }
 
 // callerOf names the caller for logs: "token:<fingerprint>" for a request
-// with an accepted token, "anonymous" when the gateway has no tokens.
-func callerOf(r *http.Request, auth *tokenAuth) string {
-	if len(auth.digests) == 0 {
-		return "anonymous"
-	}
+// with an accepted token, "key:<fingerprint>" for a caller's own Dagu key
+// in passthrough mode, "anonymous" when the gateway has no tokens.
+func callerOf(r *http.Request, auth *tokenAuth, passthrough bool) string {
 	authorization := r.Header.Get("Authorization")
 	token, ok := bearerToken(authorization)
-	if !ok || !auth.allows(authorization) {
+	switch {
+	case passthrough && ok:
+		return "key:" + shortFingerprint(token)
+	case passthrough || len(auth.digests) > 0 && (!ok || !auth.allows(authorization)):
 		return "unauthenticated"
+	case len(auth.digests) == 0:
+		return "anonymous"
 	}
-	sum := sha256.Sum256([]byte(token))
-	return "token:" + hex.EncodeToString(sum[:4])
+	return "token:" + shortFingerprint(token)
+}
+
+func shortFingerprint(secret string) string {
+	sum := sha256.Sum256([]byte(secret))
+	return hex.EncodeToString(sum[:4])
+}
+
+// requireCallerKey is the passthrough front door: a request to /mcp must
+// carry a bearer credential (Dagu decides whether it is valid); without one
+// it gets a 401 whose challenge and body say what to send.
+func requireCallerKey(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, ok := bearerToken(r.Header.Get("Authorization")); !ok {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="dagu"`)
+			writeJSONText(w, http.StatusUnauthorized, map[string]string{"error": "unauthorized",
+				"message": "This gateway reads Dagu with each caller's own key: send Authorization: Bearer <your Dagu API key with the rest_api surface>."})
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }

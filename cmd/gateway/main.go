@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Command gateway serves the dagu_read MCP tool in front of a Dagu server:
 // over Streamable HTTP (serve), over stdio for desktop clients (stdio), or
 // against a built-in demo Dagu (demo).

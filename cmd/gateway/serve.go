@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package main
 
 import (
@@ -6,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -13,6 +16,7 @@ import (
 // serveHTTP runs the HTTP front door until ctx ends. When ln is nil it
 // listens on cfg.Listen.
 func serveHTTP(ctx context.Context, cfg Config, log *slog.Logger, ln net.Listener) error {
+	defer startTracing(log)()
 	g, err := newGateway(cfg, log)
 	if err != nil {
 		return err
@@ -22,10 +26,16 @@ func serveHTTP(ctx context.Context, cfg Config, log *slog.Logger, ln net.Listene
 		return err
 	}
 	g.adapter.Start(ctx)
+	metrics := g.metricsHandler()
+	if cfg.MetricsListen != "" {
+		go serveMetrics(ctx, cfg, log, metrics)
+		metrics = nil // /metrics moves off the MCP listener
+	}
 	handler, err := NewFrontDoor(FrontDoorOptions{
 		MCP:          g.mcpHandler(),
-		Metrics:      g.metricsHandler(),
+		Metrics:      metrics,
 		Ready:        g.ready,
+		Passthrough:  cfg.Passthrough(),
 		Tokens:       tokens,
 		AllowedHosts: cfg.AllowedHosts,
 		Listen:       cfg.Listen,
@@ -35,7 +45,7 @@ func serveHTTP(ctx context.Context, cfg Config, log *slog.Logger, ln net.Listene
 		return err
 	}
 	srv := NewHTTPServer(HTTPServerOptions{Addr: cfg.Listen, Handler: handler, Logger: log, ShutdownTimeout: cfg.ShutdownTimeout})
-	log.Info("gateway serving", "listen", cfg.Listen, "dagu", cfg.DaguURL, "version", version, "inbound_auth", len(tokens) > 0)
+	log.Info("gateway serving", "listen", cfg.Listen, "dagu", cfg.DaguURL, "version", version, "inbound_auth", len(tokens) > 0, "upstream_auth", cfg.UpstreamAuth)
 	if ln != nil {
 		return srv.Serve(ctx, ln)
 	}
@@ -45,6 +55,8 @@ func serveHTTP(ctx context.Context, cfg Config, log *slog.Logger, ln net.Listene
 // serveStdio runs the MCP server over stdin/stdout until the client closes
 // the stream or ctx ends.
 func serveStdio(ctx context.Context, cfg Config, log *slog.Logger, env environment) error {
+	defer startTracing(log)()
+	cfg.UpstreamAuth = upstreamAuthService // stdio has no caller header: the key comes from the environment
 	g, err := newGateway(cfg, log)
 	if err != nil {
 		return err
@@ -56,4 +68,17 @@ func serveStdio(ctx context.Context, cfg Config, log *slog.Logger, env environme
 		return nil // the client closed the stream or we were told to stop
 	}
 	return err
+}
+
+// serveMetrics serves /metrics alone on --metrics-listen, without inbound
+// tokens: the listener is meant for scrapers inside the cluster and shows
+// only counters (no secret reaches a metric).
+func serveMetrics(ctx context.Context, cfg Config, log *slog.Logger, metrics http.Handler) {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", metrics)
+	srv := NewHTTPServer(HTTPServerOptions{Addr: cfg.MetricsListen, Handler: mux, Logger: log, ShutdownTimeout: cfg.ShutdownTimeout})
+	log.Info("metrics serving", "listen", cfg.MetricsListen)
+	if err := srv.Run(ctx); err != nil {
+		log.Error("metrics listener stopped", "error", err)
+	}
 }

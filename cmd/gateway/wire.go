@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package main
 
 import (
@@ -33,6 +35,9 @@ type gateway struct {
 	server   *mcp.Server
 	// readiness caches the /readyz probe.
 	readiness readinessCache
+	// passthrough: callers bring their own Dagu keys, so readiness only
+	// checks that Dagu answers.
+	passthrough bool
 }
 
 // newGateway builds the gateway for a validated configuration.
@@ -54,6 +59,7 @@ func newGateway(cfg Config, log *slog.Logger) (*gateway, error) {
 		Logger:             log,
 		Metrics:            reg,
 		Concurrency:        cfg.UpstreamConcurrency,
+		Passthrough:        cfg.Passthrough(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("dagu client: %w", err)
@@ -76,7 +82,8 @@ func assemble(cfg Config, log *slog.Logger, reg *prometheus.Registry, client *re
 	server := mcp.NewServer(&mcp.Implementation{Name: "dagu-mcp-gateway", Title: "Dagu (read-only)", Version: version},
 		&mcp.ServerOptions{Instructions: serverInstructions, Capabilities: serverCapabilities()})
 	tool.Register(server)
-	return &gateway{log: log, registry: reg, client: client, adapter: adapter, server: server, readiness: readinessCache{log: log}}, nil
+	return &gateway{log: log, registry: reg, client: client, adapter: adapter, server: server, readiness: readinessCache{log: log},
+		passthrough: cfg.Passthrough()}, nil
 }
 
 func newTool(cfg Config, log *slog.Logger, reg prometheus.Registerer, up readtool.Upstream) (*readtool.Tool, error) {
@@ -103,6 +110,7 @@ func newTool(cfg Config, log *slog.Logger, reg prometheus.Registerer, up readtoo
 		Upstream: up, References: refs, Workbooks: books, Logger: log, Registerer: reg,
 		CallTimeout: cfg.CallTimeout, TextContent: cfg.TextContent,
 		RateLimit: cfg.RateLimit, RateBurst: cfg.RateBurst, DisabledTargets: cfg.DisabledTargets,
+		PassthroughCredentials: cfg.Passthrough(),
 	})
 }
 
@@ -147,7 +155,11 @@ func (g *gateway) metricsHandler() http.Handler {
 // for readyCacheTTL, so probes at any rate cost Dagu at most one call per
 // interval; the detail of a failure goes to the log.
 func (g *gateway) ready(ctx context.Context, detailed bool) (bool, any) {
-	res := g.readiness.probe(ctx, g.client.Probe)
+	probe := g.client.Probe
+	if g.passthrough {
+		probe = g.client.ProbeReachable
+	}
+	res := g.readiness.probe(ctx, probe)
 	body := map[string]any{"status": "ready"}
 	if !res.OK {
 		body = map[string]any{"status": "not ready", "reason": res.Reason}

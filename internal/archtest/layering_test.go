@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package archtest enforces the gateway's package layering: cmd -> readtool
 // -> ports <- upstream -> (restclient, mapping, cache). It parses the
 // import clauses of every non-test source file of the module (so the test

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
-	"golang.org/x/sync/singleflight"
 )
 
 // Cache is a bounded, expiring LRU cache safe for concurrent use. Build one
@@ -22,10 +21,7 @@ type Cache[K comparable, V any] struct {
 	misses    atomic.Uint64
 	evictions atomic.Uint64
 
-	flights singleflight.Group
-	keys    flightKeys[K]
-	// joined, when set by tests, runs after a caller has joined a load.
-	joined func()
+	flights *Flights[K, V]
 }
 
 // entry is one stored value with its size and expiry time.
@@ -58,6 +54,11 @@ func New[K comparable, V any](opts Options[V]) (*Cache[K, V], error) {
 		return nil, err
 	}
 	c := &Cache[K, V]{opts: opts.withDefaults()}
+	flights, err := NewFlights[K, V](opts.Name, c.opts.LoadTimeout)
+	if err != nil {
+		return nil, err
+	}
+	c.flights = flights
 	lru, err := simplelru.NewLRU(opts.MaxEntries, c.onRemove)
 	if err != nil {
 		return nil, err

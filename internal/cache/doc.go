@@ -15,4 +15,9 @@
 //
 // Values are shared between every caller that receives them and must be
 // treated as immutable. Errors are never cached.
+//
+// Flights is the coalescing half alone: concurrent callers of one key share
+// one load and nothing is stored. ApproxSize estimates the memory a value
+// of plain data holds, for Options.SizeOf; Peek, Remove and RemoveIf serve
+// callers that invalidate entries they learn are stale.
 package cache

@@ -14,7 +14,7 @@ func TestGetOrLoadConcurrentMissesShareOneLoad(t *testing.T) {
 	c := newStringCache(t, Options[string]{})
 	var joined sync.WaitGroup
 	joined.Add(callers)
-	c.joined = joined.Done
+	c.flights.joined = joined.Done
 	release := make(chan struct{})
 	var loads atomic.Int32
 	load := func(context.Context) (string, error) {
@@ -49,7 +49,7 @@ func TestGetOrLoadConcurrentMissesShareOneLoad(t *testing.T) {
 	if got := c.Stats(); got != want {
 		t.Fatalf("Stats = %+v, want %+v", got, want)
 	}
-	if n := c.keys.held(); n != 0 {
+	if n := c.flights.keys.held(); n != 0 {
 		t.Fatalf("%d flight names still held", n)
 	}
 }
@@ -152,7 +152,7 @@ func TestGetOrLoadHitSkipsLoad(t *testing.T) {
 func TestCanceledCallerDoesNotCancelSharedLoad(t *testing.T) {
 	c := newStringCache(t, Options[string]{})
 	var joined sync.WaitGroup
-	c.joined = joined.Done
+	c.flights.joined = joined.Done
 	started := make(chan struct{})
 	release := make(chan struct{})
 	loadErr := make(chan error, 1)
@@ -219,7 +219,7 @@ func TestDistinctPointerKeysDoNotShareLoads(t *testing.T) {
 	a, b := &key{id: "same"}, &key{id: "same"}
 	var joined sync.WaitGroup
 	joined.Add(2)
-	c.joined = joined.Done
+	c.flights.joined = joined.Done
 	release := make(chan struct{})
 	loader := func(v string) func(context.Context) (string, error) {
 		return func(context.Context) (string, error) {

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package fakedagu is an in-memory stand-in for a Dagu server's read-only
 // REST API, built from responses recorded against real servers.
 //

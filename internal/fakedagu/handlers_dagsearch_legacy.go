@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package fakedagu
 
 // handleLegacyDAGSearch serves GET /dags/search?q= of 1.x to 2.6: every

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package fakedagu
 
 // Docs routes of Dagu 2.0 and 2.6, the wiki's predecessor: the same pages

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package fakedagu
 
 // Route templates are relative to the API base (/api/v1, or /api/v2 on

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package mapping turns Dagu's REST answers (the generated types of package
 // restclient/gen) into the dagu_read contract models of package model.
 //

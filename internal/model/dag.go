@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package model
 
 // Pagination describes one page of a paged collection, as Dagu reports it.

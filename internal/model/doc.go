@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package model holds the dagu_read contract's data models (the `data` object of
 // a successful tool result) and the typed request parameters the read tool
 // passes to its upstream.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package model
 
 // Zero values in these request types mean "not supplied": the upstream

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package model
 
 // Dagu's DAG-run status enum (0-8) and node/step status enum (0-9). The two

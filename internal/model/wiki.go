@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package model
 
 // WikiCollection is the data of the `wiki` target. Tree mode fills Tree,

@@ -1,7 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package readtool
 
 import (
 	"context"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -19,8 +22,13 @@ type methodKey struct{}
 // withRequestInfo gives the read its request identity: the front door's
 // request ID and caller headers when the call came over HTTP, a fresh ID
 // otherwise (stdio), unless the context already carries one.
-func withRequestInfo(ctx context.Context, extra *mcp.RequestExtra, method string) context.Context {
+func (t *Tool) withRequestInfo(ctx context.Context, extra *mcp.RequestExtra, method string) context.Context {
 	ctx = context.WithValue(ctx, methodKey{}, method)
+	if t.passthrough && extra != nil && extra.Header != nil {
+		if key, ok := bearerOf(extra.Header.Get("Authorization")); ok {
+			ctx = reqctx.WithCredential(ctx, key)
+		}
+	}
 	if _, ok := reqctx.From(ctx); ok {
 		return ctx
 	}
@@ -43,4 +51,11 @@ func methodOf(ctx context.Context) string {
 		return m
 	}
 	return methodToolCall
+}
+
+// bearerOf extracts the token of "Authorization: Bearer <token>".
+func bearerOf(authorization string) (string, bool) {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(authorization), " ")
+	token = strings.TrimSpace(token)
+	return token, ok && strings.EqualFold(scheme, "Bearer") && token != ""
 }

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package readtool
 
 import (
@@ -95,14 +97,15 @@ func (t *Tool) entryPoints() []*mcp.Resource {
 // ReadResource answers resources/read for a dagu:// URI by the URI-mode
 // read; a failure is a JSON-RPC error whose data is the contract's error
 // object (code, message, field, uri, details).
-func (t *Tool) ReadResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+func (t *Tool) ReadResource(ctx context.Context, req *mcp.ReadResourceRequest) (_ *mcp.ReadResourceResult, err error) {
+	defer t.traceResource(&ctx, req, &err)()
 	start := time.Now()
 	uri := ""
 	var extra *mcp.RequestExtra
 	if req != nil && req.Params != nil {
 		uri, extra = req.Params.URI, req.Extra
 	}
-	ctx = withRequestInfo(ctx, extra, methodResourceRead)
+	ctx = t.withRequestInfo(ctx, extra, methodResourceRead)
 	ctx, cancel := t.withDeadline(ctx)
 	defer cancel()
 	var c *call

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package readtool
 
 import "github.com/dagu-mcp-gateway/gateway/internal/model"

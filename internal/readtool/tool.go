@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package readtool implements the dagu_read MCP tool: input parsing, the two
 // addressing modes, dagu:// URIs, query rules, the output envelope and the
 // error object of ../shared/spec/021-mcp-read-tool.md. It reaches Dagu only
@@ -43,6 +45,9 @@ type Options struct {
 	// DisabledTargets are targets the operator switched off: absent from
 	// the tool definition, they answer unsupported_read_target.
 	DisabledTargets []string
+	// PassthroughCredentials takes each HTTP caller's bearer token as its
+	// own Dagu credential for the upstream (--upstream-auth passthrough).
+	PassthroughCredentials bool
 }
 
 // Tool is the dagu_read tool.
@@ -56,6 +61,7 @@ type Tool struct {
 	textContent string
 	limits      *callerLimits
 	disabled    []string
+	passthrough bool
 }
 
 // New builds the tool.
@@ -86,7 +92,8 @@ func New(opts Options) (*Tool, error) {
 		}
 	}
 	return &Tool{up: opts.Upstream, refs: opts.References, books: opts.Workbooks, log: log, metrics: m,
-		timeout: opts.CallTimeout, textContent: opts.TextContent, limits: limits, disabled: opts.DisabledTargets}, nil
+		timeout: opts.CallTimeout, textContent: opts.TextContent, limits: limits, disabled: opts.DisabledTargets,
+		passthrough: opts.PassthroughCredentials}, nil
 }
 
 // Register adds the tool to an MCP server with a raw input handler, so bad
@@ -108,7 +115,7 @@ func (t *Tool) Handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallT
 	if req != nil {
 		extra = req.Extra
 	}
-	return t.Call(withRequestInfo(ctx, extra, methodToolCall), args), nil
+	return t.tracedCall(t.withRequestInfo(ctx, extra, methodToolCall), callMeta(req), args), nil
 }
 
 // Call runs one read from raw tool arguments and always returns a result:

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package reference serves the Markdown reference topics the dagu_read tool
 // returns at dagu://reference/{topic}.
 //

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package reqctx carries what one request is about through the layers that
 // serve it: its ID, who made it, and how many upstream calls it cost. It
 // knows nothing of the contract or of REST; the front door fills it from
@@ -83,4 +85,19 @@ func NewRequestID() string {
 	b := make([]byte, 8)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+type credentialKey struct{}
+
+// WithCredential returns ctx carrying the caller's own Dagu credential
+// (passthrough mode). It is kept apart from Info so that nothing that logs
+// a request's identity can reach it.
+func WithCredential(ctx context.Context, key string) context.Context {
+	return context.WithValue(ctx, credentialKey{}, key)
+}
+
+// Credential returns the caller's Dagu credential, if the request has one.
+func Credential(ctx context.Context) (string, bool) {
+	key, ok := ctx.Value(credentialKey{}).(string)
+	return key, ok && key != ""
 }

@@ -1,12 +1,16 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package restclient
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"net/url"
 	"reflect"
 	"sync/atomic"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
 )
 
@@ -74,6 +78,17 @@ func (c *Client) api() *gen.ClientWithResponses { return c.apis[c.APIBase()] }
 
 // KeyFingerprint identifies the API key in use (see KeyFingerprint).
 func (c *Client) KeyFingerprint() string { return c.cfg.Key.Fingerprint() }
+
+// Fingerprint identifies the credential a request in ctx is sent with: the
+// caller's own in passthrough mode, else the configured key. Caches key on
+// it so that no answer is ever served across credentials.
+func (c *Client) Fingerprint(ctx context.Context) string {
+	if !c.cfg.Passthrough {
+		return c.cfg.Key.Fingerprint()
+	}
+	key, _ := reqctx.Credential(ctx)
+	return "caller:" + KeyFingerprint(key)
+}
 
 // jsonAnswer is what every generated *XxxResponse offers for its 200 body.
 type jsonAnswer[T any] interface{ GetJSON200() *T }

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package restclient
 
 import (
@@ -71,6 +73,11 @@ type Config struct {
 	// the gateway without a network; the guard, retries and size cap
 	// still run.
 	Transport http.RoundTripper
+
+	// Passthrough sends each request's own caller credential (see
+	// reqctx.WithCredential) instead of Key; a request without one is not
+	// sent (KindCredentials).
+	Passthrough bool
 
 	// Concurrency caps the requests to Dagu in flight at once (default
 	// DefaultConcurrency); as many more may wait within their deadline,

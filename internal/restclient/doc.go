@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package restclient is the gateway's only way to Dagu: a read-only REST
 // client generated from api/openapi.yaml (package gen) and run over a
 // guarded transport.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package restclient
 
 import (
@@ -25,6 +27,8 @@ type doer struct {
 	limit   int64
 	metrics *metrics
 	cap     *concurrencyCap
+	// passthrough sends each caller's own credential.
+	passthrough bool
 }
 
 func newDoer(cfg Config, g *guard, hc *http.Client, m *metrics) *doer {
@@ -45,7 +49,7 @@ func newDoer(cfg Config, g *guard, hc *http.Client, m *metrics) *doer {
 		return err
 	})
 	return &doer{resty: rc, guard: g, key: cfg.Key, timeout: cfg.Timeout, limit: cfg.MaxResponseBytes, metrics: m,
-		cap: newConcurrencyCap(cfg.Concurrency)}
+		cap: newConcurrencyCap(cfg.Concurrency), passthrough: cfg.Passthrough}
 }
 
 // Do sends one guarded GET.
@@ -55,7 +59,7 @@ func (d *doer) Do(req *http.Request) (*http.Response, error) {
 		d.metrics.observe(route, KindRefused.String(), 0)
 		return nil, err
 	}
-	key, err := d.key.Key()
+	key, err := d.credential(req.Context())
 	if err != nil {
 		d.metrics.observe(route, KindCredentials.String(), 0)
 		return nil, &Error{Route: route, Kind: KindCredentials, Message: err.Error(), Cause: err}
@@ -73,6 +77,18 @@ func (d *doer) Do(req *http.Request) (*http.Response, error) {
 	resp, err := d.finish(ctx, cancel, route, res, err)
 	d.metrics.observe(route, outcomeOf(resp, err), time.Since(start))
 	return resp, err
+}
+
+// credential is the key a request is sent with: the caller's own in
+// passthrough mode (none for the gateway's own calls, such as readiness and
+// capability probes, which Dagu then answers as for anyone), else the
+// configured key (re-read when its file changes).
+func (d *doer) credential(ctx context.Context) (string, error) {
+	if !d.passthrough {
+		return d.key.Key()
+	}
+	key, _ := reqctx.Credential(ctx)
+	return key, nil
 }
 
 func (d *doer) execute(ctx context.Context, req *http.Request, key string) (*resty.Response, error) {

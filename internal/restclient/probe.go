@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package restclient
 
 import (
@@ -31,6 +33,21 @@ type ProbeResult struct {
 func (c *Client) Probe(ctx context.Context) ProbeResult {
 	one := 1
 	_, err := c.ListDAGs(ctx, gen.ListDAGsParams{PerPage: &one})
+	if err == nil {
+		return ProbeResult{OK: true}
+	}
+	e, ok := AsError(err)
+	if !ok {
+		return ProbeResult{Reason: ProbeUpstream, Detail: "unexpected failure"}
+	}
+	return ProbeResult{Reason: probeReason(e), Detail: probeDetail(e)}
+}
+
+// ProbeReachable checks only that Dagu answers (GET /health, which needs no
+// key on Dagu 1.29 and later): the readiness check of a passthrough gateway,
+// which has no key of its own.
+func (c *Client) ProbeReachable(ctx context.Context) ProbeResult {
+	_, err := c.Health(ctx)
 	if err == nil {
 		return ProbeResult{OK: true}
 	}

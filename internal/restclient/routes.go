@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package restclient
 
 // Route templates of the Dagu REST routes the gateway may call, relative to

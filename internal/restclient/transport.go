@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package restclient
 
 import (
@@ -17,7 +19,7 @@ import (
 // the gateway never sends).
 func newHTTPClient(cfg Config) (*http.Client, error) {
 	if cfg.Transport != nil {
-		return &http.Client{Transport: cfg.Transport, CheckRedirect: noRedirects}, nil
+		return &http.Client{Transport: withTracing(cfg.Transport), CheckRedirect: noRedirects}, nil
 	}
 	tlsConfig, err := newTLSConfig(cfg)
 	if err != nil {
@@ -36,7 +38,7 @@ func newHTTPClient(cfg Config) (*http.Client, error) {
 		TLSHandshakeTimeout:   10 * time.Second,
 		ExpectContinueTimeout: time.Second,
 	}
-	return &http.Client{Transport: transport, CheckRedirect: noRedirects}, nil
+	return &http.Client{Transport: withTracing(transport), CheckRedirect: noRedirects}, nil
 }
 
 func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }

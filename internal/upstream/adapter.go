@@ -23,6 +23,14 @@ const (
 	DefaultStepLogTail       = model.DefaultLogTail
 	DefaultLogBudget         = model.DefaultLogBudget
 	DefaultCapabilityRefresh = 5 * time.Minute
+	DefaultRunCacheTTL       = 5 * time.Minute
+)
+
+// Recommended sizes of the caches that are off in the zero AdapterOptions
+// (the gateway's flags default to them).
+const (
+	DefaultRunCacheBytes = 32 << 20
+	DefaultListCacheTTL  = time.Second
 )
 
 const (
@@ -57,6 +65,30 @@ type AdapterOptions struct {
 	// CapabilityRefresh is how often Start re-detects the server's
 	// optional features (default 5m).
 	CapabilityRefresh time.Duration
+	// RunCacheBytes bounds the memory of the run cache; zero or a negative
+	// value disables it (DefaultRunCacheBytes, 32 MiB, is the recommended
+	// size). The run cache keeps, per credential, what a run in a final
+	// state (succeeded, failed, aborted, partially_succeeded or rejected,
+	// with no automatic retry left) can no longer change: the details of
+	// the run and of its sub-runs, attempt IDs, stream presence and log
+	// windows. Running, queued and waiting runs and "latest" itself are
+	// never cached. With the cache on, a step_log read of a run whose state
+	// is not known yet also reads the run's details, in the same round
+	// trip, so that later reads of a final run make no call.
+	RunCacheBytes int64
+	// RunCacheTTL is how long a run-cache entry lives (default 5m). Dagu
+	// can retry a finished run by hand under the same ID; the adapter drops
+	// a run's entries as soon as a read shows it changed (its latest run,
+	// a run list or a DAG read), and this bounds how long a retry can go
+	// unseen otherwise.
+	RunCacheTTL time.Duration
+	// ListCacheTTL is the longest a dags, runs or dag answer is reused for
+	// identical reads of the same credential: the staleness an agent may
+	// see in lists. Zero or a negative value disables this micro-cache
+	// (DefaultListCacheTTL, 1s, is the recommended value). Identical
+	// concurrent reads share one upstream call either way. A runs answer
+	// is reused only for the same run window.
+	ListCacheTTL time.Duration
 	// Now replaces the clock (default time.Now).
 	Now func() time.Time
 	// Logger receives diagnostics; nil discards them.
@@ -85,6 +117,9 @@ func (o AdapterOptions) withDefaults() AdapterOptions {
 	if o.CapabilityRefresh <= 0 {
 		o.CapabilityRefresh = DefaultCapabilityRefresh
 	}
+	if o.RunCacheTTL <= 0 {
+		o.RunCacheTTL = DefaultRunCacheTTL
+	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -102,6 +137,8 @@ type Adapter struct {
 	opts   AdapterOptions
 	log    *slog.Logger
 	caches adapterCaches
+	runs   runCache
+	lists  listCache
 
 	// caps holds the last successful capability detection; nil until one
 	// succeeded.
@@ -127,7 +164,16 @@ func NewAdapter(o AdapterOptions) (*Adapter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Adapter{client: o.Client, opts: o, log: o.Logger, caches: caches, baseCtx: context.Background()}, nil
+	runs, err := newRunCache(o)
+	if err != nil {
+		return nil, err
+	}
+	lists, err := newListCache(o)
+	if err != nil {
+		return nil, err
+	}
+	return &Adapter{client: o.Client, opts: o, log: o.Logger, caches: caches, runs: runs, lists: lists,
+		baseCtx: context.Background()}, nil
 }
 
 // Start detects the server's capabilities now and again every

@@ -84,7 +84,7 @@ func (a *Adapter) cachedSpec(ctx context.Context, name string, load func(context
 	if a.caches.spec == nil {
 		return load(ctx)
 	}
-	key := specKey{fingerprint: a.client.KeyFingerprint(), name: name}
+	key := specKey{fingerprint: a.client.Fingerprint(ctx), name: name}
 	spec, err := a.caches.spec.GetOrLoad(ctx, key, load)
 	if err != nil {
 		return nil, err
@@ -100,7 +100,7 @@ func (a *Adapter) cachedNames(ctx context.Context, load func(context.Context) ([
 	if a.caches.names == nil {
 		return load(ctx)
 	}
-	names, err := a.caches.names.GetOrLoad(ctx, a.client.KeyFingerprint(), load)
+	names, err := a.caches.names.GetOrLoad(ctx, a.client.Fingerprint(ctx), load)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +119,7 @@ const (
 // authentication is off and role checks do not apply. A failed lookup
 // counts as "no" for the period: the attempt ID it serves is optional.
 func (a *Adapter) eventLogAccess(ctx context.Context) bool {
-	fingerprint := a.client.KeyFingerprint()
+	fingerprint := a.client.Fingerprint(ctx)
 	allowed, err := a.caches.eventLogs.GetOrLoad(ctx, fingerprint, func(ctx context.Context) (bool, error) {
 		if fingerprint == restclient.KeyFingerprint("") {
 			return true, nil

@@ -17,9 +17,10 @@ const (
 	namesMaxPages = 20
 )
 
-// listDAGs reads one page of the DAG collection (1 call).
+// listDAGs reads one page of the DAG collection (1 call, shared with
+// identical reads: see listCache).
 func (a *Adapter) listDAGs(ctx context.Context, q model.DAGListQuery) (*model.DAGCollection, error) {
-	resp, err := a.client.ListDAGs(ctx, gen.ListDAGsParams{
+	resp, err := a.fetchDAGList(ctx, gen.ListDAGsParams{
 		Page:    ptr(q.Page),
 		PerPage: ptr(q.PerPage),
 		Name:    ptr(q.Name),
@@ -34,9 +35,10 @@ func (a *Adapter) listDAGs(ctx context.Context, q model.DAGListQuery) (*model.DA
 	return &out, nil
 }
 
-// getDAG reads one DAG by file name (1 call).
+// getDAG reads one DAG by file name (1 call, shared with identical reads:
+// see listCache).
 func (a *Adapter) getDAG(ctx context.Context, name string) (*model.DAGDetail, error) {
-	resp, err := a.client.GetDAG(ctx, name)
+	resp, err := a.fetchDAG(ctx, name)
 	if err != nil {
 		return nil, blame(err, model.FieldName, http.StatusNotFound, http.StatusBadRequest)
 	}

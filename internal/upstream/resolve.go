@@ -21,9 +21,14 @@ const executorForeach = "foreach"
 // runTarget is a run address whose root run ID is concrete.
 type runTarget struct {
 	ref restclient.RunRef
-	// root holds the root run's details when resolving "latest" read them;
-	// nil otherwise.
+	// root holds the root run's details when the adapter has them (read
+	// while resolving "latest", or cached); nil otherwise.
 	root *gen.DAGRunDetails
+	// fetched and fetchErr hold the outcome of a read of the target run's
+	// own details made alongside other calls (see withDetails); both nil
+	// when none was made. A root run's details also go to root.
+	fetched  *gen.DAGRunDetails
+	fetchErr error
 }
 
 // uris is where the run lives in dagu:// URIs.
@@ -32,14 +37,17 @@ func (t runTarget) uris() mapping.RunAddressForURIs {
 }
 
 // resolveRun makes the root run ID concrete: "latest" costs one call to
-// the root's details (a 404 blames dagRunId); any other ID costs nothing.
+// the root's details (a 404 blames dagRunId); any other ID costs nothing,
+// and brings the root's details along when the run cache has them.
 func (a *Adapter) resolveRun(ctx context.Context, addr model.RunAddress) (runTarget, error) {
 	ref := restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID, SubRunID: addr.SubRunID}
 	if addr.SubRunID != "" && !a.capsOrCurrent().SubRuns {
 		return runTarget{}, unsupported(restclient.RouteSubRun, detailNoSubRuns, nil)
 	}
 	if addr.DAGRunID != latestRunID {
-		return runTarget{ref: ref}, nil
+		t := runTarget{ref: ref}
+		t.root, _ = a.runs.details(a.runKeyOf(ctx, restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID}))
+		return t, nil
 	}
 	d, err := a.latestDetails(ctx, addr.Name)
 	if err != nil {
@@ -49,20 +57,39 @@ func (a *Adapter) resolveRun(ctx context.Context, addr model.RunAddress) (runTar
 	return runTarget{ref: ref, root: d}, nil
 }
 
-// rootDetails reads a root run's details, resolving latest.
+// rootDetails reads a root run's details, resolving latest; a concrete
+// run ID is answered from the run cache when it holds the run.
 func (a *Adapter) rootDetails(ctx context.Context, name, runID string) (*gen.DAGRunDetails, error) {
 	if runID == latestRunID {
 		return a.latestDetails(ctx, name)
 	}
-	return a.client.GetRun(ctx, restclient.RunRef{Name: name, RunID: runID})
+	ref := restclient.RunRef{Name: name, RunID: runID}
+	k := a.runKeyOf(ctx, ref)
+	if d, ok := a.runs.details(k); ok {
+		return d, nil
+	}
+	d, err := a.client.GetRun(ctx, ref)
+	if err == nil {
+		a.noteRoot(k, d)
+	}
+	return d, err
 }
 
 // latestDetails reads a DAG's most recent run through the latest alias
-// (1 call). Dagu 1.x (the /api/v2 releases) may not know the alias (1.17
+// (1 call; never cached, but the concrete run it names is noted in the run
+// cache). Dagu 1.x (the /api/v2 releases) may not know the alias (1.17
 // answers 404 for it), so there a 404 is followed by the DAG's run list,
 // newest first, and the details of its first run (2 more calls); when the
 // list is empty the alias's 404 stands.
 func (a *Adapter) latestDetails(ctx context.Context, name string) (*gen.DAGRunDetails, error) {
+	d, err := a.readLatest(ctx, name)
+	if err == nil && d.DagRunId != "" {
+		a.noteRoot(a.runKeyOf(ctx, restclient.RunRef{Name: name, RunID: d.DagRunId}), d)
+	}
+	return d, err
+}
+
+func (a *Adapter) readLatest(ctx context.Context, name string) (*gen.DAGRunDetails, error) {
 	d, err := a.client.GetRun(ctx, restclient.RunRef{Name: name, RunID: latestRunID})
 	if err == nil || !isHTTP(err, http.StatusNotFound) || a.capsOrCurrent().APIBase != restclient.APIv2 {
 		return d, err
@@ -76,17 +103,41 @@ func (a *Adapter) latestDetails(ctx context.Context, name string) (*gen.DAGRunDe
 }
 
 // runDetails returns the details of the run t names, root or sub-run,
-// reusing the root's details when resolving already read them. A 404
-// blames the ID that names nothing (see missingRun).
+// reusing what the adapter already has (the root's details from resolving
+// or the cache, details read alongside, the run cache) before reading
+// them. A 404 blames the ID that names nothing (see missingRun).
 func (a *Adapter) runDetails(ctx context.Context, t runTarget) (*gen.DAGRunDetails, error) {
-	if !t.ref.IsSub() && t.root != nil {
+	switch {
+	case !t.ref.IsSub() && t.root != nil:
 		return t.root, nil
+	case t.fetched != nil:
+		return t.fetched, nil
+	case t.fetchErr != nil:
+		return nil, a.missingRun(ctx, t, t.fetchErr)
+	}
+	k := a.runKeyOf(ctx, t.ref)
+	if d, ok := a.runs.details(k); ok {
+		return d, nil
 	}
 	d, err := a.client.GetRun(ctx, t.ref)
 	if err != nil {
 		return nil, a.missingRun(ctx, t, err)
 	}
+	a.noteRun(ctx, t, d)
 	return d, nil
+}
+
+// noteRun records fresh details of the run t names: a root run's as
+// noteRoot does; a sub-run's are stored when it and its root are final.
+func (a *Adapter) noteRun(ctx context.Context, t runTarget, d *gen.DAGRunDetails) {
+	k := a.runKeyOf(ctx, t.ref)
+	if !t.ref.IsSub() {
+		a.noteRoot(k, d)
+		return
+	}
+	if finalTarget(t, d) {
+		a.runs.putDetails(k, d)
+	}
 }
 
 // missingRun tags a run lookup's 404 with the ID at fault. Dagu answers a

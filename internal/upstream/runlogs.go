@@ -22,37 +22,88 @@ const probeConcurrency = 8
 // log's window with the resolved ID (1 call; a missing log file is an
 // empty log), and one probe per recorded stream path, so hasStdout and
 // hasStderr say whether the file exists, not merely that a path was
-// recorded. Probes run concurrently, at most probeConcurrency at a time.
+// recorded. With a concrete run ID the scheduler log is read alongside the
+// details; the probes follow the details. Calls run concurrently, at most
+// probeConcurrency at a time.
+//
+// A final run's details, stream presence and scheduler-log windows come
+// from the run cache once read: a repeated read makes no call at all.
 func (a *Adapter) getRunLogs(ctx context.Context, addr model.RunAddress, q model.LogQuery) (*model.RunLogs, error) {
 	if addr.SubRunID != "" {
 		return nil, invalidInput(restclient.RouteRunLog, model.FieldSubRunID, "Run logs are available for root DAG-runs only; read the sub-run's step logs instead.")
 	}
-	d, err := a.rootDetails(ctx, addr.Name, addr.DAGRunID)
+	w, defaulted := a.runLogWindow(q)
+	r, err := a.readRunLogs(ctx, addr, w)
 	if err != nil {
-		return nil, blame(err, model.FieldDAGRunID, http.StatusNotFound)
+		return nil, err
 	}
-	ref := restclient.RunRef{Name: addr.Name, RunID: d.DagRunId}
-	var scheduler *gen.Log
-	presence := newPresence(len(d.Nodes))
+	scheduler := r.scheduler
+	if defaulted {
+		scheduler = mapping.KeepTail(scheduler, a.opts.LogBudget)
+	}
+	out := mapping.RunLogs(r.details, scheduler, r.presence, mapping.RunAddressForURIs{RootName: addr.Name, RootID: r.details.DagRunId})
+	return &out, nil
+}
+
+// runLogsRead is what a run_logs answer is made of.
+type runLogsRead struct {
+	details   *gen.DAGRunDetails
+	scheduler *gen.Log
+	presence  map[string]mapping.StreamPresence
+}
+
+// readRunLogs gathers the parts of a run_logs answer, from the run cache
+// where it can and with concurrent calls for the rest.
+func (a *Adapter) readRunLogs(ctx context.Context, addr model.RunAddress, w restclient.LogWindow) (*runLogsRead, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(probeConcurrency)
-	g.Go(func() error {
-		var err error
-		w, defaulted := a.runLogWindow(q)
-		scheduler, err = a.schedulerLog(gctx, ref, w)
-		if defaulted {
-			scheduler = mapping.KeepTail(scheduler, a.opts.LogBudget)
+	var r runLogsRead
+	early := addr.DAGRunID != latestRunID && !a.runs.has(a.runKeyOf(ctx, restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID}))
+	if early {
+		ref := restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID}
+		g.Go(func() (err error) { r.scheduler, err = a.schedulerLog(gctx, ref, w); return err })
+	}
+	d, err := a.rootDetails(ctx, addr.Name, addr.DAGRunID)
+	if err != nil {
+		cancel()
+		_ = g.Wait()
+		return nil, blame(err, model.FieldDAGRunID, http.StatusNotFound)
+	}
+	r.details = d
+	ref := restclient.RunRef{Name: addr.Name, RunID: d.DagRunId}
+	k, final := a.runKeyOf(ctx, ref), finalRun(d)
+	cachedLog, cachedPresence := false, false
+	if final {
+		if !early {
+			r.scheduler, cachedLog = a.runs.schedulerLog(k, w)
 		}
-		return err
-	})
-	for i := range d.Nodes {
-		a.probeStreams(gctx, g, ref, &d.Nodes[i], presence)
+		r.presence, cachedPresence = a.runs.presence(k)
+	}
+	if !early && !cachedLog {
+		g.Go(func() (err error) { r.scheduler, err = a.schedulerLog(gctx, ref, w); return err })
+	}
+	var p *presence
+	if !cachedPresence {
+		p = newPresence(len(d.Nodes))
+		for i := range d.Nodes {
+			a.probeStreams(gctx, g, ref, &d.Nodes[i], p)
+		}
 	}
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	out := mapping.RunLogs(d, scheduler, presence.m, mapping.RunAddressForURIs{RootName: addr.Name, RootID: d.DagRunId})
-	return &out, nil
+	if final && !cachedLog {
+		a.runs.putSchedulerLog(k, w, r.scheduler)
+	}
+	if !cachedPresence {
+		r.presence = p.m
+		if final {
+			a.runs.putPresence(k, r.presence)
+		}
+	}
+	return &r, nil
 }
 
 // runLogWindow is the caller's window, or the last RunLogsTail lines;

@@ -14,7 +14,8 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
 )
 
-// listRuns lists root runs (1 call).
+// listRuns lists root runs (1 call, shared with identical reads of the
+// same window: see listCache).
 //
 // dagRunId "latest" together with a name reads that DAG's most recent run
 // and answers at most that one run. In this form name is matched EXACTLY
@@ -38,7 +39,7 @@ func (a *Adapter) listRuns(ctx context.Context, q model.RunListQuery) (*model.Ru
 	if err != nil {
 		return nil, err
 	}
-	resp, err := a.client.ListRuns(ctx, params)
+	resp, err := a.fetchRunList(ctx, params)
 	if err != nil {
 		if q.Cursor != "" {
 			err = blame(err, model.FieldCursor, http.StatusBadRequest)

@@ -41,7 +41,7 @@ func (a *Adapter) listRunsEmulated(ctx context.Context, q model.RunListQuery, ca
 	if len(q.Status) == 1 {
 		p.Status = q.Status
 	}
-	resp, err := a.client.ListRuns(ctx, p)
+	resp, err := a.fetchRunList(ctx, p)
 	if err != nil {
 		return nil, err
 	}

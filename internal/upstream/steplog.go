@@ -25,7 +25,8 @@ type streamRead struct {
 // "latest" root. The stream is always sent. Without a window the last
 // StepLogTail lines are read; a lone limit reads from line 1, as Dagu does.
 // A body step of a foreach item (Item and BodyStepName) needs the foreach
-// routes.
+// routes. Windows of a final run come from the run cache (see
+// readStepStreams).
 //
 // 404s are told apart by one follow-up read, never by Dagu's message: the
 // run's details (the run, or the step, is missing) or, for a body step, the
@@ -48,12 +49,7 @@ func (a *Adapter) getStepLog(ctx context.Context, addr model.StepAddress, q mode
 		return nil, err
 	}
 	w, defaulted := a.stepLogWindow(q)
-	reads := readStreams(ctx, streams, func(ctx context.Context, s gen.LogStream) (*gen.Log, error) {
-		if body {
-			return a.client.GetForeachBodyStepLog(ctx, t.ref, addr.StepName, addr.Item, addr.BodyStepName, s, w)
-		}
-		return a.client.GetStepLog(ctx, t.ref, addr.StepName, s, w)
-	})
+	t, reads := a.readStepStreams(ctx, t, addr, streams, w)
 	if defaulted {
 		for i := range reads {
 			reads[i].log = mapping.KeepTail(reads[i].log, a.opts.LogBudget)

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package workbook profiles a local Excel workbook (.xlsx or .xlsm) for the
 // dagu_read `workbook` target: its sheets, the data block of each with
 // typed column profiles and a typed sample, its tables, its defined names

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package fakedagutest starts fake Dagu servers for tests.
 package fakedagutest
 

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Bounds of one load run.
+const (
+	maxClients  = 512
+	maxDuration = 10 * time.Minute
+)
+
+// errHelp is returned when the flags asked for help.
+var errHelp = errors.New("help requested")
+
+// config is one run's settings.
+type config struct {
+	url         string        // the gateway's MCP endpoint
+	direct      string        // a Dagu base URL: load its REST API instead of MCP
+	clients     int           // concurrent clients
+	duration    time.Duration // how long calls are started
+	maxCalls    int64         // total call budget (0: only the duration bounds it)
+	timeout     time.Duration // bound of one call
+	mix         []string      // targets, taken in turn by each client
+	token       string        // bearer token for the gateway
+	daguKey     string        // bearer key for -direct
+	pid         int           // the gateway's process, for its peak RSS
+	allowRemote bool          // allow non-loopback URLs
+	dag         string        // DAG the dag, dag_spec and run targets read
+	runID       string        // finished run of dag the run targets read
+	step        string        // step of that run the step_log target reads
+}
+
+// parseFlags reads and checks the command line; getenv supplies
+// DAGU_API_KEY as the default of -dagu-key.
+func parseFlags(args []string, stderr io.Writer, getenv func(string) string) (config, error) {
+	var cfg config
+	var mix string
+	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&cfg.url, "url", "http://127.0.0.1:8090/mcp", "the gateway's MCP endpoint")
+	fs.StringVar(&cfg.direct, "direct", "", "base URL of a Dagu server (the demo Dagu URL `gateway demo` prints): load its REST API directly instead of the gateway")
+	fs.IntVar(&cfg.clients, "clients", 32, fmt.Sprintf("concurrent clients (1-%d)", maxClients))
+	fs.DurationVar(&cfg.duration, "duration", 10*time.Second, "how long to keep starting calls (at most "+maxDuration.String()+")")
+	fs.Int64Var(&cfg.maxCalls, "max-calls", 0, "stop after this many calls in all (0: no limit but the duration)")
+	fs.DurationVar(&cfg.timeout, "timeout", 15*time.Second, "bound of one call")
+	fs.StringVar(&mix, "mix", "dags,runs,dag_spec,dag", "comma-separated targets each client cycles through: "+strings.Join(targetNames(), ", "))
+	fs.StringVar(&cfg.token, "token", "", "bearer token for the gateway (its --auth-token), if it needs one")
+	fs.StringVar(&cfg.daguKey, "dagu-key", getenv("DAGU_API_KEY"), "Dagu API key for -direct (default $DAGU_API_KEY; `DAGU_API_KEY=... gateway demo` makes the demo Dagu accept it)")
+	fs.IntVar(&cfg.pid, "pid", 0, "the gateway's process ID: report its peak RSS (VmHWM, Linux)")
+	fs.BoolVar(&cfg.allowRemote, "allow-remote", false, "allow a URL that is not a loopback address (only for a server you operate)")
+	fs.StringVar(&cfg.dag, "dag", "failing_job", "DAG read by the dag, dag_spec, run, run_logs and step_log targets")
+	fs.StringVar(&cfg.runID, "run-id", "0356UUn8VwcWFuh5L8qwbp", "finished run of -dag read by the run, run_logs and step_log targets")
+	fs.StringVar(&cfg.step, "step", "explode", "step of -run-id read by the step_log target")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return cfg, errHelp
+		}
+		return cfg, err
+	}
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	cfg.mix = splitMix(mix)
+	return cfg, cfg.validate()
+}
+
+// splitMix reads the comma-separated target list.
+func splitMix(s string) []string {
+	var out []string
+	for part := range strings.SplitSeq(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
+// validate checks the bounds and that traffic only goes where allowed.
+func (c config) validate() error {
+	switch {
+	case c.clients < 1 || c.clients > maxClients:
+		return fmt.Errorf("-clients must be 1 to %d, got %d", maxClients, c.clients)
+	case c.duration <= 0 || c.duration > maxDuration:
+		return fmt.Errorf("-duration must be above 0 and at most %s, got %s", maxDuration, c.duration)
+	case c.maxCalls < 0:
+		return fmt.Errorf("-max-calls must not be negative, got %d", c.maxCalls)
+	case c.timeout <= 0:
+		return fmt.Errorf("-timeout must be above 0, got %s", c.timeout)
+	case len(c.mix) == 0:
+		return errors.New("-mix names no target")
+	}
+	if err := c.checkMix(); err != nil {
+		return err
+	}
+	target := c.url
+	if c.direct != "" {
+		target = c.direct
+	}
+	return checkURL(target, c.allowRemote)
+}
+
+// checkMix refuses unknown targets, and targets -direct cannot load.
+func (c config) checkMix() error {
+	for _, name := range c.mix {
+		t, ok := targets[name]
+		switch {
+		case !ok:
+			return fmt.Errorf("unknown target %q in -mix (known: %s)", name, strings.Join(targetNames(), ", "))
+		case c.direct != "" && t.rest == nil:
+			return fmt.Errorf("target %q has no direct REST equivalent in this tool; leave it out of -mix with -direct", name)
+		}
+	}
+	return nil
+}
+
+// checkURL accepts an http(s) URL on a loopback host, or any host when
+// remote traffic is allowed.
+func checkURL(raw string, allowRemote bool) error {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("%q is not an http(s) URL", raw)
+	}
+	if allowRemote || isLoopbackHost(u.Hostname()) {
+		return nil
+	}
+	return fmt.Errorf("refusing to load %s: it is not a loopback address (pass -allow-remote to load a server you operate)", u.Host)
+}
+
+// isLoopbackHost reports whether host is "localhost" or a loopback IP.
+func isLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// targetNames lists the known targets, sorted.
+func targetNames() []string {
+	names := make([]string, 0, len(targets))
+	for n := range targets {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseFlags(t *testing.T) {
+	noEnv := func(string) string { return "" }
+	tests := []struct {
+		name    string
+		args    []string
+		wantErr string // substring; "" for success
+		check   func(t *testing.T, c config)
+	}{
+		{name: "defaults", check: func(t *testing.T, c config) {
+			if c.url != "http://127.0.0.1:8090/mcp" || c.clients != 32 || c.duration != 10*time.Second ||
+				strings.Join(c.mix, ",") != "dags,runs,dag_spec,dag" {
+				t.Errorf("defaults %+v", c)
+			}
+		}},
+		{name: "localhost", args: []string{"-url", "http://localhost:9/mcp"}},
+		{name: "IPv6 loopback", args: []string{"-url", "http://[::1]:9/mcp"}},
+		{name: "remote refused", args: []string{"-url", "http://10.0.0.5:8090/mcp"}, wantErr: "not a loopback address"},
+		{name: "remote name refused", args: []string{"-url", "https://gateway.example.com/mcp"}, wantErr: "not a loopback address"},
+		{name: "remote allowed", args: []string{"-url", "https://gateway.example.com/mcp", "-allow-remote"}},
+		{name: "remote direct refused", args: []string{"-direct", "http://dagu.example.com"}, wantErr: "not a loopback address"},
+		{name: "not http", args: []string{"-url", "ftp://127.0.0.1/mcp"}, wantErr: "not an http(s) URL"},
+		{name: "too many clients", args: []string{"-clients", "513"}, wantErr: "-clients"},
+		{name: "no clients", args: []string{"-clients", "0"}, wantErr: "-clients"},
+		{name: "too long", args: []string{"-duration", "11m"}, wantErr: "-duration"},
+		{name: "negative budget", args: []string{"-max-calls", "-1"}, wantErr: "-max-calls"},
+		{name: "unknown target", args: []string{"-mix", "dags,nope"}, wantErr: `unknown target "nope"`},
+		{name: "empty mix", args: []string{"-mix", " , "}, wantErr: "no target"},
+		{name: "direct without an equivalent", args: []string{"-direct", "http://127.0.0.1:9", "-mix", "run_logs"}, wantErr: "no direct REST equivalent"},
+		{name: "mix with spaces", args: []string{"-mix", "run, step_log"}, check: func(t *testing.T, c config) {
+			if strings.Join(c.mix, ",") != "run,step_log" {
+				t.Errorf("mix %q", c.mix)
+			}
+		}},
+		{name: "stray argument", args: []string{"extra"}, wantErr: "unexpected arguments"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := parseFlags(tt.args, io.Discard, noEnv)
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatalf("error %v", err)
+				}
+				if tt.check != nil {
+					tt.check(t, c)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("error %v, want one mentioning %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestDaguKeyDefaultsToTheEnvironment(t *testing.T) {
+	c, err := parseFlags(nil, io.Discard, func(k string) string {
+		if k == "DAGU_API_KEY" {
+			return "dagu_from_env"
+		}
+		return ""
+	})
+	if err != nil || c.daguKey != "dagu_from_env" {
+		t.Fatalf("key %q, error %v", c.daguKey, err)
+	}
+}

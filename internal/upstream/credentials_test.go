@@ -1,0 +1,68 @@
+package upstream
+
+import (
+	"context"
+	"net/http"
+	"testing"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
+)
+
+// TestCachesNeverServeAnotherCredential fills every cache with a valid
+// key, then switches to a key Dagu refuses: every read that succeeded must
+// now ask Dagu again and fail with its 401, never be answered from what the
+// other key read.
+func TestCachesNeverServeAnotherCredential(t *testing.T) {
+	env := cachedEnv(t, fakedagu.Options{Foreach: fakedagu.ForeachRoutes, Role: "manager"})
+	ctx := context.Background()
+	var served []namedRead
+	for range 2 {
+		served = served[:0]
+		for _, r := range everyRead() {
+			if _, err := r.read(ctx, env.adapter); err == nil {
+				served = append(served, r)
+			}
+		}
+	}
+	if len(served) < 20 {
+		t.Fatalf("only %d reads succeeded with the valid key", len(served))
+	}
+	env.key.set("dagu_some_other_key_dagu_refuses")
+	for _, r := range served {
+		var err error
+		calls := env.calls(func() { _, err = r.read(ctx, env.adapter) })
+		if len(calls) == 0 {
+			t.Errorf("%s: answered without asking Dagu", r.name)
+		}
+		if e, ok := model.AsFailure(err); !ok || e.Status != http.StatusUnauthorized {
+			t.Errorf("%s: error %v, want Dagu's 401", r.name, err)
+		}
+	}
+}
+
+// TestSecondCredentialFillsItsOwnEntries: with two keys Dagu accepts, each
+// key's first read of a finished run asks Dagu, and each key's second read
+// is answered from that key's own entries.
+func TestSecondCredentialFillsItsOwnEntries(t *testing.T) {
+	env := newAdapterEnv(t, envOptions{noAuth: true, adapter: withCaches})
+	ctx := context.Background()
+	steps := []struct {
+		key       string
+		wantCalls bool
+	}{{"dagu_key_a", true}, {"dagu_key_a", false}, {"dagu_key_b", true}, {"dagu_key_b", false}, {"dagu_key_a", false}}
+	for i, s := range steps {
+		env.key.set(s.key)
+		calls := env.calls(func() {
+			if _, err := env.adapter.GetRun(ctx, runOf("failing_job", failingRun)); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := env.adapter.ListDAGs(ctx, model.DAGListQuery{}); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if got := len(calls) > 0; got != s.wantCalls {
+			t.Errorf("step %d (%s): calls %q, want calls: %v", i, s.key, calls, s.wantCalls)
+		}
+	}
+}

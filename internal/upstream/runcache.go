@@ -1,0 +1,174 @@
+package upstream
+
+import (
+	"fmt"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/cache"
+	"github.com/dagu-mcp-gateway/gateway/internal/mapping"
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
+)
+
+// runCacheEntries bounds the number of run-cache entries; the byte budget
+// (AdapterOptions.RunCacheBytes) is meant to be the bound that binds.
+const runCacheEntries = 1 << 16
+
+// runKey names one run, root or sub-run, as one credential sees it. The
+// root run ID is always concrete: "latest" is never a key.
+type runKey struct {
+	fingerprint string
+	name        string // the root run's DAG name, as addressed
+	rootID      string
+	subID       string // "" for the root run
+}
+
+// runPart is which part of a run an entry holds.
+type runPart uint8
+
+const (
+	partDetails      runPart = iota // *gen.DAGRunDetails
+	partAttempt                     // string
+	partPresence                    // map[string]mapping.StreamPresence
+	partSchedulerLog                // *gen.Log
+	partStepLog                     // streamOutcome
+)
+
+// runCacheKey addresses one entry: a part of a run and, for logs, which
+// window of which stream of which step (or foreach body step).
+type runCacheKey struct {
+	run      runKey
+	part     runPart
+	step     string
+	item     string
+	bodyStep string
+	stream   gen.LogStream
+	window   restclient.LogWindow
+}
+
+// runCacheValue is a stored part with the bytes it and its key take.
+type runCacheValue struct {
+	value any
+	size  int64
+}
+
+// streamOutcome is a finished read of one log stream: its window, or the
+// handler's 404 saying the stream file does not exist.
+type streamOutcome struct {
+	log *gen.Log
+	err error
+}
+
+// runCache holds what a run in a final state can no longer change: its
+// details, attempt ID, stream presence and log windows. Entries expire
+// after RunCacheTTL (a retried run gets a new attempt under the same ID)
+// and are dropped as soon as the adapter sees the run changed. The zero
+// value is a disabled cache.
+type runCache struct {
+	c *cache.Cache[runCacheKey, runCacheValue]
+}
+
+func newRunCache(o AdapterOptions) (runCache, error) {
+	if o.RunCacheBytes <= 0 {
+		return runCache{}, nil
+	}
+	c, err := cache.New[runCacheKey, runCacheValue](cache.Options[runCacheValue]{
+		Name: "dagu_finished_runs", MaxEntries: runCacheEntries, MaxBytes: o.RunCacheBytes, TTL: o.RunCacheTTL,
+		SizeOf: func(v runCacheValue) int64 { return v.size }, Registerer: o.Registerer, Now: o.Now,
+	})
+	if err != nil {
+		return runCache{}, fmt.Errorf("upstream adapter: %w", err)
+	}
+	return runCache{c: c}, nil
+}
+
+// enabled reports whether the cache stores anything.
+func (r runCache) enabled() bool { return r.c != nil }
+
+func (r runCache) get(k runCacheKey) (any, bool) {
+	if r.c == nil {
+		return nil, false
+	}
+	v, ok := r.c.Get(k)
+	return v.value, ok
+}
+
+func (r runCache) put(k runCacheKey, v any) {
+	if r.c == nil {
+		return
+	}
+	r.c.Add(k, runCacheValue{value: v, size: cache.ApproxSize(k) + cache.ApproxSize(v)})
+}
+
+// forget drops every entry of a root run and of its sub-runs.
+func (r runCache) forget(run runKey) {
+	if r.c == nil {
+		return
+	}
+	r.c.RemoveIf(func(k runCacheKey) bool {
+		return k.run.fingerprint == run.fingerprint && k.run.name == run.name && k.run.rootID == run.rootID
+	})
+}
+
+// details returns a run's cached details.
+func (r runCache) details(k runKey) (*gen.DAGRunDetails, bool) {
+	v, ok := r.get(runCacheKey{run: k, part: partDetails})
+	d, _ := v.(*gen.DAGRunDetails)
+	return d, ok && d != nil
+}
+
+// peekDetails is details without counting a lookup, for observations.
+func (r runCache) peekDetails(k runKey) (*gen.DAGRunDetails, bool) {
+	if r.c == nil {
+		return nil, false
+	}
+	v, ok := r.c.Peek(runCacheKey{run: k, part: partDetails})
+	d, _ := v.value.(*gen.DAGRunDetails)
+	return d, ok && d != nil
+}
+
+func (r runCache) putDetails(k runKey, d *gen.DAGRunDetails) {
+	r.put(runCacheKey{run: k, part: partDetails}, d)
+}
+
+func (r runCache) attempt(k runKey) (string, bool) {
+	v, ok := r.get(runCacheKey{run: k, part: partAttempt})
+	id, _ := v.(string)
+	return id, ok
+}
+
+func (r runCache) putAttempt(k runKey, id string) {
+	r.put(runCacheKey{run: k, part: partAttempt}, id)
+}
+
+func (r runCache) presence(k runKey) (map[string]mapping.StreamPresence, bool) {
+	v, ok := r.get(runCacheKey{run: k, part: partPresence})
+	p, _ := v.(map[string]mapping.StreamPresence)
+	return p, ok && p != nil
+}
+
+func (r runCache) putPresence(k runKey, p map[string]mapping.StreamPresence) {
+	r.put(runCacheKey{run: k, part: partPresence}, p)
+}
+
+func (r runCache) schedulerLog(k runKey, w restclient.LogWindow) (*gen.Log, bool) {
+	v, ok := r.get(runCacheKey{run: k, part: partSchedulerLog, window: w})
+	l, _ := v.(*gen.Log)
+	return l, ok && l != nil
+}
+
+func (r runCache) putSchedulerLog(k runKey, w restclient.LogWindow, l *gen.Log) {
+	r.put(runCacheKey{run: k, part: partSchedulerLog, window: w}, l)
+}
+
+func (r runCache) stream(k runCacheKey) (streamOutcome, bool) {
+	v, ok := r.get(k)
+	o, _ := v.(streamOutcome)
+	return o, ok
+}
+
+// has reports whether the run's details are cached, without counting a
+// lookup.
+func (r runCache) has(k runKey) bool {
+	_, ok := r.peekDetails(k)
+	return ok
+}

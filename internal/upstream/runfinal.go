@@ -1,0 +1,102 @@
+package upstream
+
+import (
+	"context"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
+)
+
+// DAG-run status numbers (internal/model/status.go) that end a run.
+const (
+	runFailed             = 2
+	runAborted            = 3
+	runSucceeded          = 4
+	runPartiallySucceeded = 6
+	runRejected           = 8
+)
+
+// finalRun reports whether a run's details can no longer change: its status
+// is terminal (succeeded, failed, aborted, partially_succeeded, rejected)
+// and Dagu will not retry it by itself (no automatic retry left). Running,
+// queued, waiting and not-started runs are never final. An operator may
+// still retry a finished run by hand under the same ID; the run cache's
+// lifetime and its observations bound how long that goes unseen.
+func finalRun(d *gen.DAGRunDetails) bool {
+	if d == nil || d.DagRunId == "" {
+		return false
+	}
+	switch d.Status {
+	case runSucceeded:
+		return true
+	case runFailed, runAborted, runPartiallySucceeded, runRejected:
+		return d.AutoRetryLimit == nil || d.AutoRetryCount >= *d.AutoRetryLimit
+	}
+	return false
+}
+
+// sameState reports whether two readings of one run show the same attempt
+// in the same state.
+func sameState(status int, startedAt, finishedAt string, retries int, d *gen.DAGRunDetails) bool {
+	return status == d.Status && startedAt == d.StartedAt && finishedAt == d.FinishedAt && retries == d.AutoRetryCount
+}
+
+// runKeyOf is the run-cache key of a run reference for the credential
+// the request in ctx is sent with (the caller's own in passthrough mode).
+func (a *Adapter) runKeyOf(ctx context.Context, ref restclient.RunRef) runKey {
+	return runKey{fingerprint: a.client.Fingerprint(ctx), name: ref.Name, rootID: ref.RunID, subID: ref.SubRunID}
+}
+
+// noteRoot records fresh details of a root run: cached entries of that run
+// (and its sub-runs) are dropped when the run has changed since, and the
+// details are stored when they are final.
+func (a *Adapter) noteRoot(k runKey, d *gen.DAGRunDetails) {
+	if !a.runs.enabled() {
+		return
+	}
+	if old, ok := a.runs.peekDetails(k); ok && !sameState(d.Status, d.StartedAt, d.FinishedAt, d.AutoRetryCount, old) {
+		a.runs.forget(k)
+	}
+	if finalRun(d) {
+		a.runs.putDetails(k, d)
+	}
+}
+
+// noteSummaries drops the cached entries of every listed run whose list
+// summary shows it changed (retried) since its details were cached.
+func (a *Adapter) noteSummaries(ctx context.Context, runs []gen.DAGRunSummary) {
+	if !a.runs.enabled() {
+		return
+	}
+	fp := a.client.Fingerprint(ctx)
+	for i := range runs {
+		s := &runs[i]
+		k := runKey{fingerprint: fp, name: s.Name, rootID: s.DagRunId}
+		if old, ok := a.runs.peekDetails(k); ok && !sameState(s.Status, s.StartedAt, s.FinishedAt, s.AutoRetryCount, old) {
+			a.runs.forget(k)
+		}
+	}
+}
+
+// noteLatest observes the latest run a DAG read returned, like
+// noteSummaries.
+func (a *Adapter) noteLatest(ctx context.Context, d *gen.DAGRunDetails) {
+	if !a.runs.enabled() || d.DagRunId == "" {
+		return
+	}
+	k := runKey{fingerprint: a.client.Fingerprint(ctx), name: d.Name, rootID: d.DagRunId}
+	if old, ok := a.runs.peekDetails(k); ok && !sameState(d.Status, d.StartedAt, d.FinishedAt, d.AutoRetryCount, old) {
+		a.runs.forget(k)
+	}
+}
+
+// finalTarget reports whether the run t names is known to be final: its
+// details (d) are final and, for a sub-run, so are its root's. A sub-run
+// of a root that may still change (or is not known) is never cached: a
+// retried root runs its sub-runs again under the same IDs.
+func finalTarget(t runTarget, d *gen.DAGRunDetails) bool {
+	if !t.ref.IsSub() {
+		return finalRun(d)
+	}
+	return finalRun(d) && finalRun(t.root)
+}
