@@ -60,6 +60,10 @@ type Config struct {
 	MetricsListen string
 	// UpstreamAuth is service or passthrough.
 	UpstreamAuth string
+	// ListCacheTTL is the longest a list answer is reused (0: never).
+	ListCacheTTL time.Duration
+	// RunCacheSize is the memory of the finished-run cache (0: off).
+	RunCacheSize int64
 
 	// WorkbookRoots restrict workbook reads to these directories when set.
 	WorkbookRoots []string

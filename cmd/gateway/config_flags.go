@@ -68,6 +68,8 @@ var flagEnv = map[string]string{
 	flagDisableTarget:          "GATEWAY_DISABLE_TARGETS",
 	flagMetricsListen:          "GATEWAY_METRICS_LISTEN",
 	flagUpstreamAuth:           "GATEWAY_UPSTREAM_AUTH",
+	flagListCacheTTL:           "GATEWAY_LIST_CACHE_TTL",
+	flagRunCacheSize:           "GATEWAY_RUN_CACHE_SIZE",
 }
 
 // Defaults for flags that have one.

@@ -87,6 +87,8 @@ func (c Config) redactedFields() []slog.Attr {
 		slog.Any("disabled_targets", c.DisabledTargets),
 		slog.String("metrics_listen", c.MetricsListen),
 		slog.String("upstream_auth", c.UpstreamAuth),
+		slog.Duration("list_cache_ttl", c.ListCacheTTL),
+		slog.String("run_cache_size", formatByteSize(c.RunCacheSize)),
 		slog.Any("workbook_roots", c.WorkbookRoots),
 		slog.String("workbook_max_bytes", formatByteSize(c.WorkbookMaxBytes)),
 		slog.Int("workbook_max_rows", c.WorkbookMaxRows),

@@ -14,6 +14,7 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
+	"github.com/dagu-mcp-gateway/gateway/internal/upstream"
 )
 
 // Flags of the read policy: how long one read may take, what a text-only
@@ -27,6 +28,8 @@ const (
 	flagDisableTarget       = "disable-target"
 	flagMetricsListen       = "metrics-listen"
 	flagUpstreamAuth        = "upstream-auth"
+	flagListCacheTTL        = "list-cache-ttl"
+	flagRunCacheSize        = "run-cache-size"
 )
 
 // Upstream authentication modes (--upstream-auth).
@@ -54,6 +57,11 @@ func registerPolicyFlags(fs *pflag.FlagSet) {
 		"reads a caller may make at once above --rate-limit", "twice the rate"))
 	fs.String(flagUpstreamAuth, upstreamAuthService, flagHelp(flagUpstreamAuth,
 		"service: every caller reads Dagu with the gateway's key; passthrough: each HTTP caller sends its own Dagu API key as Authorization: Bearer <key> and Dagu's roles decide what it sees (no service key or inbound tokens then; stdio still uses DAGU_API_KEY)", ""))
+	fs.Duration(flagListCacheTTL, upstream.DefaultListCacheTTL, flagHelp(flagListCacheTTL,
+		"longest a dags, runs or dag answer is reused for identical reads of one credential (the staleness an agent may see in lists); 0 disables the reuse (identical concurrent reads still share one call)", ""))
+	runCache := byteSizeValue(upstream.DefaultRunCacheBytes)
+	fs.Var(&runCache, flagRunCacheSize, flagHelp(flagRunCacheSize,
+		"memory for answers of finished runs (details, stream presence, log windows), which never change; 0 disables the run cache", ""))
 	fs.String(flagMetricsListen, "", flagHelp(flagMetricsListen,
 		"host:port of a separate listener serving only /metrics, without inbound tokens (for scrapers inside the cluster); unset keeps /metrics on --listen behind the tokens", "none"))
 	fs.StringArray(flagDisableTarget, nil, flagHelp(flagDisableTarget,
@@ -69,6 +77,8 @@ func resolvePolicy(r *resolver, c *Config) {
 	c.DisabledTargets = r.list(flagDisableTarget, splitComma)
 	c.MetricsListen = r.string(flagMetricsListen)
 	c.UpstreamAuth = strings.ToLower(r.string(flagUpstreamAuth))
+	c.ListCacheTTL = r.duration(flagListCacheTTL)
+	c.RunCacheSize = r.byteSize(flagRunCacheSize)
 	rate := r.string(flagRateLimit)
 	n, err := strconv.ParseFloat(rate, 64)
 	if err != nil {
@@ -81,6 +91,9 @@ func resolvePolicy(r *resolver, c *Config) {
 func (c Config) validatePolicy() []error {
 	var errs []error
 	errs = appendIf(errs, positiveDuration(flagCallTimeout, c.CallTimeout))
+	if c.ListCacheTTL < 0 || c.RunCacheSize < 0 {
+		errs = append(errs, fmt.Errorf("--%s and --%s must not be negative: 0 disables them", flagListCacheTTL, flagRunCacheSize))
+	}
 	if c.UpstreamAuth != upstreamAuthService && c.UpstreamAuth != upstreamAuthPassthrough {
 		errs = append(errs, fmt.Errorf("--%s %q: use service or passthrough", flagUpstreamAuth, c.UpstreamAuth))
 	}

@@ -39,6 +39,8 @@ func TestResolveConfigDefaults(t *testing.T) {
 		TextContent:         "contract",
 		UpstreamConcurrency: 32,
 		UpstreamAuth:        "service",
+		ListCacheTTL:        time.Second,
+		RunCacheSize:        32 << 20,
 		WorkbookMaxBytes:    50 << 20,
 		WorkbookMaxRows:     10000,
 		WorkbookMaxSheets:   50,

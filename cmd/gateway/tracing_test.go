@@ -124,7 +124,9 @@ func TestTracingExportsRequestAndUpstreamSpans(t *testing.T) {
 	t.Setenv("OTEL_TRACES_SAMPLER", "parentbased_always_on")
 
 	fake, daguURL := fakedagutest.Start(t, fakedagu.Options{RecordedOnly: true, APIKey: fakedagutest.APIKey})
-	cfg, err := resolveFrom(t, []string{"--dagu-url", daguURL, "--dagu-api-key", fakedagutest.APIKey, "--auth-token", goodToken}, nil)
+	// Caches off: every read below must reach Dagu to be traced there.
+	cfg, err := resolveFrom(t, []string{"--dagu-url", daguURL, "--dagu-api-key", fakedagutest.APIKey, "--auth-token", goodToken,
+		"--run-cache-size", "0", "--list-cache-ttl", "0"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

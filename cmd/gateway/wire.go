@@ -71,6 +71,7 @@ func newGateway(cfg Config, log *slog.Logger) (*gateway, error) {
 func assemble(cfg Config, log *slog.Logger, reg *prometheus.Registry, client *restclient.Client) (*gateway, error) {
 	adapter, err := upstream.NewAdapter(upstream.AdapterOptions{
 		Client: client, CacheTTL: cacheTTL(cfg), Logger: log, Registerer: reg,
+		ListCacheTTL: cfg.ListCacheTTL, RunCacheBytes: cfg.RunCacheSize,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("dagu adapter: %w", err)
