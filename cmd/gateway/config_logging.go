@@ -45,11 +45,15 @@ func (c Config) scrubber() scrubber {
 	key := keySource(c)
 	tokens := &tokenFileCache{path: c.AuthTokenFile}
 	return scrubber{secrets: func() []string {
-		out := append([]string(nil), c.AuthTokens...)
+		var out []string
+		for _, entry := range append(append([]string(nil), c.AuthTokens...), tokens.tokens()...) {
+			_, token := splitNamedToken(entry)
+			out = append(out, token)
+		}
 		if k, err := key.Key(); err == nil {
 			out = append(out, k)
 		}
-		return append(out, tokens.tokens()...)
+		return out
 	}}
 }
 

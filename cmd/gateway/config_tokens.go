@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"unicode"
 )
@@ -52,9 +53,22 @@ func parseTokenLines(data []byte) []string {
 	return tokens
 }
 
+// tokenName is the form of a caller name in a "name:token" line.
+var tokenName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
+
+// splitNamedToken reads a "name:token" entry; an entry whose part before
+// the first ':' is not a name is a token without a name.
+func splitNamedToken(entry string) (name, token string) {
+	if n, t, ok := strings.Cut(entry, ":"); ok && tokenName.MatchString(n) && t != "" {
+		return n, t
+	}
+	return "", entry
+}
+
 // checkToken reports why a token is unfit for an Authorization header or
 // too weak. The error never includes the token itself.
-func checkToken(token string) error {
+func checkToken(entry string) error {
+	_, token := splitNamedToken(entry)
 	if len(token) < minTokenLength {
 		return fmt.Errorf("an inbound token is shorter than %d characters: generate one with `openssl rand -hex 32`", minTokenLength)
 	}

@@ -35,6 +35,9 @@ type FrontDoorOptions struct {
 	Ready func(ctx context.Context, detailed bool) (ok bool, body any)
 	// Metrics serves /metrics (promhttp). Nil leaves the route out.
 	Metrics http.Handler
+	// TokenFile is a file of inbound tokens (one per line, "name:token" to
+	// name the caller), read again whenever it changes.
+	TokenFile string
 	// Tokens are the inbound bearer tokens accepted on /mcp and /metrics.
 	// None means no authentication, allowed only on a loopback listen
 	// address (NewFrontDoor refuses otherwise, as Config.Validate does).
@@ -80,14 +83,14 @@ func NewFrontDoor(o FrontDoorOptions) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(o.Tokens) == 0 && !o.Passthrough && !isLoopbackListen(o.Listen) {
+	auth := newTokenAuth(o.Tokens, o.TokenFile)
+	if !auth.enabled() && !o.Passthrough && !isLoopbackListen(o.Listen) {
 		return nil, fmt.Errorf("front door: refusing to serve %s without inbound tokens", o.Listen)
 	}
 	logger := o.Logger
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	auth := newTokenAuth(o.Tokens)
 	protect := func(h http.Handler) http.Handler { return guard.wrap(auth.wrap(h)) }
 	if o.Passthrough {
 		protect = func(h http.Handler) http.Handler { return guard.wrap(requireCallerKey(h)) }
@@ -101,7 +104,7 @@ func NewFrontDoor(o FrontDoorOptions) (http.Handler, error) {
 	if o.Metrics != nil {
 		mux.Handle("GET /metrics", protect(o.Metrics))
 	}
-	if len(o.Tokens) > 0 {
+	if auth.enabled() {
 		metadata := guard.wrap(http.HandlerFunc(serveProtectedResourceMetadata))
 		mux.Handle("GET "+protectedResourcePath, metadata)
 		mux.Handle("GET "+protectedResourceMCP, metadata)
@@ -109,7 +112,7 @@ func NewFrontDoor(o FrontDoorOptions) (http.Handler, error) {
 	}
 	mux.HandleFunc("GET /healthz", serveHealth)
 	trusted := func(r *http.Request) bool {
-		return (!guard.enforce || guard.allowsRequest(r)) && !o.Passthrough && (len(o.Tokens) == 0 || auth.allows(r.Header.Get("Authorization")))
+		return (!guard.enforce || guard.allowsRequest(r)) && !o.Passthrough && (!auth.enabled() || auth.allows(r.Header.Get("Authorization")))
 	}
 	mux.Handle("GET /readyz", readinessHandler(o.Ready, trusted, orDefault(o.ReadyTimeout, defaultReadyTimeout)))
 	return withRequestID(observe(mux, logger), auth, o.Passthrough), nil

@@ -14,30 +14,72 @@ import (
 // tokenAuth checks inbound bearer tokens. It keeps only SHA-256 digests, so
 // every comparison is between equal-length values and the time taken does
 // not depend on where, or whether, a presented token differs from a
-// configured one — not even on its length.
+// configured one — not even on its length. Tokens from a file are read
+// again when the file changes, so a rotated or revoked token takes effect
+// without a restart. A token line "name:token" names its caller.
 type tokenAuth struct {
-	digests [][sha256.Size]byte
+	static []namedDigest
+	file   *tokenFileCache
 }
 
-// newTokenAuth prepares the check for tokens; no tokens disables it.
-func newTokenAuth(tokens []string) *tokenAuth {
-	a := &tokenAuth{}
-	for _, t := range tokens {
-		a.digests = append(a.digests, sha256.Sum256([]byte(t)))
+// namedDigest is one accepted token: its digest and the caller it names.
+type namedDigest struct {
+	name   string
+	digest [sha256.Size]byte
+}
+
+// newTokenAuth prepares the check for the flag tokens and the token file;
+// neither disables it.
+func newTokenAuth(tokens []string, file string) *tokenAuth {
+	a := &tokenAuth{static: digestsOf(tokens)}
+	if file != "" {
+		a.file = &tokenFileCache{path: file}
 	}
 	return a
 }
 
-// allows reports whether an Authorization header value carries one of the
-// configured tokens. Every configured token is compared, with no early exit.
-func (a *tokenAuth) allows(authorization string) bool {
+func digestsOf(tokens []string) []namedDigest {
+	out := make([]namedDigest, 0, len(tokens))
+	for _, t := range tokens {
+		name, token := splitNamedToken(t)
+		out = append(out, namedDigest{name: name, digest: sha256.Sum256([]byte(token))})
+	}
+	return out
+}
+
+// enabled reports whether any token source is configured.
+func (a *tokenAuth) enabled() bool { return len(a.static) > 0 || a.file != nil }
+
+// current lists the accepted tokens now (the file's as last read).
+func (a *tokenAuth) current() []namedDigest {
+	if a.file == nil {
+		return a.static
+	}
+	return append(digestsOf(a.file.tokens()), a.static...)
+}
+
+// match reports whether an Authorization header value carries one of the
+// configured tokens, and the caller name it carries ("" for an unnamed
+// token). Every configured token is compared, with no early exit.
+func (a *tokenAuth) match(authorization string) (string, bool) {
 	token, ok := bearerToken(authorization)
 	presented := sha256.Sum256([]byte(token))
-	match := 0
-	for _, want := range a.digests {
-		match |= subtle.ConstantTimeCompare(presented[:], want[:])
+	found, name := 0, ""
+	for _, want := range a.current() {
+		eq := subtle.ConstantTimeCompare(presented[:], want.digest[:])
+		if eq == 1 {
+			name = want.name
+		}
+		found |= eq
 	}
-	return ok && match == 1
+	return name, ok && found == 1
+}
+
+// allows reports whether an Authorization header value carries one of the
+// configured tokens.
+func (a *tokenAuth) allows(authorization string) bool {
+	_, ok := a.match(authorization)
+	return ok
 }
 
 // Messages of a 401, saying how to get in rather than only that the caller
@@ -53,7 +95,7 @@ const (
 // (RFC 9728), which names no authorization server, and the JSON body says
 // how to configure the token.
 func (a *tokenAuth) wrap(h http.Handler) http.Handler {
-	if len(a.digests) == 0 {
+	if !a.enabled() {
 		return h
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -29,19 +29,27 @@ func withRequestID(h http.Handler, auth *tokenAuth, passthrough bool) http.Handl
 	})
 }
 
-// callerOf names the caller for logs: "token:<fingerprint>" for a request
-// with an accepted token, "key:<fingerprint>" for a caller's own Dagu key
+// callerOf names the caller for logs: the name of a named token
+// ("name:token" lines), "token:<fingerprint>" for another accepted token, "key:<fingerprint>" for a caller's own Dagu key
 // in passthrough mode, "anonymous" when the gateway has no tokens.
 func callerOf(r *http.Request, auth *tokenAuth, passthrough bool) string {
 	authorization := r.Header.Get("Authorization")
 	token, ok := bearerToken(authorization)
-	switch {
-	case passthrough && ok:
-		return "key:" + shortFingerprint(token)
-	case passthrough || len(auth.digests) > 0 && (!ok || !auth.allows(authorization)):
+	if passthrough {
+		if ok {
+			return "key:" + shortFingerprint(token)
+		}
 		return "unauthenticated"
-	case len(auth.digests) == 0:
+	}
+	if !auth.enabled() {
 		return "anonymous"
+	}
+	name, accepted := auth.match(authorization)
+	switch {
+	case !accepted:
+		return "unauthenticated"
+	case name != "":
+		return name
 	}
 	return "token:" + shortFingerprint(token)
 }

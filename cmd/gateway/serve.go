@@ -21,6 +21,8 @@ func serveHTTP(ctx context.Context, cfg Config, log *slog.Logger, ln net.Listene
 	if err != nil {
 		return err
 	}
+	// Read once here to fail early; the front door reads the file again
+	// whenever it changes.
 	tokens, err := cfg.InboundTokens()
 	if err != nil {
 		return err
@@ -36,7 +38,8 @@ func serveHTTP(ctx context.Context, cfg Config, log *slog.Logger, ln net.Listene
 		Metrics:      metrics,
 		Ready:        g.ready,
 		Passthrough:  cfg.Passthrough(),
-		Tokens:       tokens,
+		Tokens:       cfg.AuthTokens,
+		TokenFile:    cfg.AuthTokenFile,
 		AllowedHosts: cfg.AllowedHosts,
 		Listen:       cfg.Listen,
 		Logger:       log,
