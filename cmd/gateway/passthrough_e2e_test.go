@@ -14,7 +14,7 @@ import (
 // front of a fake Dagu that accepts fakedagutest.APIKey.
 func startPassthrough(t *testing.T) string {
 	t.Helper()
-	_, daguURL := fakedagutest.Start(t, fakedagu.Options{APIKey: fakedagutest.APIKey, RecordedOnly: true})
+	_, daguURL := fakedagutest.Start(t, fakedagu.Options{APIKey: fakedagutest.APIKey, MCPOnlyKey: fakedagutest.MCPOnlyKey, RecordedOnly: true})
 	cfg, err := resolveFrom(t, []string{"--dagu-url", daguURL, "--upstream-auth", "passthrough"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -29,6 +29,8 @@ func TestPassthrough(t *testing.T) {
 	base := startPassthrough(t)
 	good := connectHTTP(t, base+"/mcp", fakedagutest.APIKey)
 	bad := connectHTTP(t, base+"/mcp", "dagu_a_key_dagu_does_not_know")
+	// A key Dagu knows but does not allow on REST: Dagu's own 403.
+	mcpOnly := connectHTTP(t, base+"/mcp", fakedagutest.MCPOnlyKey)
 	for _, args := range []string{
 		`{"target":"dag_spec","name":"failing_job"}`, `{"target":"dags"}`, `{"target":"dag","name":"failing_job"}`,
 		`{"target":"runs","query":"fromDate=0"}`,
@@ -41,6 +43,9 @@ func TestPassthrough(t *testing.T) {
 		}
 		if out := callTool(t, bad, args); out["code"] != "unauthenticated" {
 			t.Fatalf("unknown key, %s: %v (another caller's cached answer?)", args, out)
+		}
+		if out := callTool(t, mcpOnly, args); out["code"] != "unauthorized" {
+			t.Fatalf("key without the rest_api surface, %s: %v", args, out)
 		}
 	}
 	res, err := http.Post(base+"/mcp", "application/json", nil)
