@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Command loadtest loads a dagu-mcp-gateway (or, with -direct, the Dagu
 // REST API behind it) with concurrent dagu_read calls for a bounded time and
 // prints calls per second, latency percentiles, errors and, given the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package cache is a typed, bounded, expiring LRU cache with load
 // de-duplication.
 //

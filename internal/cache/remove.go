@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package cache
 
 // Peek returns the value stored for key when it has not expired, without

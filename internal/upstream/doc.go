@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package upstream implements the read tool's Upstream port over Dagu's
 // REST API: it decides which REST calls answer each read (as few as the
 // read allows), runs them through package restclient, turns the answers
