@@ -21,7 +21,12 @@ type Request struct {
 	Status int
 }
 
-// requestLog is the list of received requests.
+// maxLoggedRequests bounds the request log: a long-running demo under load
+// keeps only the newest requests, so the log never grows without bound.
+const maxLoggedRequests = 10000
+
+// requestLog is the list of received requests (the newest
+// maxLoggedRequests).
 type requestLog struct {
 	mu       sync.Mutex
 	requests []*Request
@@ -40,6 +45,13 @@ func (l *requestLog) add(r *http.Request) *Request {
 	}
 	entry := &Request{Method: r.Method, Path: r.URL.EscapedPath(), RawQuery: r.URL.RawQuery, Header: header}
 	l.mu.Lock()
+	if len(l.requests) >= maxLoggedRequests {
+		// Drop the older half at once, so trimming costs O(1) per request
+		// on average.
+		kept := copy(l.requests, l.requests[len(l.requests)-maxLoggedRequests/2:])
+		clear(l.requests[kept:])
+		l.requests = l.requests[:kept]
+	}
 	l.requests = append(l.requests, entry)
 	l.mu.Unlock()
 	return entry
