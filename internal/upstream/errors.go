@@ -3,8 +3,6 @@
 package upstream
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -48,8 +46,10 @@ var transportKinds = map[restclient.Kind]model.FailureKind{
 const detailBusy = "The gateway is already sending as many requests to Dagu as it allows; try again shortly."
 
 // failureOf converts any error of a read into the read tool's failure
-// vocabulary: failures pass unchanged, REST client errors are translated,
-// context errors and nil stay as they are.
+// vocabulary: failures pass unchanged and REST client errors are
+// translated. Anything else (a context error, a bug of the gateway's own)
+// stays as it is, so the read tool answers it for what it is instead of
+// blaming Dagu's answer.
 func failureOf(err error) error {
 	if err == nil {
 		return nil
@@ -59,14 +59,11 @@ func failureOf(err error) error {
 	}
 	re, ok := restclient.AsError(err)
 	if !ok {
-		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-			return err
-		}
-		return &model.Failure{Kind: model.FailureDecode, Cause: err}
+		return err
 	}
 	kind, ok := transportKinds[re.Kind]
 	if !ok {
-		kind = model.FailureDecode
+		return err
 	}
 	f := &model.Failure{Kind: kind, Status: re.Status, SurfaceDenied: re.SurfaceDenied, RetryAfter: re.RetryAfter, Cause: err}
 	if re.Kind == restclient.KindBusy {
