@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -36,6 +37,15 @@ func startServe(t *testing.T, fakeOpts fakedagu.Options, args ...string) string 
 // returns the gateway's base URL.
 func serveConfig(t *testing.T, cfg Config) string {
 	t.Helper()
+	base, _ := serveConfigStoppable(t, cfg)
+	return base
+}
+
+// serveConfigStoppable is serveConfig with a stop function for tests that
+// need the server gone before they end (to flush what it exports); stop is
+// idempotent and also runs at cleanup.
+func serveConfigStoppable(t *testing.T, cfg Config) (base string, stop func()) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -47,13 +57,17 @@ func serveConfig(t *testing.T, cfg Config) string {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- serveHTTP(ctx, cfg, slog.New(slog.DiscardHandler), ln) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve returned %v", err)
-		}
-	})
-	return "http://" + cfg.Listen
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("serve returned %v", err)
+			}
+		})
+	}
+	t.Cleanup(stop)
+	return "http://" + cfg.Listen, stop
 }
 
 // bearer adds an Authorization header to every request.

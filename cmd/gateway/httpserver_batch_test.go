@@ -5,26 +5,15 @@ package main
 import (
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestBatchesAreRefused: one HTTP request is at most one call, whatever
 // protocol revision the client claims (the SDK alone accepts batches from
 // clients of revisions before 2025-06-18).
 func TestBatchesAreRefused(t *testing.T) {
-	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "0"}, nil)
-	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
-		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, DisableLocalhostProtection: true})
-	front, err := NewFrontDoor(FrontDoorOptions{MCP: sdk, Listen: "127.0.0.1:0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(front)
-	defer ts.Close()
+	ts := sdkFrontDoor(t, FrontDoorOptions{})
 	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
 	tests := []struct {
 		name, body, version string

@@ -17,15 +17,7 @@ import (
 // responses, the SDK's own localhost check off because the front door does
 // it (and honours --allowed-host).
 func TestFrontDoorWithSDKHandler(t *testing.T) {
-	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "0"}, nil)
-	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
-		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, DisableLocalhostProtection: true})
-	front, err := NewFrontDoor(FrontDoorOptions{MCP: sdk, Tokens: []string{tokenA}, Listen: "127.0.0.1:0", AllowedHosts: []string{"gw.example"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(front)
-	defer ts.Close()
+	ts := sdkFrontDoor(t, FrontDoorOptions{Tokens: []string{tokenA}, AllowedHosts: []string{"gw.example"}})
 
 	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
 	tests := []struct {
@@ -64,4 +56,22 @@ func TestFrontDoorWithSDKHandler(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sdkFrontDoor serves the front door, configured by o, in front of a real
+// go-sdk handler set up as the gateway sets it up (stateless, JSON
+// responses, the SDK's own localhost check off), until the test ends.
+func sdkFrontDoor(t *testing.T, o FrontDoorOptions) *httptest.Server {
+	t.Helper()
+	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "0"}, nil)
+	o.MCP = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, DisableLocalhostProtection: true})
+	o.Listen = "127.0.0.1:0"
+	front, err := NewFrontDoor(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(front)
+	t.Cleanup(ts.Close)
+	return ts
 }

@@ -9,8 +9,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
-	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -130,29 +128,7 @@ func TestTracingExportsRequestAndUpstreamSpans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Listen = ln.Addr().String()
-	if err := cfg.Validate(ModeServe); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- serveHTTP(ctx, cfg, slog.New(slog.DiscardHandler), ln) }()
-	stopped := false
-	stop := func() {
-		if !stopped {
-			stopped = true
-			cancel()
-			if err := <-done; err != nil {
-				t.Errorf("serve returned %v", err)
-			}
-		}
-	}
-	defer stop()
-	base := "http://" + cfg.Listen
+	base, stop := serveConfigStoppable(t, cfg)
 	cs := connectHTTP(t, base+"/mcp", goodToken)
 
 	type request struct {

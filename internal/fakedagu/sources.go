@@ -87,26 +87,27 @@ func (src *sources) readRecordings(fsys fs.FS, d *dialect) error {
 }
 
 func (src *sources) readDerived(fsys fs.FS, dir string) error {
-	names, err := fs.Glob(fsys, dir+"/*.json")
-	if err != nil {
-		return err
-	}
-	for _, name := range names {
-		raw, err := fs.ReadFile(fsys, name)
-		if err != nil {
-			return err
-		}
+	return eachFile(fsys, dir, ".json", func(name, base string, raw []byte) error {
 		doc, err := decodeJSON(raw)
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		src.derived[strings.TrimSuffix(path.Base(name), ".json")] = mustObj(doc, name)
-	}
-	return nil
+		src.derived[base] = mustObj(doc, name)
+		return nil
+	})
 }
 
 func (src *sources) readSpecs(fsys fs.FS, dir string) error {
-	names, err := fs.Glob(fsys, dir+"/*.yaml")
+	return eachFile(fsys, dir, ".yaml", func(_, base string, raw []byte) error {
+		src.specs[base] = string(raw)
+		return nil
+	})
+}
+
+// eachFile calls use with every file of dir ending in ext: its path, its
+// base name without ext, and its content.
+func eachFile(fsys fs.FS, dir, ext string, use func(name, base string, raw []byte) error) error {
+	names, err := fs.Glob(fsys, dir+"/*"+ext)
 	if err != nil {
 		return err
 	}
@@ -115,7 +116,9 @@ func (src *sources) readSpecs(fsys fs.FS, dir string) error {
 		if err != nil {
 			return err
 		}
-		src.specs[strings.TrimSuffix(path.Base(name), ".yaml")] = string(raw)
+		if err := use(name, strings.TrimSuffix(path.Base(name), ext), raw); err != nil {
+			return err
+		}
 	}
 	return nil
 }
