@@ -10,8 +10,8 @@ import (
 )
 
 var (
-	schedulerLogPath = regexp.MustCompile(`^/dag-runs/([^/?]+)/([^/?]+)(?:/sub-dag-runs/([^/?]+))?/log$`)
-	stepLogPath      = regexp.MustCompile(`^/dag-runs/([^/?]+)/([^/?]+)(?:/sub-dag-runs/([^/?]+))?/steps/([^/?]+)/log\?stream=(stdout|stderr)$`)
+	schedulerLogPath = regexp.MustCompile(`^/dag-runs/([^/?]+)/([^/?]+)(?:/(?:sub-dag-runs|children)/([^/?]+))?/log$`)
+	stepLogPath      = regexp.MustCompile(`^(/dag-runs/([^/?]+)/([^/?]+)(?:/(?:sub-dag-runs|children)/([^/?]+))?)/steps/([^/?]+)/log\?stream=(stdout|stderr)$`)
 )
 
 // recordedLogs are the complete log files the recordings reveal.
@@ -43,12 +43,12 @@ func readRecordedLogs(src *sources) recordedLogs {
 			continue
 		}
 		if m := stepLogPath.FindStringSubmatch(path); m != nil {
-			dagName := unescapeSegment(m[1])
-			if m[3] != "" {
-				sub := getObj(src.optionalBody(fmt.Sprintf("/dag-runs/%s/%s/sub-dag-runs/%s", m[1], m[2], m[3])), "dagRunDetails")
-				dagName = getStr(sub, "name")
+			dagName := unescapeSegment(m[2])
+			if m[4] != "" {
+				// The run part of the path (m[1]) is the recorded sub-run's details route.
+				dagName = getStr(getObj(src.optionalBody(m[1]), "dagRunDetails"), "name")
 			}
-			logs.steps[stepLogKey(dagName, unescapeSegment(m[4]), m[5])] = lines
+			logs.steps[stepLogKey(dagName, unescapeSegment(m[5]), m[6])] = lines
 		}
 	}
 	return logs

@@ -10,7 +10,7 @@ import (
 
 var (
 	runDetailsPath = regexp.MustCompile(`^/dag-runs/[^/?]+/[^/?]+$`)
-	subDetailsPath = regexp.MustCompile(`^/dag-runs/[^/?]+/[^/?]+/sub-dag-runs/([^/?]+)$`)
+	subDetailsPath = regexp.MustCompile(`^/dag-runs/[^/?]+/[^/?]+/(?:sub-dag-runs|children)/([^/?]+)$`)
 	dagDetailsPath = regexp.MustCompile(`^/dags/([^/?]+)$`)
 )
 
@@ -257,12 +257,17 @@ func stepName(node obj) string { return getStr(getObj(node, "step"), "name") }
 // subRunRef is one sub-run a node started.
 type subRunRef struct{ id, dagName, params string }
 
+// subRunNodeKeys are the node fields naming sub-runs: "subRuns" and
+// "subRunsRepeated", or "children" and "childrenRepeated" on 1.17 (a node
+// carries the pair of its own release only).
+var subRunNodeKeys = []string{"subRuns", "subRunsRepeated", "children", "childrenRepeated"}
+
 // subRunRefs lists the sub-runs a run's nodes started, in node order.
 func subRunRefs(details obj) []subRunRef {
 	var out []subRunRef
 	for _, n := range getArr(details, "nodes") {
 		node := mustObj(n, "node")
-		for _, key := range []string{"subRuns", "subRunsRepeated"} {
+		for _, key := range subRunNodeKeys {
 			for _, s := range getArr(node, key) {
 				sub := mustObj(s, "sub-run")
 				out = append(out, subRunRef{getStr(sub, "dagRunId"), getStr(sub, "dagName"), getStr(sub, "params")})

@@ -22,6 +22,7 @@ type dialect struct {
 	publicHealth bool // {apiBase}/health answers without credentials
 	routes       routeSet
 	subRunPath   string // "sub-dag-runs", or "children" on 1.17
+	subRunNoun   string // what a missing sub-run's 404 calls it: "sub dag-run", or "child dag-run" on 1.17
 
 	dagLabels         labelParam // label filter of GET /dags
 	dagListWorkspace  bool       // GET /dags binds workspace
@@ -103,7 +104,7 @@ var dialects = map[Profile]*dialect{
 		apiBase: "/api/v1", auth: authKeySurfaces, publicHealth: true,
 		routes: routeOpenAPI | routeAuthMe | routeEventLogs | routeSearchDAGs | routeWiki |
 			routeRunSpecs | routeDownloads | routeSubRunList | routeForeach,
-		subRunPath: "sub-dag-runs", dagLabels: labelsOrTags, dagListWorkspace: true, dagListSort: true,
+		subRunPath: "sub-dag-runs", subRunNoun: "sub dag-run", dagLabels: labelsOrTags, dagListWorkspace: true, dagListSort: true,
 		listNextRun: true, validatesDAGNames: true, dagNotFound: dagNotFoundCurrent, specNotFound: http.StatusNotFound,
 		latestAlias: true, runStatusArray: true, runLabels: labelsOrTags, runPaging: true, runWorkspace: true,
 		runCursorVersion: 3, subRunDAGName: true,
@@ -113,7 +114,7 @@ var dialects = map[Profile]*dialect{
 		apiBase: "/api/v1", webUI: true, auth: authKeys, publicHealth: true,
 		routes: routeOpenAPI | routeAuthMe | routeEventLogs | routeSearchDAGs | routeLegacySearch |
 			routeDocs | routeDocsFeed | routeRunSpecs | routeDownloads | routeSubRunList,
-		subRunPath: "sub-dag-runs", dagLabels: labelsOrTags, dagListWorkspace: true, dagListSort: true,
+		subRunPath: "sub-dag-runs", subRunNoun: "sub dag-run", dagLabels: labelsOrTags, dagListWorkspace: true, dagListSort: true,
 		listNextRun: true, validatesDAGNames: true, dagNotFound: dagNotFound26, specNotFound: http.StatusNotFound,
 		latestAlias: true, runStatusArray: true, runLabels: labelsOrTags, runPaging: true, runWorkspace: true,
 		runCursorVersion: 2, subRunDAGName: true, subRunSchedulerLog: true,
@@ -123,7 +124,7 @@ var dialects = map[Profile]*dialect{
 		profile: Profile20, release: "2.0.0", dataDir: "testdata/profiles/v2.0.0", derived: "testdata/profiles/v2.0.0/derived",
 		apiBase: "/api/v1", webUI: true, auth: authKeys, publicHealth: true,
 		routes:     routeAuthMe | routeLegacySearch | routeDocs | routeRunSpecs | routeDownloads | routeSubRunList,
-		subRunPath: "sub-dag-runs", dagLabels: tagsOnly, dagListSort: true,
+		subRunPath: "sub-dag-runs", subRunNoun: "sub dag-run", dagLabels: tagsOnly, dagListSort: true,
 		dagNotFound: dagNotFoundOld, specNotFound: http.StatusNotFound,
 		latestAlias: true, runLabels: tagsOnly, subRunSchedulerLog: true, derivesFromShapes: true,
 	},
@@ -131,7 +132,7 @@ var dialects = map[Profile]*dialect{
 		profile: Profile129, release: "1.29.2", dataDir: "testdata/profiles/v1.29.2",
 		apiBase: "/api/v2", auth: authKeys, publicHealth: true,
 		routes:     routeAuthMe | routeLegacySearch | routeSubRunList,
-		subRunPath: "sub-dag-runs", dagLabels: tagOnly, dagListSort: true,
+		subRunPath: "sub-dag-runs", subRunNoun: "sub dag-run", dagLabels: tagOnly, dagListSort: true,
 		dagNotFound: dagNotFoundOld, specNotFound: http.StatusInternalServerError,
 		latestAlias: true, runLabels: noLabels, subRunSchedulerLog: true, derivesFromShapes: true,
 	},
@@ -139,7 +140,7 @@ var dialects = map[Profile]*dialect{
 		profile: Profile117, release: "1.17.4", dataDir: "testdata/profiles/v1.17.4",
 		apiBase: "/api/v2", legacyBase: "/api/v1", auth: authStaticToken,
 		routes:     routeLegacySearch,
-		subRunPath: "children", dagLabels: tagOnly,
+		subRunPath: "children", subRunNoun: "child dag-run", dagLabels: tagOnly,
 		dagNotFound: dagNotFoundOld, specNotFound: http.StatusInternalServerError,
 		runLabels: noLabels, emptyRunsNull: true, subRunSchedulerLog: true, derivesFromShapes: true,
 	},

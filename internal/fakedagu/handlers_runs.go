@@ -279,7 +279,8 @@ func (s *Server) runByID(c *call) *runRecord {
 	return r
 }
 
-// subRunByID resolves /dag-runs/{name}/{dagRunId}/sub-dag-runs/{subDAGRunId}.
+// subRunByID resolves /dag-runs/{name}/{dagRunId}/sub-dag-runs/{subDAGRunId}
+// (/children/ on 1.17).
 func (s *Server) subRunByID(c *call) *runRecord {
 	root := s.runByID(c)
 	if root == nil {
@@ -288,7 +289,7 @@ func (s *Server) subRunByID(c *call) *runRecord {
 	sid := c.params["subDAGRunId"]
 	sub := root.subRun(sid)
 	if sub == nil {
-		c.notFound(fmt.Sprintf("sub dag-run ID %s not found for DAG %s", sid, root.name))
+		c.notFound(fmt.Sprintf("%s ID %s not found for DAG %s", s.dialect.subRunNoun, sid, root.name))
 	}
 	return sub
 }

@@ -75,7 +75,7 @@ func sweepRuns(t *testing.T, a api, p fakedagu.Profile) {
 			if ans.contentType != "application/json" || (ans.status != http.StatusOK && ans.status != http.StatusNotFound) {
 				t.Errorf("%s step %s: %d %q %s", runPath, step, ans.status, ans.contentType, ans.body)
 			}
-			for _, sr := range listOrNil(node["subRuns"]) {
+			for _, sr := range append(listOrNil(node["subRuns"]), listOrNil(node["children"])...) {
 				id := sr.(map[string]any)["dagRunId"].(string)
 				if sub := a.get(t, runPath+subPath+id); sub.status != http.StatusOK {
 					t.Errorf("%s sub-run %s: %d %s", runPath, id, sub.status, sub.body)
