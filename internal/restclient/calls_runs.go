@@ -56,7 +56,7 @@ func (c *Client) ListRunsByName(ctx context.Context, name string, p gen.ListDAGR
 }
 
 // GetRun reads a run with its steps (GET /dag-runs/{name}/{dagRunId}, or
-// the sub-dag-runs/{subDAGRunId} form for a sub-run).
+// the sub-run form; see RunRoutes).
 func (c *Client) GetRun(ctx context.Context, ref RunRef) (*gen.DAGRunDetails, error) {
 	body, err := c.runDetails(ctx, ref)
 	if err != nil {
@@ -66,18 +66,19 @@ func (c *Client) GetRun(ctx context.Context, ref RunRef) (*gen.DAGRunDetails, er
 }
 
 func (c *Client) runDetails(ctx context.Context, ref RunRef) (*gen.DAGRunDetailsResponse, error) {
-	if ref.IsSub() {
-		if err := ref.check(RouteSubRun); err != nil {
-			return nil, err
-		}
-		res, err := c.api().GetSubDAGRunWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID)
-		return decoded[gen.DAGRunDetailsResponse](RouteSubRun, res, err)
-	}
-	if err := ref.check(RouteRun); err != nil {
+	route := c.RunRoutes(ref).Details
+	if err := ref.check(route); err != nil {
 		return nil, err
 	}
-	res, err := c.api().GetDAGRunWithResponse(ctx, ref.Name, ref.RunID)
-	return decoded[gen.DAGRunDetailsResponse](RouteRun, res, err)
+	switch route {
+	case RouteRun:
+		res, err := c.api().GetDAGRunWithResponse(ctx, ref.Name, ref.RunID)
+		return decoded[gen.DAGRunDetailsResponse](route, res, err)
+	case RouteSubRun:
+		res, err := c.api().GetSubDAGRunWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID)
+		return decoded[gen.DAGRunDetailsResponse](route, res, err)
+	}
+	return nil, unknownRoute(route)
 }
 
 // GetRunSpec reads the YAML a run (or sub-run) was started from.
@@ -90,18 +91,19 @@ func (c *Client) GetRunSpec(ctx context.Context, ref RunRef) (string, error) {
 }
 
 func (c *Client) runSpec(ctx context.Context, ref RunRef) (*gen.DAGRunSpecResponse, error) {
-	if ref.IsSub() {
-		if err := ref.check(RouteSubRunSpec); err != nil {
-			return nil, err
-		}
-		res, err := c.api().GetSubDAGRunSpecWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID)
-		return decoded[gen.DAGRunSpecResponse](RouteSubRunSpec, res, err)
-	}
-	if err := ref.check(RouteRunSpec); err != nil {
+	route := c.RunRoutes(ref).Spec
+	if err := ref.check(route); err != nil {
 		return nil, err
 	}
-	res, err := c.api().GetDAGRunSpecWithResponse(ctx, ref.Name, ref.RunID)
-	return decoded[gen.DAGRunSpecResponse](RouteRunSpec, res, err)
+	switch route {
+	case RouteRunSpec:
+		res, err := c.api().GetDAGRunSpecWithResponse(ctx, ref.Name, ref.RunID)
+		return decoded[gen.DAGRunSpecResponse](route, res, err)
+	case RouteSubRunSpec:
+		res, err := c.api().GetSubDAGRunSpecWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID)
+		return decoded[gen.DAGRunSpecResponse](route, res, err)
+	}
+	return nil, unknownRoute(route)
 }
 
 // GetRunOutputs reads a root run's collected outputs and attempt metadata
@@ -117,39 +119,51 @@ func (c *Client) GetRunOutputs(ctx context.Context, name, runID string) (*gen.DA
 // GetRunLog reads a window of a run's (or sub-run's) scheduler log. The
 // run ID must be concrete, not "latest".
 func (c *Client) GetRunLog(ctx context.Context, ref RunRef, w LogWindow) (*gen.Log, error) {
-	if ref.IsSub() {
-		if err := ref.check(RouteSubRunLog); err != nil {
-			return nil, err
-		}
-		p := gen.GetSubDAGRunLogParams{Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
-		res, err := c.api().GetSubDAGRunLogWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID, &p)
-		return decoded[gen.Log](RouteSubRunLog, res, err)
-	}
-	if err := ref.check(RouteRunLog); err != nil {
+	route := c.RunRoutes(ref).SchedulerLog
+	if err := ref.check(route); err != nil {
 		return nil, err
 	}
-	p := gen.GetDAGRunLogParams{Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
-	res, err := c.api().GetDAGRunLogWithResponse(ctx, ref.Name, ref.RunID, &p)
-	return decoded[gen.Log](RouteRunLog, res, err)
+	switch route {
+	case RouteRunLog:
+		p := gen.GetDAGRunLogParams{Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
+		res, err := c.api().GetDAGRunLogWithResponse(ctx, ref.Name, ref.RunID, &p)
+		return decoded[gen.Log](route, res, err)
+	case RouteSubRunLog:
+		p := gen.GetSubDAGRunLogParams{Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
+		res, err := c.api().GetSubDAGRunLogWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID, &p)
+		return decoded[gen.Log](route, res, err)
+	}
+	return nil, unknownRoute(route)
 }
 
 // GetStepLog reads a window of one step's stdout or stderr in a run or
-// sub-run. The stream is always sent (some servers fail without it).
-func (c *Client) GetStepLog(ctx context.Context, ref RunRef, step string, stream gen.LogStream, w LogWindow) (*gen.Log, error) {
-	if ref.IsSub() {
-		if err := ref.check(RouteSubStepLog, step); err != nil {
-			return nil, err
-		}
-		p := gen.GetSubDAGRunStepLogParams{Stream: stream, Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
-		res, err := c.api().GetSubDAGRunStepLogWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID, step, &p)
-		return decoded[gen.Log](RouteSubStepLog, res, err)
-	}
-	if err := ref.check(RouteStepLog, step); err != nil {
+// sub-run, or of a foreach body step's (newer servers only; see
+// StepLogRoute). The stream is always sent (some servers fail without it).
+func (c *Client) GetStepLog(ctx context.Context, s StepRef, stream gen.LogStream, w LogWindow) (*gen.Log, error) {
+	route := c.StepLogRoute(s)
+	if err := s.check(route); err != nil {
 		return nil, err
 	}
-	p := gen.GetDAGRunStepLogParams{Stream: stream, Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
-	res, err := c.api().GetDAGRunStepLogWithResponse(ctx, ref.Name, ref.RunID, step, &p)
-	return decoded[gen.Log](RouteStepLog, res, err)
+	r := s.Run
+	switch route {
+	case RouteStepLog:
+		p := gen.GetDAGRunStepLogParams{Stream: stream, Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
+		res, err := c.api().GetDAGRunStepLogWithResponse(ctx, r.Name, r.RunID, s.Step, &p)
+		return decoded[gen.Log](route, res, err)
+	case RouteSubStepLog:
+		p := gen.GetSubDAGRunStepLogParams{Stream: stream, Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
+		res, err := c.api().GetSubDAGRunStepLogWithResponse(ctx, r.Name, r.RunID, r.SubRunID, s.Step, &p)
+		return decoded[gen.Log](route, res, err)
+	case RouteForeachBodyLog:
+		p := gen.GetForeachBodyStepLogParams{Stream: stream, Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
+		res, err := c.api().GetForeachBodyStepLogWithResponse(ctx, r.Name, r.RunID, s.Step, s.Item, s.BodyStep, &p)
+		return decoded[gen.Log](route, res, err)
+	case RouteSubForeachBodyLog:
+		p := gen.GetSubDAGRunForeachBodyStepLogParams{Stream: stream, Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
+		res, err := c.api().GetSubDAGRunForeachBodyStepLogWithResponse(ctx, r.Name, r.RunID, r.SubRunID, s.Step, s.Item, s.BodyStep, &p)
+		return decoded[gen.Log](route, res, err)
+	}
+	return nil, unknownRoute(route)
 }
 
 // ListSubRuns lists the sub-runs a root run started, or, when ref names a
@@ -171,21 +185,21 @@ func (c *Client) ListSubRuns(ctx context.Context, ref RunRef) ([]gen.SubDAGRunDe
 // bytes (run or sub-run), failing with KindTooLarge past limit bytes. A
 // limit <= 0 or above Config.MaxResponseBytes means MaxResponseBytes.
 func (c *Client) DownloadStepLog(ctx context.Context, ref RunRef, step string, stream gen.LogStream, limit int64) ([]byte, error) {
-	route := RouteStepLogDownload
-	if ref.IsSub() {
-		route = RouteSubStepDownload
-	}
+	route := c.RunRoutes(ref).StepDownload
 	if err := ref.check(route, step); err != nil {
 		return nil, err
 	}
 	var res *http.Response
 	var err error
-	if ref.IsSub() {
-		p := gen.DownloadSubDAGRunStepLogParams{Stream: ptr(stream)}
-		res, err = c.api().DownloadSubDAGRunStepLog(ctx, ref.Name, ref.RunID, ref.SubRunID, step, &p)
-	} else {
+	switch route {
+	case RouteStepLogDownload:
 		p := gen.DownloadDAGRunStepLogParams{Stream: ptr(stream)}
 		res, err = c.api().DownloadDAGRunStepLog(ctx, ref.Name, ref.RunID, step, &p)
+	case RouteSubStepDownload:
+		p := gen.DownloadSubDAGRunStepLogParams{Stream: ptr(stream)}
+		res, err = c.api().DownloadSubDAGRunStepLog(ctx, ref.Name, ref.RunID, ref.SubRunID, step, &p)
+	default:
+		return nil, unknownRoute(route)
 	}
 	if err != nil {
 		return nil, decodeError(route, err)

@@ -109,12 +109,12 @@ func TestHelpersAgainstFixtures(t *testing.T) {
 			return err == nil && r.Content != "", err
 		}},
 		{"step log offset and limit", func() (bool, error) {
-			r, err := c.GetStepLog(ctx, RunRef{Name: "big_log_job", RunID: "0356UUo2lMk0yUwBDR9c0n"}, "spew", gen.StreamStdout, LogWindow{Offset: 100, Limit: 3})
+			r, err := c.GetStepLog(ctx, StepRef{Run: RunRef{Name: "big_log_job", RunID: "0356UUo2lMk0yUwBDR9c0n"}, Step: "spew"}, gen.StreamStdout, LogWindow{Offset: 100, Limit: 3})
 			return err == nil && r.LineCount != nil && *r.LineCount == 3, err
 		}},
 		{"sub-run step log", func() (bool, error) {
 			ref := RunRef{Name: "parent_job", RunID: "0356UUnJXB5Ffd1qyncWee", SubRunID: "91BtJYkQW1SsskLaa43ZUyKwazXZNeYsWuDL4EC3BKCg"}
-			r, err := c.GetStepLog(ctx, ref, "child_start", gen.StreamStdout, LogWindow{})
+			r, err := c.GetStepLog(ctx, StepRef{Run: ref, Step: "child_start"}, gen.StreamStdout, LogWindow{})
 			return err == nil && r.Content != "", err
 		}},
 	}
@@ -142,7 +142,7 @@ func TestHelpersReportMissingThings(t *testing.T) {
 			return err
 		}, 404, false},
 		{"missing step", func() error {
-			_, err := c.GetStepLog(ctx, RunRef{Name: "failing_job", RunID: "0356UUn8VwcWFuh5L8qwbp"}, "no_such_step", gen.StreamStdout, LogWindow{})
+			_, err := c.GetStepLog(ctx, StepRef{Run: RunRef{Name: "failing_job", RunID: "0356UUn8VwcWFuh5L8qwbp"}, Step: "no_such_step"}, gen.StreamStdout, LogWindow{})
 			return err
 		}, 404, false},
 		{"foreach route on an older server", func() error {

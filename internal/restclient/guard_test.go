@@ -149,7 +149,7 @@ func pathOps() []pathOp {
 		{RouteRunLog, 2, func(c *Client, v []string) error { _, err := c.GetRunLog(ctx, ref(v), w); return err }},
 		{RouteSubRuns, 2, func(c *Client, v []string) error { _, err := c.ListSubRuns(ctx, ref(v)); return err }},
 		{RouteStepLog, 3, func(c *Client, v []string) error {
-			_, err := c.GetStepLog(ctx, ref(v), v[2], gen.StreamStdout, w)
+			_, err := c.GetStepLog(ctx, StepRef{Run: ref(v), Step: v[2]}, gen.StreamStdout, w)
 			return err
 		}},
 		{RouteStepLogDownload, 3, func(c *Client, v []string) error {
@@ -162,14 +162,14 @@ func pathOps() []pathOp {
 		}},
 		{RouteForeachItem, 4, func(c *Client, v []string) error { _, err := c.GetForeachItem(ctx, ref(v), v[2], v[3]); return err }},
 		{RouteForeachBodyLog, 5, func(c *Client, v []string) error {
-			_, err := c.GetForeachBodyStepLog(ctx, ref(v), v[2], v[3], v[4], gen.StreamStdout, w)
+			_, err := c.GetStepLog(ctx, StepRef{Run: ref(v), Step: v[2], Item: v[3], BodyStep: v[4]}, gen.StreamStdout, w)
 			return err
 		}},
 		{RouteSubRun, 3, func(c *Client, v []string) error { _, err := c.GetRun(ctx, sub(v)); return err }},
 		{RouteSubRunSpec, 3, func(c *Client, v []string) error { _, err := c.GetRunSpec(ctx, sub(v)); return err }},
 		{RouteSubRunLog, 3, func(c *Client, v []string) error { _, err := c.GetRunLog(ctx, sub(v), w); return err }},
 		{RouteSubStepLog, 4, func(c *Client, v []string) error {
-			_, err := c.GetStepLog(ctx, sub(v), v[3], gen.StreamStderr, w)
+			_, err := c.GetStepLog(ctx, StepRef{Run: sub(v), Step: v[3]}, gen.StreamStderr, w)
 			return err
 		}},
 		{RouteSubStepDownload, 4, func(c *Client, v []string) error {
@@ -182,7 +182,7 @@ func pathOps() []pathOp {
 		}},
 		{RouteSubForeachItem, 5, func(c *Client, v []string) error { _, err := c.GetForeachItem(ctx, sub(v), v[3], v[4]); return err }},
 		{RouteSubForeachBodyLog, 6, func(c *Client, v []string) error {
-			_, err := c.GetForeachBodyStepLog(ctx, sub(v), v[3], v[4], v[5], gen.StreamStdout, w)
+			_, err := c.GetStepLog(ctx, StepRef{Run: sub(v), Step: v[3], Item: v[4], BodyStep: v[5]}, gen.StreamStdout, w)
 			return err
 		}},
 	}

@@ -139,8 +139,10 @@ type Adapter struct {
 	opts   AdapterOptions
 	log    *slog.Logger
 	caches adapterCaches
-	runs   runCache
-	lists  listCache
+	// runs is the one way to the parts of runs: the run cache layer over
+	// the REST reads.
+	runs  *cachedRuns
+	lists listCache
 
 	// caps holds the last successful capability detection; nil until one
 	// succeeded.
@@ -166,7 +168,7 @@ func NewAdapter(o AdapterOptions) (*Adapter, error) {
 	if err != nil {
 		return nil, err
 	}
-	runs, err := newRunCache(o)
+	store, err := newRunStore(o)
 	if err != nil {
 		return nil, err
 	}
@@ -174,8 +176,10 @@ func NewAdapter(o AdapterOptions) (*Adapter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Adapter{client: o.Client, opts: o, log: o.Logger, caches: caches, runs: runs, lists: lists,
-		baseCtx: context.Background()}, nil
+	a := &Adapter{client: o.Client, opts: o, log: o.Logger, caches: caches, lists: lists, baseCtx: context.Background()}
+	rest := restRuns{client: o.Client, apiBase: func() restclient.APIBase { return a.capsOrCurrent().APIBase }}
+	a.runs = &cachedRuns{next: rest, store: store, client: o.Client}
+	return a, nil
 }
 
 // Start detects the server's capabilities now and again every

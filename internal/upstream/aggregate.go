@@ -41,7 +41,7 @@ func (a *Adapter) aggregateItem(ctx context.Context, t runTarget, step, item str
 	}
 	out, ok := mapping.AggregateItem(agg, t.uris(), step, item)
 	if !ok {
-		return nil, notFound(runRoute(t.ref), model.FieldItem, "")
+		return nil, notFound(a.client.RunRoutes(t.ref).Details, model.FieldItem, "")
 	}
 	return &out, nil
 }
@@ -62,7 +62,7 @@ func (a *Adapter) aggregateOf(ctx context.Context, t runTarget, step string, nes
 	if err != nil {
 		return mapping.Aggregate{}, err
 	}
-	route := runRoute(t.ref)
+	route := a.client.RunRoutes(t.ref).Details
 	n := stepNode(d, step)
 	switch {
 	case n == nil:
@@ -94,11 +94,7 @@ func (a *Adapter) downloadAggregate(ctx context.Context, ref restclient.RunRef, 
 	}
 	agg, err := mapping.ParseForeachAggregate(raw)
 	if err != nil {
-		route := restclient.RouteStepLogDownload
-		if ref.IsSub() {
-			route = restclient.RouteSubStepDownload
-		}
-		return mapping.Aggregate{}, unsupported(route, detailForeachSummary, err)
+		return mapping.Aggregate{}, unsupported(a.client.RunRoutes(ref).StepDownload, detailForeachSummary, err)
 	}
 	return agg, nil
 }

@@ -127,17 +127,9 @@ func (a *Adapter) missingForeach(ctx context.Context, t runTarget, step string, 
 	case n == nil:
 		return withField(err, model.FieldStepName)
 	case !isForeach(n):
-		return notForeachStep(runRoute(t.ref), step)
+		return notForeachStep(a.client.RunRoutes(t.ref).Details, step)
 	case itemField == "":
 		return err
 	}
 	return withField(err, itemField)
-}
-
-// runRoute names the details route of a run reference, for errors.
-func runRoute(ref restclient.RunRef) string {
-	if ref.IsSub() {
-		return restclient.RouteSubRun
-	}
-	return restclient.RouteRun
 }

@@ -106,7 +106,7 @@ func (a *Adapter) fetchDAG(ctx context.Context, name string) (*gen.DAGDetailsRes
 		return a.client.GetDAG(ctx, name)
 	})
 	if err == nil {
-		a.noteLatest(ctx, &resp.LatestDAGRun)
+		a.runs.noteLatest(ctx, &resp.LatestDAGRun)
 	}
 	return resp, err
 }
@@ -119,7 +119,7 @@ func (a *Adapter) fetchRunList(ctx context.Context, p gen.ListDAGRunsParams) (*g
 		return a.client.ListRuns(ctx, p)
 	})
 	if err == nil {
-		a.noteSummaries(ctx, resp.DagRuns)
+		a.runs.noteSummaries(ctx, resp.DagRuns)
 	}
 	return resp, err
 }

@@ -44,14 +44,14 @@ func (t runTarget) uris() mapping.RunAddressForURIs {
 func (a *Adapter) resolveRun(ctx context.Context, addr model.RunAddress) (runTarget, error) {
 	ref := restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID, SubRunID: addr.SubRunID}
 	if addr.SubRunID != "" && !a.capsOrCurrent().SubRuns {
-		return runTarget{}, unsupported(restclient.RouteSubRun, detailNoSubRuns, nil)
+		return runTarget{}, unsupported(a.client.RunRoutes(ref).Details, detailNoSubRuns, nil)
 	}
 	if addr.DAGRunID != latestRunID {
 		t := runTarget{ref: ref}
-		t.root, _ = a.runs.details(a.runKeyOf(ctx, restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID}))
+		t.root, _ = a.runs.cached(ctx, restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID})
 		return t, nil
 	}
-	d, err := a.latestDetails(ctx, addr.Name)
+	d, err := a.runs.latest(ctx, addr.Name)
 	if err != nil {
 		return runTarget{}, blame(err, model.FieldDAGRunID, http.StatusNotFound)
 	}
@@ -63,51 +63,15 @@ func (a *Adapter) resolveRun(ctx context.Context, addr model.RunAddress) (runTar
 // run ID is answered from the run cache when it holds the run.
 func (a *Adapter) rootDetails(ctx context.Context, name, runID string) (*gen.DAGRunDetails, error) {
 	if runID == latestRunID {
-		return a.latestDetails(ctx, name)
+		return a.runs.latest(ctx, name)
 	}
-	ref := restclient.RunRef{Name: name, RunID: runID}
-	k := a.runKeyOf(ctx, ref)
-	if d, ok := a.runs.details(k); ok {
-		return d, nil
-	}
-	d, err := a.client.GetRun(ctx, ref)
-	if err == nil {
-		a.noteRoot(k, d)
-	}
-	return d, err
-}
-
-// latestDetails reads a DAG's most recent run through the latest alias
-// (1 call; never cached, but the concrete run it names is noted in the run
-// cache). Dagu 1.x (the /api/v2 releases) may not know the alias (1.17
-// answers 404 for it), so there a 404 is followed by the DAG's run list,
-// newest first, and the details of its first run (2 more calls); when the
-// list is empty the alias's 404 stands.
-func (a *Adapter) latestDetails(ctx context.Context, name string) (*gen.DAGRunDetails, error) {
-	d, err := a.readLatest(ctx, name)
-	if err == nil && d.DagRunId != "" {
-		a.noteRoot(a.runKeyOf(ctx, restclient.RunRef{Name: name, RunID: d.DagRunId}), d)
-	}
-	return d, err
-}
-
-func (a *Adapter) readLatest(ctx context.Context, name string) (*gen.DAGRunDetails, error) {
-	d, err := a.client.GetRun(ctx, restclient.RunRef{Name: name, RunID: latestRunID})
-	if err == nil || !isHTTP(err, http.StatusNotFound) || a.capsOrCurrent().APIBase != restclient.APIv2 {
-		return d, err
-	}
-	var all int64
-	list, lerr := a.client.ListRunsByName(ctx, name, gen.ListDAGRunsByNameParams{FromDate: &all})
-	if lerr != nil || len(list.DagRuns) == 0 {
-		return nil, err
-	}
-	return a.client.GetRun(ctx, restclient.RunRef{Name: name, RunID: list.DagRuns[0].DagRunId})
+	return a.runs.details(ctx, runTarget{ref: restclient.RunRef{Name: name, RunID: runID}})
 }
 
 // runDetails returns the details of the run t names, root or sub-run,
-// reusing what the adapter already has (the root's details from resolving
-// or the cache, details read alongside, the run cache) before reading
-// them. A 404 blames the ID that names nothing (see missingRun).
+// reusing what the read already has (the root's details from resolving,
+// details read alongside) before asking the run cache layer. A 404 blames
+// the ID that names nothing (see missingRun).
 func (a *Adapter) runDetails(ctx context.Context, t runTarget) (*gen.DAGRunDetails, error) {
 	switch {
 	case !t.ref.IsSub() && t.root != nil:
@@ -117,29 +81,11 @@ func (a *Adapter) runDetails(ctx context.Context, t runTarget) (*gen.DAGRunDetai
 	case t.fetchErr != nil:
 		return nil, a.missingRun(ctx, t, t.fetchErr)
 	}
-	k := a.runKeyOf(ctx, t.ref)
-	if d, ok := a.runs.details(k); ok {
-		return d, nil
-	}
-	d, err := a.client.GetRun(ctx, t.ref)
+	d, err := a.runs.details(ctx, t)
 	if err != nil {
 		return nil, a.missingRun(ctx, t, err)
 	}
-	a.noteRun(ctx, t, d)
 	return d, nil
-}
-
-// noteRun records fresh details of the run t names: a root run's as
-// noteRoot does; a sub-run's are stored when it and its root are final.
-func (a *Adapter) noteRun(ctx context.Context, t runTarget, d *gen.DAGRunDetails) {
-	k := a.runKeyOf(ctx, t.ref)
-	if !t.ref.IsSub() {
-		a.noteRoot(k, d)
-		return
-	}
-	if finalTarget(t, d) {
-		a.runs.putDetails(k, d)
-	}
 }
 
 // missingRun tags a run lookup's 404 with the ID at fault. Dagu answers a
@@ -155,7 +101,7 @@ func (a *Adapter) missingRun(ctx context.Context, t runTarget, err error) error 
 	case t.root != nil:
 		return withField(err, model.FieldSubRunID)
 	}
-	_, rootErr := a.client.GetRun(ctx, restclient.RunRef{Name: t.ref.Name, RunID: t.ref.RunID})
+	_, rootErr := a.runs.details(ctx, runTarget{ref: restclient.RunRef{Name: t.ref.Name, RunID: t.ref.RunID}})
 	switch {
 	case rootErr == nil:
 		return withField(err, model.FieldSubRunID)

@@ -55,25 +55,13 @@ func (a *Adapter) runForDetail(ctx context.Context, addr model.RunAddress) (*gen
 
 // attemptID looks the run's current attempt up in the event log, when that
 // is possible and allowed; the attempt of a final run is kept in the run
-// cache once found (an empty answer may be an event log that lags, so it
-// is read again next time).
+// cache once found (see cachedRuns.attempt).
 func (a *Adapter) attemptID(ctx context.Context, t runTarget, d *gen.DAGRunDetails) string {
 	caps, ok := a.Capabilities()
 	if !ok || !caps.EventLogs || !a.eventLogAccess(ctx) {
 		return ""
 	}
-	final := finalTarget(t, d)
-	k := a.runKeyOf(ctx, t.ref)
-	if final {
-		if id, ok := a.runs.attempt(k); ok {
-			return id
-		}
-	}
-	id := a.readAttemptID(ctx, d)
-	if final && id != "" {
-		a.runs.putAttempt(k, id)
-	}
-	return id
+	return a.runs.attempt(ctx, t, d, func() string { return a.readAttemptID(ctx, d) })
 }
 
 // readAttemptID reads the attempt from the event log (1 call); a failed

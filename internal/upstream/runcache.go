@@ -3,174 +3,203 @@
 package upstream
 
 import (
-	"fmt"
+	"context"
+	"net/http"
+	"sync"
 
-	"github.com/dagu-mcp-gateway/gateway/internal/cache"
 	"github.com/dagu-mcp-gateway/gateway/internal/mapping"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
 )
 
-// runCacheEntries bounds the number of run-cache entries; the byte budget
-// (AdapterOptions.RunCacheBytes) is meant to be the bound that binds.
-const runCacheEntries = 1 << 16
-
-// runKey names one run, root or sub-run, as one credential sees it. The
-// root run ID is always concrete: "latest" is never a key.
-type runKey struct {
-	fingerprint string
-	name        string // the root run's DAG name, as addressed
-	rootID      string
-	subID       string // "" for the root run
+// cachedRuns is the run cache as one layer: a runSource that answers from
+// the runStore what a final run (see finalTarget) can no longer change and
+// passes everything else to next. With the store disabled it only passes
+// reads on.
+type cachedRuns struct {
+	next   runSource
+	store  runStore
+	client *restclient.Client // for the credential's fingerprint
 }
 
-// runPart is which part of a run an entry holds.
-type runPart uint8
-
-const (
-	partDetails      runPart = iota // *gen.DAGRunDetails
-	partAttempt                     // string
-	partPresence                    // map[string]mapping.StreamPresence
-	partSchedulerLog                // *gen.Log
-	partStepLog                     // streamOutcome
-)
-
-// runCacheKey addresses one entry: a part of a run and, for logs, which
-// window of which stream of which step (or foreach body step).
-type runCacheKey struct {
-	run      runKey
-	part     runPart
-	step     string
-	item     string
-	bodyStep string
-	stream   gen.LogStream
-	window   restclient.LogWindow
+// key is the store key of a run reference for the credential the request
+// in ctx is sent with (the caller's own in passthrough mode).
+func (c *cachedRuns) key(ctx context.Context, ref restclient.RunRef) runKey {
+	return runKey{fingerprint: c.client.Fingerprint(ctx), name: ref.Name, rootID: ref.RunID, subID: ref.SubRunID}
 }
 
-// runCacheValue is a stored part with the bytes it and its key take.
-type runCacheValue struct {
-	value any
-	size  int64
+// cached returns a run's details when the store holds them (the run is
+// final), without reading anything.
+func (c *cachedRuns) cached(ctx context.Context, ref restclient.RunRef) (*gen.DAGRunDetails, bool) {
+	return c.store.details(c.key(ctx, ref))
 }
 
-// streamOutcome is a finished read of one log stream: its window, or the
-// handler's 404 saying the stream file does not exist.
-type streamOutcome struct {
-	log *gen.Log
-	err error
-}
-
-// runCache holds what a run in a final state can no longer change: its
-// details, attempt ID, stream presence and log windows. Entries expire
-// after RunCacheTTL (a retried run gets a new attempt under the same ID)
-// and are dropped as soon as the adapter sees the run changed. The zero
-// value is a disabled cache.
-type runCache struct {
-	c *cache.Cache[runCacheKey, runCacheValue]
-}
-
-func newRunCache(o AdapterOptions) (runCache, error) {
-	if o.RunCacheBytes <= 0 {
-		return runCache{}, nil
+// details answers from the store, or reads and notes the run (noteRun).
+func (c *cachedRuns) details(ctx context.Context, t runTarget) (*gen.DAGRunDetails, error) {
+	if d, ok := c.cached(ctx, t.ref); ok {
+		return d, nil
 	}
-	c, err := cache.New[runCacheKey, runCacheValue](cache.Options[runCacheValue]{
-		Name: "dagu_finished_runs", MaxEntries: runCacheEntries, MaxBytes: o.RunCacheBytes, TTL: o.RunCacheTTL,
-		SizeOf: func(v runCacheValue) int64 { return v.size }, Registerer: o.Registerer, Now: o.Now,
-	})
+	d, err := c.next.details(ctx, t)
+	if err == nil {
+		c.noteRun(ctx, t, d)
+	}
+	return d, err
+}
+
+// latest is never answered from the store, but the concrete run it names
+// is noted.
+func (c *cachedRuns) latest(ctx context.Context, name string) (*gen.DAGRunDetails, error) {
+	d, err := c.next.latest(ctx, name)
+	if err == nil && d.DagRunId != "" {
+		c.noteRoot(c.key(ctx, restclient.RunRef{Name: name, RunID: d.DagRunId}), d)
+	}
+	return d, err
+}
+
+// stepLog answers each stream window of a final run from the store and
+// reads only the ones it lacks. When the store could keep them but the
+// run's state is not known yet, the run's details are read alongside the
+// streams (one more call in the same round trip), so that the next read is
+// served from the store and a 404 needs no follow-up call; t comes back
+// holding those details (or their failure).
+func (c *cachedRuns) stepLog(ctx context.Context, t runTarget, step restclient.StepRef, streams []gen.LogStream, w restclient.LogWindow) (runTarget, []streamRead) {
+	d, known := c.knownDetails(ctx, &t)
+	switch {
+	case !known && c.store.enabled() && (!t.ref.IsSub() || finalRun(t.root)):
+		return c.stepLogWithDetails(ctx, t, step, streams, w)
+	case !known || !finalTarget(t, d):
+		return c.next.stepLog(ctx, t, step, streams, w)
+	}
+	return t, c.storedStreams(ctx, t, step, streams, w)
+}
+
+// knownDetails returns the details of the run t names when the read
+// already has them: the root's from resolving, a sub-run's from the store
+// (then kept in t).
+func (c *cachedRuns) knownDetails(ctx context.Context, t *runTarget) (*gen.DAGRunDetails, bool) {
+	if !t.ref.IsSub() {
+		return t.root, t.root != nil
+	}
+	d, ok := c.cached(ctx, t.ref)
+	if ok {
+		t.fetched = d
+	}
+	return d, ok
+}
+
+// stepLogWithDetails reads the streams and the run's details concurrently
+// and stores the streams' outcomes when the run turns out final.
+func (c *cachedRuns) stepLogWithDetails(ctx context.Context, t runTarget, step restclient.StepRef, streams []gen.LogStream, w restclient.LogWindow) (runTarget, []streamRead) {
+	var d *gen.DAGRunDetails
+	var err error
+	var wg sync.WaitGroup
+	read := t
+	wg.Go(func() { d, err = c.next.details(ctx, read) })
+	_, reads := c.next.stepLog(ctx, t, step, streams, w)
+	wg.Wait()
 	if err != nil {
-		return runCache{}, fmt.Errorf("upstream adapter: %w", err)
+		t.fetchErr = err
+		return t, reads
 	}
-	return runCache{c: c}, nil
+	c.noteRun(ctx, t, d)
+	if t.ref.IsSub() {
+		t.fetched = d
+	} else {
+		t.root = d
+	}
+	if finalTarget(t, d) {
+		for _, r := range reads {
+			c.storeStream(ctx, step, w, r)
+		}
+	}
+	return t, reads
 }
 
-// enabled reports whether the cache stores anything.
-func (r runCache) enabled() bool { return r.c != nil }
-
-func (r runCache) get(k runCacheKey) (any, bool) {
-	if r.c == nil {
-		return nil, false
+// storedStreams answers each stream from the store, reads the others and
+// stores their outcomes. The run must be final.
+func (c *cachedRuns) storedStreams(ctx context.Context, t runTarget, step restclient.StepRef, streams []gen.LogStream, w restclient.LogWindow) []streamRead {
+	reads := make([]streamRead, len(streams))
+	var missing []gen.LogStream
+	var at []int
+	for i, s := range streams {
+		if r, ok := c.store.stream(c.streamKey(ctx, step, s, w)); ok {
+			reads[i] = r
+			continue
+		}
+		missing, at = append(missing, s), append(at, i)
 	}
-	v, ok := r.c.Get(k)
-	return v.value, ok
+	if len(missing) == 0 {
+		return reads
+	}
+	_, fresh := c.next.stepLog(ctx, t, step, missing, w)
+	for j, r := range fresh {
+		reads[at[j]] = r
+		c.storeStream(ctx, step, w, r)
+	}
+	return reads
 }
 
-func (r runCache) put(k runCacheKey, v any) {
-	if r.c == nil {
+// storeStream keeps a stream's outcome when it is final: a window, or the
+// handler's 404 saying the file does not exist. Any other failure, and a
+// route the server lacks, is never stored.
+func (c *cachedRuns) storeStream(ctx context.Context, step restclient.StepRef, w restclient.LogWindow, r streamRead) {
+	if r.err != nil && (!isHTTP(r.err, http.StatusNotFound) || restclient.IsRouteMissing(r.err)) {
 		return
 	}
-	r.c.Add(k, runCacheValue{value: v, size: cache.ApproxSize(k) + cache.ApproxSize(v)})
+	c.store.putStream(c.streamKey(ctx, step, r.stream, w), r)
 }
 
-// forget drops every entry of a root run and of its sub-runs.
-func (r runCache) forget(run runKey) {
-	if r.c == nil {
-		return
+// streamKey is the store key of one stream window of a step.
+func (c *cachedRuns) streamKey(ctx context.Context, step restclient.StepRef, s gen.LogStream, w restclient.LogWindow) runCacheKey {
+	return runCacheKey{run: c.key(ctx, step.Run), part: partStepLog, step: step.Step, item: step.Item,
+		bodyStep: step.BodyStep, stream: s, window: w}
+}
+
+// The run_logs read and the attempt ID gather their parts with concurrent
+// calls of their own (runlogs.go, run.go); they keep a final run's parts
+// through these methods, so the store is still reached only through this
+// layer.
+
+// has reports whether the store holds the run's details (it is final),
+// without counting a lookup.
+func (c *cachedRuns) has(ctx context.Context, ref restclient.RunRef) bool {
+	return c.store.has(c.key(ctx, ref))
+}
+
+// storedSchedulerLog returns a final run's stored scheduler-log window.
+func (c *cachedRuns) storedSchedulerLog(ctx context.Context, ref restclient.RunRef, w restclient.LogWindow) (*gen.Log, bool) {
+	return c.store.schedulerLog(c.key(ctx, ref), w)
+}
+
+// storedPresence returns a final run's stored stream presence.
+func (c *cachedRuns) storedPresence(ctx context.Context, ref restclient.RunRef) (map[string]mapping.StreamPresence, bool) {
+	return c.store.presence(c.key(ctx, ref))
+}
+
+// keepSchedulerLog stores a final run's scheduler-log window.
+func (c *cachedRuns) keepSchedulerLog(ctx context.Context, ref restclient.RunRef, w restclient.LogWindow, l *gen.Log) {
+	c.store.putSchedulerLog(c.key(ctx, ref), w, l)
+}
+
+// keepPresence stores a final run's stream presence.
+func (c *cachedRuns) keepPresence(ctx context.Context, ref restclient.RunRef, p map[string]mapping.StreamPresence) {
+	c.store.putPresence(c.key(ctx, ref), p)
+}
+
+// attempt returns the attempt ID of the run t names: a final run's from the
+// store, else read, and kept when the run is final and the ID was found
+// (an empty answer may be an event log that lags, so it is read again).
+func (c *cachedRuns) attempt(ctx context.Context, t runTarget, d *gen.DAGRunDetails, read func() string) string {
+	final := finalTarget(t, d)
+	k := c.key(ctx, t.ref)
+	if final {
+		if id, ok := c.store.attempt(k); ok {
+			return id
+		}
 	}
-	r.c.RemoveIf(func(k runCacheKey) bool {
-		return k.run.fingerprint == run.fingerprint && k.run.name == run.name && k.run.rootID == run.rootID
-	})
-}
-
-// details returns a run's cached details.
-func (r runCache) details(k runKey) (*gen.DAGRunDetails, bool) {
-	v, ok := r.get(runCacheKey{run: k, part: partDetails})
-	d, _ := v.(*gen.DAGRunDetails)
-	return d, ok && d != nil
-}
-
-// peekDetails is details without counting a lookup, for observations.
-func (r runCache) peekDetails(k runKey) (*gen.DAGRunDetails, bool) {
-	if r.c == nil {
-		return nil, false
+	id := read()
+	if final && id != "" {
+		c.store.putAttempt(k, id)
 	}
-	v, ok := r.c.Peek(runCacheKey{run: k, part: partDetails})
-	d, _ := v.value.(*gen.DAGRunDetails)
-	return d, ok && d != nil
-}
-
-func (r runCache) putDetails(k runKey, d *gen.DAGRunDetails) {
-	r.put(runCacheKey{run: k, part: partDetails}, d)
-}
-
-func (r runCache) attempt(k runKey) (string, bool) {
-	v, ok := r.get(runCacheKey{run: k, part: partAttempt})
-	id, _ := v.(string)
-	return id, ok
-}
-
-func (r runCache) putAttempt(k runKey, id string) {
-	r.put(runCacheKey{run: k, part: partAttempt}, id)
-}
-
-func (r runCache) presence(k runKey) (map[string]mapping.StreamPresence, bool) {
-	v, ok := r.get(runCacheKey{run: k, part: partPresence})
-	p, _ := v.(map[string]mapping.StreamPresence)
-	return p, ok && p != nil
-}
-
-func (r runCache) putPresence(k runKey, p map[string]mapping.StreamPresence) {
-	r.put(runCacheKey{run: k, part: partPresence}, p)
-}
-
-func (r runCache) schedulerLog(k runKey, w restclient.LogWindow) (*gen.Log, bool) {
-	v, ok := r.get(runCacheKey{run: k, part: partSchedulerLog, window: w})
-	l, _ := v.(*gen.Log)
-	return l, ok && l != nil
-}
-
-func (r runCache) putSchedulerLog(k runKey, w restclient.LogWindow, l *gen.Log) {
-	r.put(runCacheKey{run: k, part: partSchedulerLog, window: w}, l)
-}
-
-func (r runCache) stream(k runCacheKey) (streamOutcome, bool) {
-	v, ok := r.get(k)
-	o, _ := v.(streamOutcome)
-	return o, ok
-}
-
-// has reports whether the run's details are cached, without counting a
-// lookup.
-func (r runCache) has(k runKey) bool {
-	_, ok := r.peekDetails(k)
-	return ok
+	return id
 }

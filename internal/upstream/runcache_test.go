@@ -228,12 +228,12 @@ func TestRunCacheByteBudget(t *testing.T) {
 			if _, err := env.adapter.GetRunLogs(ctx, r, model.LogQuery{}); err != nil {
 				t.Fatal(err)
 			}
-			if s := env.adapter.runs.c.Stats(); s.Bytes > budget {
+			if s := env.adapter.runs.store.c.Stats(); s.Bytes > budget {
 				t.Fatalf("the run cache holds %d bytes, over its %d budget", s.Bytes, budget)
 			}
 		}
 	}
-	if s := env.adapter.runs.c.Stats(); s.Evictions == 0 {
+	if s := env.adapter.runs.store.c.Stats(); s.Evictions == 0 {
 		t.Errorf("no eviction under a tight budget: %+v", s)
 	}
 }
@@ -288,8 +288,8 @@ func TestRunCacheSeesRetries(t *testing.T) {
 // settings behaves as before: every read of a finished run asks Dagu.
 func TestCachesAreOffInTheZeroOptions(t *testing.T) {
 	env := newAdapterEnv(t, envOptions{detect: true})
-	if env.adapter.runs.enabled() || env.adapter.lists.store != nil || env.adapter.opts.RunCacheTTL != DefaultRunCacheTTL {
-		t.Fatalf("caches on by default: runs %v, lists %v, options %+v", env.adapter.runs.enabled(), env.adapter.lists.store != nil, env.adapter.opts)
+	if env.adapter.runs.store.enabled() || env.adapter.lists.store != nil || env.adapter.opts.RunCacheTTL != DefaultRunCacheTTL {
+		t.Fatalf("caches on by default: runs %v, lists %v, options %+v", env.adapter.runs.store.enabled(), env.adapter.lists.store != nil, env.adapter.opts)
 	}
 	for i := range 2 {
 		calls := env.calls(func() {

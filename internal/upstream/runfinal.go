@@ -5,7 +5,6 @@ package upstream
 import (
 	"context"
 
-	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
 )
 
@@ -43,52 +42,59 @@ func sameState(status int, startedAt, finishedAt string, retries int, d *gen.DAG
 	return status == d.Status && startedAt == d.StartedAt && finishedAt == d.FinishedAt && retries == d.AutoRetryCount
 }
 
-// runKeyOf is the run-cache key of a run reference for the credential
-// the request in ctx is sent with (the caller's own in passthrough mode).
-func (a *Adapter) runKeyOf(ctx context.Context, ref restclient.RunRef) runKey {
-	return runKey{fingerprint: a.client.Fingerprint(ctx), name: ref.Name, rootID: ref.RunID, subID: ref.SubRunID}
+// noteRun records fresh details of the run t names: a root run's as
+// noteRoot does; a sub-run's are stored when it and its root are final.
+func (c *cachedRuns) noteRun(ctx context.Context, t runTarget, d *gen.DAGRunDetails) {
+	k := c.key(ctx, t.ref)
+	if !t.ref.IsSub() {
+		c.noteRoot(k, d)
+		return
+	}
+	if finalTarget(t, d) {
+		c.store.putDetails(k, d)
+	}
 }
 
-// noteRoot records fresh details of a root run: cached entries of that run
+// noteRoot records fresh details of a root run: stored entries of that run
 // (and its sub-runs) are dropped when the run has changed since, and the
 // details are stored when they are final.
-func (a *Adapter) noteRoot(k runKey, d *gen.DAGRunDetails) {
-	if !a.runs.enabled() {
+func (c *cachedRuns) noteRoot(k runKey, d *gen.DAGRunDetails) {
+	if !c.store.enabled() {
 		return
 	}
-	if old, ok := a.runs.peekDetails(k); ok && !sameState(d.Status, d.StartedAt, d.FinishedAt, d.AutoRetryCount, old) {
-		a.runs.forget(k)
+	if old, ok := c.store.peekDetails(k); ok && !sameState(d.Status, d.StartedAt, d.FinishedAt, d.AutoRetryCount, old) {
+		c.store.forget(k)
 	}
 	if finalRun(d) {
-		a.runs.putDetails(k, d)
+		c.store.putDetails(k, d)
 	}
 }
 
-// noteSummaries drops the cached entries of every listed run whose list
-// summary shows it changed (retried) since its details were cached.
-func (a *Adapter) noteSummaries(ctx context.Context, runs []gen.DAGRunSummary) {
-	if !a.runs.enabled() {
+// noteSummaries drops the stored entries of every listed run whose list
+// summary shows it changed (retried) since its details were stored.
+func (c *cachedRuns) noteSummaries(ctx context.Context, runs []gen.DAGRunSummary) {
+	if !c.store.enabled() {
 		return
 	}
-	fp := a.client.Fingerprint(ctx)
+	fp := c.client.Fingerprint(ctx)
 	for i := range runs {
 		s := &runs[i]
 		k := runKey{fingerprint: fp, name: s.Name, rootID: s.DagRunId}
-		if old, ok := a.runs.peekDetails(k); ok && !sameState(s.Status, s.StartedAt, s.FinishedAt, s.AutoRetryCount, old) {
-			a.runs.forget(k)
+		if old, ok := c.store.peekDetails(k); ok && !sameState(s.Status, s.StartedAt, s.FinishedAt, s.AutoRetryCount, old) {
+			c.store.forget(k)
 		}
 	}
 }
 
 // noteLatest observes the latest run a DAG read returned, like
 // noteSummaries.
-func (a *Adapter) noteLatest(ctx context.Context, d *gen.DAGRunDetails) {
-	if !a.runs.enabled() || d.DagRunId == "" {
+func (c *cachedRuns) noteLatest(ctx context.Context, d *gen.DAGRunDetails) {
+	if !c.store.enabled() || d.DagRunId == "" {
 		return
 	}
-	k := runKey{fingerprint: a.client.Fingerprint(ctx), name: d.Name, rootID: d.DagRunId}
-	if old, ok := a.runs.peekDetails(k); ok && !sameState(d.Status, d.StartedAt, d.FinishedAt, d.AutoRetryCount, old) {
-		a.runs.forget(k)
+	k := runKey{fingerprint: c.client.Fingerprint(ctx), name: d.Name, rootID: d.DagRunId}
+	if old, ok := c.store.peekDetails(k); ok && !sameState(d.Status, d.StartedAt, d.FinishedAt, d.AutoRetryCount, old) {
+		c.store.forget(k)
 	}
 }
 

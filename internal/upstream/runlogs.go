@@ -62,7 +62,7 @@ func (a *Adapter) readRunLogs(ctx context.Context, addr model.RunAddress, w rest
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(probeConcurrency)
 	var r runLogsRead
-	early := addr.DAGRunID != latestRunID && !a.runs.has(a.runKeyOf(ctx, restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID}))
+	early := addr.DAGRunID != latestRunID && !a.runs.has(ctx, restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID})
 	if early {
 		ref := restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID}
 		g.Go(func() (err error) { r.scheduler, err = a.schedulerLog(gctx, ref, w); return err })
@@ -75,13 +75,13 @@ func (a *Adapter) readRunLogs(ctx context.Context, addr model.RunAddress, w rest
 	}
 	r.details = d
 	ref := restclient.RunRef{Name: addr.Name, RunID: d.DagRunId}
-	k, final := a.runKeyOf(ctx, ref), finalRun(d)
+	final := finalRun(d)
 	cachedLog, cachedPresence := false, false
 	if final {
 		if !early {
-			r.scheduler, cachedLog = a.runs.schedulerLog(k, w)
+			r.scheduler, cachedLog = a.runs.storedSchedulerLog(ctx, ref, w)
 		}
-		r.presence, cachedPresence = a.runs.presence(k)
+		r.presence, cachedPresence = a.runs.storedPresence(ctx, ref)
 	}
 	if !early && !cachedLog {
 		g.Go(func() (err error) { r.scheduler, err = a.schedulerLog(gctx, ref, w); return err })
@@ -97,12 +97,12 @@ func (a *Adapter) readRunLogs(ctx context.Context, addr model.RunAddress, w rest
 		return nil, err
 	}
 	if final && !cachedLog {
-		a.runs.putSchedulerLog(k, w, r.scheduler)
+		a.runs.keepSchedulerLog(ctx, ref, w, r.scheduler)
 	}
 	if !cachedPresence {
 		r.presence = p.m
 		if final {
-			a.runs.putPresence(k, r.presence)
+			a.runs.keepPresence(ctx, ref, r.presence)
 		}
 	}
 	return &r, nil
@@ -174,7 +174,7 @@ func (a *Adapter) probeStreams(ctx context.Context, g *errgroup.Group, ref restc
 // streamExists reads the first line of a step's stream: 200 means the
 // file exists, 404 that it does not.
 func (a *Adapter) streamExists(ctx context.Context, ref restclient.RunRef, step string, stream gen.LogStream) (bool, error) {
-	_, err := a.client.GetStepLog(ctx, ref, step, stream, restclient.LogWindow{Head: 1})
+	_, err := a.client.GetStepLog(ctx, restclient.StepRef{Run: ref, Step: step}, stream, restclient.LogWindow{Head: 1})
 	switch {
 	case err == nil:
 		return true, nil

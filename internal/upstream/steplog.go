@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"sync"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 
@@ -15,20 +14,12 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
 )
 
-// streamRead is the outcome of reading one stream of a step log.
-type streamRead struct {
-	stream gen.LogStream
-	log    *gen.Log
-	err    error
-}
-
 // getStepLog reads a window of a step's stdout and stderr, or of one of
 // them: one call per stream (both run concurrently), plus one to resolve a
 // "latest" root. The stream is always sent. Without a window the last
 // StepLogTail lines are read; a lone limit reads from line 1, as Dagu does.
 // A body step of a foreach item (Item and BodyStepName) needs the foreach
-// routes. Windows of a final run come from the run cache (see
-// readStepStreams).
+// routes. Windows of a final run come from the run cache (cachedRuns).
 //
 // 404s are told apart by one follow-up read, never by Dagu's message: the
 // run's details (the run, or the step, is missing) or, for a body step, the
@@ -37,27 +28,28 @@ type streamRead struct {
 // not found, one missing stream of two reads as empty, and two missing
 // streams mean the step has no output yet.
 func (a *Adapter) getStepLog(ctx context.Context, addr model.StepAddress, q model.LogQuery) (*model.StepLog, error) {
-	body := addr.Item != "" || addr.BodyStepName != ""
-	route := stepLogRoute(addr.SubRunID != "", body)
+	step := stepRef(addr)
+	route := a.client.StepLogRoute(step)
 	streams, err := logStreams(route, q.Stream)
 	if err != nil {
 		return nil, err
 	}
-	if body && !a.foreachRoutesMaybe() {
+	if step.IsBody() && !a.foreachRoutesMaybe() {
 		return nil, unsupported(route, detailBodyStepLogs, nil)
 	}
 	t, err := a.resolveRun(ctx, addr.RunAddress)
 	if err != nil {
 		return nil, err
 	}
+	step.Run = t.ref
 	w, defaulted := a.stepLogWindow(q)
-	t, reads := a.readStepStreams(ctx, t, addr, streams, w)
+	t, reads := a.runs.stepLog(ctx, t, step, streams, w)
 	if defaulted {
 		for i := range reads {
 			reads[i].log = mapping.KeepTail(reads[i].log, a.opts.LogBudget)
 		}
 	}
-	missing, err := a.checkReads(reads, body, route)
+	missing, err := a.checkReads(reads, step.IsBody(), route)
 	if err != nil {
 		return nil, err
 	}
@@ -76,17 +68,13 @@ func (a *Adapter) getStepLog(ctx context.Context, addr model.StepAddress, q mode
 	return &out, nil
 }
 
-// stepLogRoute names the route a step-log read uses, for errors.
-func stepLogRoute(sub, body bool) string {
-	switch {
-	case body && sub:
-		return restclient.RouteSubForeachBodyLog
-	case body:
-		return restclient.RouteForeachBodyLog
-	case sub:
-		return restclient.RouteSubStepLog
+// stepRef is the REST address of the step addr names, with its root run
+// ID as addressed (resolved later).
+func stepRef(addr model.StepAddress) restclient.StepRef {
+	return restclient.StepRef{
+		Run:  restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID, SubRunID: addr.SubRunID},
+		Step: addr.StepName, Item: addr.Item, BodyStep: addr.BodyStepName,
 	}
-	return restclient.RouteStepLog
 }
 
 // logStreams lists the streams to read: both for "", else the one named.
@@ -108,20 +96,6 @@ func (a *Adapter) stepLogWindow(q model.LogQuery) (w restclient.LogWindow, defau
 		return restclient.LogWindow{Tail: a.opts.StepLogTail}, true
 	}
 	return w, false
-}
-
-// readStreams reads every stream concurrently and keeps each outcome.
-func readStreams(ctx context.Context, streams []gen.LogStream, read func(context.Context, gen.LogStream) (*gen.Log, error)) []streamRead {
-	reads := make([]streamRead, len(streams))
-	var wg sync.WaitGroup
-	for i, s := range streams {
-		wg.Go(func() {
-			l, err := read(ctx, s)
-			reads[i] = streamRead{stream: s, log: l, err: err}
-		})
-	}
-	wg.Wait()
-	return reads
 }
 
 // checkReads returns the first failure that is not a handler's 404, or

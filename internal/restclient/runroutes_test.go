@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package restclient
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestRunRoutesFamilies: every route of every family is on the allow-list,
+// and each reference is read through its own family.
+func TestRunRoutesFamilies(t *testing.T) {
+	t.Parallel()
+	for family, routes := range runRouteTable {
+		v := reflect.ValueOf(routes)
+		for i := range v.NumField() {
+			if _, ok := allowedRoutes[v.Field(i).String()]; !ok {
+				t.Errorf("family %d: %s %q is not an allowed route", family, v.Type().Field(i).Name, v.Field(i).String())
+			}
+		}
+	}
+	c := newTestClient(t, "http://127.0.0.1:1", nil)
+	root := RunRef{Name: "n", RunID: "r"}
+	sub := RunRef{Name: "n", RunID: "r", SubRunID: "s"}
+	tests := []struct {
+		step StepRef
+		want string
+	}{
+		{StepRef{Run: root, Step: "a"}, RouteStepLog},
+		{StepRef{Run: sub, Step: "a"}, RouteSubStepLog},
+		{StepRef{Run: root, Step: "a", Item: "1", BodyStep: "b"}, RouteForeachBodyLog},
+		{StepRef{Run: sub, Step: "a", Item: "1", BodyStep: "b"}, RouteSubForeachBodyLog},
+	}
+	for _, tt := range tests {
+		if got := c.StepLogRoute(tt.step); got != tt.want {
+			t.Errorf("StepLogRoute(%+v) = %s, want %s", tt.step, got, tt.want)
+		}
+	}
+	if got := c.RunRoutes(sub).Details; got != RouteSubRun {
+		t.Errorf("RunRoutes(sub).Details = %s", got)
+	}
+	if got := c.RunRoutes(root).Details; got != RouteRun {
+		t.Errorf("RunRoutes(root).Details = %s", got)
+	}
+}
