@@ -67,6 +67,9 @@ type Profiler struct {
 	maxMemory     int64
 	concurrency   int
 	slots         *semaphore.Weighted
+	// beforeOpen, when set by a test, runs between the path checks and
+	// the open: where another process could swap the file.
+	beforeOpen func(*target)
 }
 
 // New validates cfg, applies defaults and resolves every root to an

@@ -59,9 +59,9 @@ func (c *container) Close() error {
 // The package's directory (and a decrypted package) is reserved against
 // mem.
 func (p *Profiler) openContainer(t *target, password string, mem *memoryBudget) (*container, error) {
-	file, err := os.Open(t.resolved)
+	file, err := p.openTarget(t)
 	if err != nil {
-		return nil, errUnreadable(t.name, err)
+		return nil, err
 	}
 	zr, keepOpen, err := p.zipReader(file, t, password, mem)
 	if err != nil {

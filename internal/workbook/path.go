@@ -13,9 +13,15 @@ import (
 
 // target is a workbook path that passed the path checks.
 type target struct {
+	path     string // as given, home expanded and cleaned
 	resolved string // absolute, cleaned, symbolic links evaluated
 	name     string // base name, used in agent-facing messages
-	size     int64
+	// root is the configured root the file lies under, and rel its path
+	// inside it; root is empty when no roots are configured.
+	root, rel string
+	// size is the file's size: from Stat while the path is checked, then
+	// from the opened descriptor, which is the one that counts.
+	size int64
 }
 
 // resolveTarget applies the path rules in the order the profile page gives
@@ -32,13 +38,15 @@ func (p *Profiler) resolveTarget(path string) (*target, error) {
 	if !filepath.IsAbs(expanded) {
 		return nil, errRelativePath()
 	}
-	resolved, err := resolveExisting(filepath.Clean(expanded))
+	cleaned := filepath.Clean(expanded)
+	resolved, err := resolveExisting(cleaned)
 	if err != nil {
 		return nil, errUnreadable(name, err)
 	}
 	// Roots are checked before existence so that a caller cannot probe
 	// which files exist outside them.
-	if !p.allowed(resolved) {
+	root, rel, ok := p.rootOf(resolved)
+	if !ok {
 		return nil, errOutsideRoots(name)
 	}
 	info, err := os.Stat(resolved)
@@ -56,7 +64,7 @@ func (p *Profiler) resolveTarget(path string) (*target, error) {
 	if info.Size() > p.maxBytes {
 		return nil, errTooLarge(name, info.Size(), p.maxBytes)
 	}
-	return &target{resolved: resolved, name: name, size: info.Size()}, nil
+	return &target{path: cleaned, resolved: resolved, name: name, root: root, rel: rel, size: info.Size()}, nil
 }
 
 // isMissing reports a path that does not exist, including one whose parent
@@ -105,25 +113,28 @@ func resolveExisting(path string) (string, error) {
 	return filepath.Join(resolvedParent, filepath.Base(path)), nil
 }
 
-// allowed reports whether a resolved path lies under one of the roots.
-func (p *Profiler) allowed(resolved string) bool {
+// rootOf finds the root a resolved path lies under and the path inside
+// it; with no roots configured every path is allowed (root is empty).
+func (p *Profiler) rootOf(resolved string) (root, rel string, ok bool) {
 	if len(p.roots) == 0 {
-		return true
+		return "", resolved, true
 	}
 	for _, root := range p.roots {
-		if within(root, resolved) {
-			return true
+		if rel, ok := within(root, resolved); ok {
+			return root, rel, true
 		}
 	}
-	return false
+	return "", "", false
 }
 
-func within(root, path string) bool {
+// within returns path relative to root when it lies under it.
+func within(root, path string) (string, bool) {
 	rel, err := filepath.Rel(root, path)
 	if err != nil {
-		return false
+		return "", false
 	}
-	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+	ok := rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+	return rel, ok
 }
 
 // lockFileBeside reports the lock file Excel (`~$name`) or LibreOffice
