@@ -39,6 +39,9 @@ type Config struct {
 	UpstreamTimeout time.Duration
 	// MaxResponseBytes bounds the size of one Dagu response body.
 	MaxResponseBytes int64
+	// UpstreamBodyBudget bounds the bytes of Dagu response bodies held by
+	// all reads at once.
+	UpstreamBodyBudget int64
 	// ReferenceDir overrides the embedded reference topics when set.
 	ReferenceDir string
 	// CacheTTL is how long upstream answers are cached; 0 disables caching.

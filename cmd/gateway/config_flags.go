@@ -22,6 +22,7 @@ const (
 	flagAllowedHost            = "allowed-host"
 	flagUpstreamTimeout        = "upstream-timeout"
 	flagMaxResponseBytes       = "max-response-bytes"
+	flagUpstreamBodyBudget     = "upstream-body-budget"
 	flagReferenceDir           = "reference-dir"
 	flagCacheTTL               = "cache-ttl"
 	flagWorkbookRoot           = "workbook-root"
@@ -49,6 +50,7 @@ var flagEnv = map[string]string{
 	flagAllowedHost:            "GATEWAY_ALLOWED_HOSTS",
 	flagUpstreamTimeout:        "GATEWAY_UPSTREAM_TIMEOUT",
 	flagMaxResponseBytes:       "GATEWAY_MAX_RESPONSE_BYTES",
+	flagUpstreamBodyBudget:     "GATEWAY_UPSTREAM_BODY_BUDGET",
 	flagReferenceDir:           "GATEWAY_REFERENCE_DIR",
 	flagCacheTTL:               "GATEWAY_CACHE_TTL",
 	flagWorkbookRoot:           "GATEWAY_WORKBOOK_ROOTS",
@@ -74,13 +76,16 @@ var flagEnv = map[string]string{
 
 // Defaults for flags that have one.
 const (
-	defaultListen            = "127.0.0.1:8090"
-	defaultUpstreamTimeout   = 15 * time.Second
-	defaultMaxResponseBytes  = 32 << 20
-	defaultCacheTTL          = 30 * time.Second
-	defaultWorkbookMaxBytes  = 50 << 20
-	defaultWorkbookMaxRows   = 10000
-	defaultWorkbookMaxSheets = 50
+	defaultListen           = "127.0.0.1:8090"
+	defaultUpstreamTimeout  = 15 * time.Second
+	defaultMaxResponseBytes = 32 << 20
+	// defaultUpstreamBodyBudget keeps 32 hostile answers read at once under
+	// 256 MiB of memory (BENCHMARKS.md), half the shipped pod limit.
+	defaultUpstreamBodyBudget = 32 << 20
+	defaultCacheTTL           = 30 * time.Second
+	defaultWorkbookMaxBytes   = 50 << 20
+	defaultWorkbookMaxRows    = 10000
+	defaultWorkbookMaxSheets  = 50
 	// defaultWorkbookMaxMemory and defaultWorkbookConcurrency keep two
 	// reads of hostile workbooks well inside the shipped 512 MiB pod limit.
 	defaultWorkbookMaxMemory   = 64 << 20
@@ -132,6 +137,9 @@ func registerReadFlags(fs *pflag.FlagSet) {
 	maxResponse := byteSizeValue(defaultMaxResponseBytes)
 	fs.Var(&maxResponse, flagMaxResponseBytes, flagHelp(flagMaxResponseBytes,
 		"largest Dagu response body read, as bytes or with a binary unit (512KiB, 32MiB)", ""))
+	bodyBudget := byteSizeValue(defaultUpstreamBodyBudget)
+	fs.Var(&bodyBudget, flagUpstreamBodyBudget, flagHelp(flagUpstreamBodyBudget,
+		"bytes of Dagu response bodies all reads together may hold while reading them, at least --max-response-bytes; an answer that finds it spent is refused as unavailable with a retry delay", ""))
 	fs.String(flagReferenceDir, "", flagHelp(flagReferenceDir,
 		"directory of reference Markdown topics overriding the built-in ones", "built-in topics"))
 	fs.Duration(flagCacheTTL, defaultCacheTTL, flagHelp(flagCacheTTL,

@@ -81,6 +81,7 @@ func (c Config) redactedFields() []slog.Attr {
 		slog.Any("allowed_hosts", c.AllowedHosts),
 		slog.Duration("upstream_timeout", c.UpstreamTimeout),
 		slog.String("max_response_bytes", formatByteSize(c.MaxResponseBytes)),
+		slog.String("upstream_body_budget", formatByteSize(c.UpstreamBodyBudget)),
 		slog.String("reference_dir", c.ReferenceDir),
 		slog.Duration("cache_ttl", c.CacheTTL),
 		slog.Duration("call_timeout", c.CallTimeout),

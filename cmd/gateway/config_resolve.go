@@ -33,6 +33,7 @@ func ResolveConfig(fs *pflag.FlagSet, getenv func(string) string) (Config, error
 		AllowedHosts:           r.list(flagAllowedHost, splitComma),
 		UpstreamTimeout:        r.duration(flagUpstreamTimeout),
 		MaxResponseBytes:       r.byteSize(flagMaxResponseBytes),
+		UpstreamBodyBudget:     r.byteSize(flagUpstreamBodyBudget),
 		ReferenceDir:           r.string(flagReferenceDir),
 		CacheTTL:               r.duration(flagCacheTTL),
 		WorkbookRoots:          r.list(flagWorkbookRoot, filepath.SplitList),

@@ -34,6 +34,7 @@ func TestResolveConfigDefaults(t *testing.T) {
 		Listen:              "127.0.0.1:8090",
 		UpstreamTimeout:     15 * time.Second,
 		MaxResponseBytes:    32 << 20,
+		UpstreamBodyBudget:  32 << 20,
 		CacheTTL:            30 * time.Second,
 		CallTimeout:         30 * time.Second,
 		TextContent:         "contract",

@@ -201,6 +201,10 @@ func (c Config) validateLimits() []error {
 		errs = append(errs, errors.New("--cache-ttl must not be negative: use 0 to disable the cache"))
 	}
 	errs = appendIf(errs, positiveNumber(flagMaxResponseBytes, c.MaxResponseBytes))
+	if c.UpstreamBodyBudget < c.MaxResponseBytes {
+		errs = append(errs, fmt.Errorf("--%s (%s) must be at least --%s (%s): a largest answer must fit in it",
+			flagUpstreamBodyBudget, formatByteSize(c.UpstreamBodyBudget), flagMaxResponseBytes, formatByteSize(c.MaxResponseBytes)))
+	}
 	errs = appendIf(errs, positiveNumber(flagWorkbookMaxBytes, c.WorkbookMaxBytes))
 	errs = appendIf(errs, positiveNumber(flagWorkbookMaxRows, int64(c.WorkbookMaxRows)))
 	errs = appendIf(errs, positiveNumber(flagWorkbookMaxSheets, int64(c.WorkbookMaxSheets)))

@@ -119,6 +119,7 @@ func TestValidate(t *testing.T) {
 		{"negative cache ttl", ModeServe, func(c *Config) { c.CacheTTL = -time.Second }, "use 0 to disable"},
 		{"zero cache ttl", ModeServe, func(c *Config) { c.CacheTTL = 0 }, ""},
 		{"zero response bytes", ModeServe, func(c *Config) { c.MaxResponseBytes = 0 }, "--max-response-bytes"},
+		{"body budget below the response cap", ModeServe, func(c *Config) { c.UpstreamBodyBudget = 1 << 20 }, "--upstream-body-budget"},
 		{"zero workbook rows", ModeServe, func(c *Config) { c.WorkbookMaxRows = 0 }, "--workbook-max-rows"},
 		{"zero workbook sheets", ModeServe, func(c *Config) { c.WorkbookMaxSheets = 0 }, "--workbook-max-sheets"},
 		{"zero workbook bytes", ModeServe, func(c *Config) { c.WorkbookMaxBytes = 0 }, "--workbook-max-bytes"},

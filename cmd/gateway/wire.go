@@ -53,6 +53,7 @@ func newGateway(cfg Config, log *slog.Logger) (*gateway, error) {
 		Key:                keySource(cfg),
 		Timeout:            cfg.UpstreamTimeout,
 		MaxResponseBytes:   cfg.MaxResponseBytes,
+		BodyBudget:         cfg.UpstreamBodyBudget,
 		CAFile:             cfg.DaguCAFile,
 		InsecureSkipVerify: cfg.DaguInsecureSkipVerify,
 		UserAgent:          "dagu-mcp-gateway/" + version,

@@ -84,6 +84,11 @@ type Config struct {
 	// and beyond that a call is refused with KindBusy.
 	Concurrency int
 
+	// BodyBudget caps the bytes of Dagu's answers that all calls together
+	// hold while reading them (default DefaultBodyBudget); an answer that
+	// finds it spent is refused with KindBusy.
+	BodyBudget int64
+
 	// RetryBaseWait is the first backoff step (default 200ms); tests
 	// shorten it.
 	RetryBaseWait time.Duration

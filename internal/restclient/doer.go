@@ -27,6 +27,8 @@ type doer struct {
 	limit   int64
 	metrics *metrics
 	cap     *concurrencyCap
+	// bodies is the byte budget of 2xx bodies being read.
+	bodies *bodyBudget
 	// passthrough sends each caller's own credential.
 	passthrough bool
 }
@@ -49,7 +51,7 @@ func newDoer(cfg Config, g *guard, hc *http.Client, m *metrics) *doer {
 		return err
 	})
 	return &doer{resty: rc, guard: g, key: cfg.Key, timeout: cfg.Timeout, limit: cfg.MaxResponseBytes, metrics: m,
-		cap: newConcurrencyCap(cfg.Concurrency), passthrough: cfg.Passthrough}
+		cap: newConcurrencyCap(cfg.Concurrency), bodies: newBodyBudget(cfg.BodyBudget), passthrough: cfg.Passthrough}
 }
 
 // Do sends one guarded GET.
@@ -131,7 +133,28 @@ func (d *doer) finish(ctx context.Context, cancel context.CancelFunc, route stri
 		body, _ := readCapped(ctx, raw.Body, route, errorBodyLimit)
 		return nil, httpError(route, raw.StatusCode, raw.Header.Get("Content-Type"), body)
 	}
-	raw.Body = newCappedBody(ctx, raw.Body, route, d.limit, cancel)
+	return d.admitBody(ctx, cancel, route, raw)
+}
+
+// admitBody caps a 2xx body and puts it under the body budget. A declared
+// length over the cap is refused before a byte is read; a declared length
+// within it is reserved whole (waiting within the call's deadline).
+func (d *doer) admitBody(ctx context.Context, cancel context.CancelFunc, route string, raw *http.Response) (*http.Response, error) {
+	declared := raw.ContentLength
+	if declared > d.limit {
+		_ = raw.Body.Close()
+		cancel()
+		return nil, &Error{Route: route, Kind: KindTooLarge,
+			Message: fmt.Sprintf("response body of %d bytes declared, over the cap of %d", declared, d.limit)}
+	}
+	if declared >= 0 {
+		if err := d.bodies.reserveDeclared(ctx, route, declared); err != nil {
+			_ = raw.Body.Close()
+			cancel()
+			return nil, err
+		}
+	}
+	raw.Body = newCappedBody(ctx, raw.Body, route, d.limit, cancel, d.bodies, declared)
 	return raw, nil
 }
 

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package restclient
+
+import (
+	"context"
+	"fmt"
+
+	"golang.org/x/sync/semaphore"
+)
+
+// DefaultBodyBudget is how many bytes of Dagu's answers all calls together
+// may hold while reading them. The generated client reads a body whole
+// (growing chunks, then one final copy), so the memory is a small multiple
+// of it: at the default, 32 hostile answers read at once keep the process
+// well under the Helm chart's 512 MiB limit (BENCHMARKS.md).
+const DefaultBodyBudget = 32 << 20
+
+// bodyBudget is the one byte budget every 2xx body in flight draws from.
+// A body with a declared length reserves it whole before reading (waiting
+// within its call's deadline); a body without one reserves as its bytes
+// arrive and is refused at once (KindBusy) when the budget is spent, so
+// bodies never wait for one another half-read.
+type bodyBudget struct {
+	sem   *semaphore.Weighted
+	total int64
+}
+
+func newBodyBudget(total int64) *bodyBudget {
+	if total <= 0 {
+		total = DefaultBodyBudget
+	}
+	return &bodyBudget{sem: semaphore.NewWeighted(total), total: total}
+}
+
+// reserveDeclared reserves a body's declared length, waiting within ctx.
+func (b *bodyBudget) reserveDeclared(ctx context.Context, route string, n int64) error {
+	if n > b.total {
+		return b.spent(route)
+	}
+	if err := b.sem.Acquire(ctx, n); err != nil {
+		return transportError(ctx, route, err)
+	}
+	return nil
+}
+
+// reserveArriving reserves n more bytes of a body without a declared
+// length, without waiting.
+func (b *bodyBudget) reserveArriving(route string, n int64) error {
+	if !b.sem.TryAcquire(n) {
+		return b.spent(route)
+	}
+	return nil
+}
+
+func (b *bodyBudget) release(n int64) {
+	if n > 0 {
+		b.sem.Release(n)
+	}
+}
+
+func (b *bodyBudget) spent(route string) error {
+	return &Error{Route: route, Kind: KindBusy, RetryAfter: busyRetryAfter,
+		Message: fmt.Sprintf("answers from Dagu being read already hold the gateway's budget of %d bytes (--upstream-body-budget)", b.total)}
+}

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package restclient
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+)
+
+// endless is a body that never ends: every read fills p.
+type endless struct{}
+
+func (endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ' '
+	}
+	return len(p), nil
+}
+
+func (endless) Close() error { return nil }
+
+// TestDeclaredOversizeAnswerIsRefusedBeforeReading: an answer whose
+// Content-Length is over the cap is refused from its headers. The hostile
+// server sends 1 KiB of the 100 MB it declares and then stalls, so a client
+// that reads the body before deciding ends in a timeout, not too_large.
+func TestDeclaredOversizeAnswerIsRefusedBeforeReading(t *testing.T) {
+	t.Parallel()
+	stall := make(chan struct{})
+	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", strconv.Itoa(100<<20))
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write([]byte(`{"status":"` + string(make([]byte, 1024))))
+		w.(http.Flusher).Flush()
+		select {
+		case <-stall:
+		case <-r.Context().Done():
+		}
+	})
+	t.Cleanup(func() { close(stall) })
+	c := newTestClient(t, srv.URL, func(cfg *Config) { cfg.Timeout = time.Minute; cfg.Retries = -1 })
+	_, err := c.Health(context.Background())
+	if kindOf(err) != KindTooLarge {
+		t.Fatalf("err = %v, want too_large from the declared length", err)
+	}
+}
+
+// TestBodyBudgetRefusesArrivingBytesPastIt: bodies without a declared
+// length draw on the one budget as their bytes arrive; past it a body is
+// refused as busy, and the budget comes back when a body is closed.
+func TestBodyBudgetRefusesArrivingBytesPastIt(t *testing.T) {
+	t.Parallel()
+	budget := newBodyBudget(1 << 20)
+	open := func() *cappedBody {
+		return newCappedBody(context.Background(), endless{}, RouteHealth, 32<<20, func() {}, budget, -1)
+	}
+	first, second := open(), open()
+	if _, err := io.ReadFull(first, make([]byte, 768<<10)); err != nil {
+		t.Fatalf("first body within the budget: %v", err)
+	}
+	_, err := io.ReadFull(second, make([]byte, 512<<10))
+	if e, ok := AsError(err); !ok || e.Kind != KindBusy || e.RetryAfter <= 0 {
+		t.Fatalf("second body past the budget: err = %v, want busy with a retry delay", err)
+	}
+	second.Close()
+	first.Close()
+	third := open()
+	defer third.Close()
+	if _, err := io.ReadFull(third, make([]byte, 1<<20)); err != nil {
+		t.Fatalf("the budget was not returned on close: %v", err)
+	}
+}
+
+// TestDeclaredBodiesWaitForTheBudget: a body with a declared length
+// reserves it whole before it is read; another waits within its deadline
+// until the first is closed, and the budget is whole again afterwards.
+func TestDeclaredBodiesWaitForTheBudget(t *testing.T) {
+	t.Parallel()
+	budget := newBodyBudget(1 << 20)
+	ctx := context.Background()
+	if err := budget.reserveDeclared(ctx, RouteHealth, 768<<10); err != nil {
+		t.Fatal(err)
+	}
+	first := newCappedBody(ctx, endless{}, RouteHealth, 32<<20, func() {}, budget, 768<<10)
+	if err := budget.reserveDeclared(ctx, RouteHealth, 2<<20); kindOf(err) != KindBusy {
+		t.Fatalf("a body larger than the whole budget: err = %v, want busy", err)
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	var waited error
+	go func() {
+		defer wg.Done()
+		waited = budget.reserveDeclared(ctx, RouteHealth, 512<<10)
+	}()
+	first.Close()
+	wg.Wait()
+	if waited != nil {
+		t.Fatalf("declared body after the first closed: %v", waited)
+	}
+	budget.release(512 << 10)
+	if !budget.sem.TryAcquire(1 << 20) {
+		t.Fatal("the budget is not whole after every body was closed")
+	}
+}
+
+// TestHostileAnswersStayWithinTheBudget: concurrent chunked answers far
+// over the cap all fail (too large or busy), and afterwards the budget is
+// whole: no failed read keeps any of it.
+func TestHostileAnswersStayWithinTheBudget(t *testing.T) {
+	t.Parallel()
+	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		chunk := make([]byte, 64<<10)
+		for i := range chunk {
+			chunk[i] = ' '
+		}
+		for sent := 0; sent < 8<<20 && r.Context().Err() == nil; sent += len(chunk) {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	})
+	c := newTestClient(t, srv.URL, func(cfg *Config) {
+		cfg.MaxResponseBytes, cfg.BodyBudget, cfg.Retries = 1<<20, 2<<20, -1
+	})
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = c.Health(context.Background())
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if k := kindOf(err); k != KindTooLarge && k != KindBusy {
+			t.Errorf("read %d: err = %v, want too_large or busy", i, err)
+		}
+	}
+	if !c.doer.bodies.sem.TryAcquire(2 << 20) {
+		t.Fatal("failed reads kept part of the body budget")
+	}
+}
