@@ -48,8 +48,8 @@ func selects(t *testing.T, selector *metav1.LabelSelector, set map[string]string
 // checkWorkload checks what every way of deploying must get right: the
 // Deployment selects its pods, the Service, PodDisruptionBudget, HPA and
 // NetworkPolicy point at them, the container runs non-root on a read-only
-// root filesystem with probes on /healthz and /readyz, and the image is a
-// pinned reference.
+// root filesystem with both probes on /healthz (a replica is ready when it
+// answers, whatever Dagu's state), and the image is a pinned reference.
 func checkWorkload(t *testing.T, b *bundle) {
 	t.Helper()
 	d, c := b.gateway(t)
@@ -164,7 +164,7 @@ func checkProbes(t *testing.T, c *corev1.Container) {
 		name  string
 		probe *corev1.Probe
 		path  string
-	}{{"liveness", c.LivenessProbe, "/healthz"}, {"readiness", c.ReadinessProbe, "/readyz"}} {
+	}{{"liveness", c.LivenessProbe, "/healthz"}, {"readiness", c.ReadinessProbe, "/healthz"}} {
 		if p.probe == nil || p.probe.HTTPGet == nil {
 			t.Errorf("%s probe is not an HTTP GET", p.name)
 			continue

@@ -105,3 +105,26 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- . }}
 {{- end }}
 {{- end }}
+
+{{/* Whether callers bring their own Dagu keys: no Dagu key and no inbound
+tokens then, so no Secret is read or mounted. */}}
+{{- define "dagu-mcp-gateway.passthrough" -}}
+{{- if eq .Values.config.upstreamAuth "passthrough" }}true{{ end }}
+{{- end }}
+
+{{/* The names the Service answers to inside the cluster. */}}
+{{- define "dagu-mcp-gateway.serviceHosts" -}}
+{{- $svc := include "dagu-mcp-gateway.fullname" . }}
+{{- $ns := .Release.Namespace }}
+{{- list $svc (printf "%s.%s" $svc $ns) (printf "%s.%s.svc" $svc $ns) (printf "%s.%s.svc.%s" $svc $ns .Values.clusterDomain) | join "," }}
+{{- end }}
+
+{{/* --allowed-host: empty (no Host check) unless config.allowedHosts is
+set; then the Service's own cluster names are added, so the in-cluster URL
+keeps working next to an ingress host. */}}
+{{- define "dagu-mcp-gateway.allowedHosts" -}}
+{{- with .Values.config.allowedHosts }}
+{{- $hosts := concat . (splitList "," (include "dagu-mcp-gateway.serviceHosts" $)) }}
+{{- $hosts | uniq | join "," }}
+{{- end }}
+{{- end }}
