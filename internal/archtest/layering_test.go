@@ -35,6 +35,9 @@ var rules = []rule{
 	{pkg: "internal/model", direct: []string{}},
 	{pkg: "internal/reqctx", direct: []string{}},
 	{pkg: "internal/cache", direct: []string{}},
+	// Shared state knows nothing of Dagu or the contract: it stores bytes
+	// under keys its callers build.
+	{pkg: "internal/sharedstate", direct: []string{}},
 	{pkg: "internal/restclient/gen", direct: []string{}},
 	// The transport knows nothing of the contract.
 	{pkg: "internal/restclient", direct: []string{"internal/restclient/gen", "internal/reqctx"},

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package sharedstate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// ErrUnavailable says the shared state could not serve an operation: Redis
+// is down, slow, paused after failures, or answered something that does
+// not decode. Callers fall back to their local behaviour.
+var ErrUnavailable = errors.New("shared state unavailable")
+
+// errGarbage marks an answer of the wrong shape.
+var errGarbage = errors.New("answer of an unexpected shape")
+
+// Failure reasons, the values of the errors metric's reason label.
+const (
+	reasonTimeout     = "timeout"
+	reasonUnreachable = "unreachable"
+	reasonServer      = "server"
+	reasonGarbage     = "garbage"
+	reasonProtocol    = "protocol"
+)
+
+// unavailableError is ErrUnavailable with the operation and reason.
+type unavailableError struct {
+	op, reason string
+	err        error
+}
+
+func (e *unavailableError) Error() string {
+	if e.err == nil {
+		return "shared state unavailable (" + e.op + ": paused after failures)"
+	}
+	return "shared state unavailable (" + e.op + ", " + e.reason + "): " + e.err.Error()
+}
+
+func (e *unavailableError) Is(target error) bool { return target == ErrUnavailable }
+
+func (e *unavailableError) Unwrap() error { return e.err }
+
+// run executes one Redis operation within Options.Timeout and records how
+// it went. A nil error or redis.Nil is an answer; the caller's own
+// cancellation comes back as itself and says nothing about Redis; anything
+// else is an *unavailableError.
+func (s *Store) run(ctx context.Context, op string, f func(context.Context) error) error {
+	if s == nil {
+		return &unavailableError{op: op}
+	}
+	if !s.health.allow() {
+		s.metrics.fallbacks.WithLabelValues(op).Inc()
+		return &unavailableError{op: op}
+	}
+	opCtx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
+	defer cancel()
+	err := f(opCtx)
+	switch {
+	case err == nil || errors.Is(err, redis.Nil):
+		s.health.success()
+		return err
+	case ctx.Err() != nil:
+		s.health.abandon()
+		return ctx.Err()
+	}
+	reason := classify(err)
+	s.health.failure(op, reason)
+	s.metrics.errors.WithLabelValues(op, reason).Inc()
+	s.metrics.fallbacks.WithLabelValues(op).Inc()
+	return &unavailableError{op: op, reason: reason, err: err}
+}
+
+// classify names why an operation failed, by error type, never by text.
+func classify(err error) string {
+	var netErr net.Error
+	var opErr *net.OpError
+	var redisErr redis.Error
+	switch {
+	case errors.Is(err, errGarbage):
+		return reasonGarbage
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, redis.ErrPoolTimeout),
+		errors.As(err, &netErr) && netErr.Timeout():
+		return reasonTimeout
+	case errors.As(err, &opErr), errors.Is(err, redis.ErrClosed), errors.Is(err, net.ErrClosed),
+		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return reasonUnreachable
+	case errors.As(err, &redisErr):
+		return reasonServer
+	}
+	return reasonProtocol
+}
+
+// answerError is a script's error: a nil answer (redis.Nil), which none of
+// our scripts gives, is garbage; anything else stays as it is.
+func answerError(err error) error {
+	if errors.Is(err, redis.Nil) {
+		return fmt.Errorf("%w: nil answer", errGarbage)
+	}
+	return err
+}
