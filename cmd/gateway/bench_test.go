@@ -15,7 +15,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/spf13/pflag"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
+	"github.com/dagu-mcp-gateway/gateway/internal/frontdoor"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 )
 
@@ -44,9 +46,9 @@ func (c cannedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 func benchHandler(b *testing.B, transport http.RoundTripper) http.Handler {
 	b.Helper()
 	fs := pflag.NewFlagSet("bench", pflag.ContinueOnError)
-	RegisterFlags(fs)
+	config.RegisterFlags(fs, config.ModeServe)
 	_ = fs.Parse([]string{"--dagu-url", "http://dagu.invalid"})
-	cfg, err := ResolveConfig(fs, func(string) string { return "" })
+	cfg, err := config.Resolve(fs, func(string) string { return "" })
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -60,7 +62,7 @@ func benchHandler(b *testing.B, transport http.RoundTripper) http.Handler {
 	if err != nil {
 		b.Fatal(err)
 	}
-	h, err := NewFrontDoor(FrontDoorOptions{MCP: g.mcpHandler(), Listen: "127.0.0.1:8090", Logger: log})
+	h, err := frontdoor.New(frontdoor.Options{MCP: g.mcpHandler(), Listen: "127.0.0.1:8090", Logger: log})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 	"github.com/spf13/cobra"
 )
@@ -43,15 +44,15 @@ func newRootCommand(env environment) *cobra.Command {
 	return root
 }
 
-// withConfig registers the gateway flags on cmd and resolves and validates
-// them for mode before fn runs.
-func withConfig(cmd *cobra.Command, env environment, mode Mode, fn func(cmd *cobra.Command, cfg Config) error) *cobra.Command {
-	RegisterFlags(cmd.Flags())
+// withConfig registers the flags of the settings mode uses on cmd and
+// resolves and validates them before fn runs.
+func withConfig(cmd *cobra.Command, env environment, mode config.Mode, fn func(cmd *cobra.Command, cfg config.Config) error) *cobra.Command {
+	config.RegisterFlags(cmd.Flags(), mode)
 	cmd.Args = cobra.NoArgs
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		cfg, err := ResolveConfig(cmd.Flags(), env.getenv)
+		cfg, err := config.Resolve(cmd.Flags(), env.getenv)
 		if err == nil {
-			err = cfg.Validate(mode)
+			err = cfg.Validate(mode, readTargets())
 		}
 		if err != nil {
 			return fmt.Errorf("invalid configuration:\n%w", err)
@@ -74,9 +75,8 @@ Example:
   DAGU_URL=https://dagu.example.com DAGU_API_KEY_FILE=/run/secrets/dagu-key \
   GATEWAY_AUTH_TOKENS=<long random token> gateway serve --listen 0.0.0.0:8090`,
 	}
-	return withConfig(cmd, env, ModeServe, func(cmd *cobra.Command, cfg Config) error {
-		log := cfg.NewLogger(env.stderr)
-		return serveHTTP(cmd.Context(), cfg, log, nil)
+	return withConfig(cmd, env, config.ModeServe, func(cmd *cobra.Command, cfg config.Config) error {
+		return serveHTTP(cmd.Context(), cfg, newLogger(cfg, env.stderr), env.getenv, nil)
 	})
 }
 
@@ -91,8 +91,8 @@ Example client entry:
   {"command": "gateway", "args": ["stdio"],
    "env": {"DAGU_URL": "https://dagu.example.com", "DAGU_API_KEY_FILE": "/path/to/key"}}`,
 	}
-	return withConfig(cmd, env, ModeStdio, func(cmd *cobra.Command, cfg Config) error {
-		return serveStdio(cmd.Context(), cfg, cfg.NewLogger(env.stderr), env)
+	return withConfig(cmd, env, config.ModeStdio, func(cmd *cobra.Command, cfg config.Config) error {
+		return serveStdio(cmd.Context(), cfg, newLogger(cfg, env.stderr), env)
 	})
 }
 
@@ -115,7 +115,7 @@ Without one it makes up a random key.`,
 	}
 	profile := cmd.Flags().String(flagDaguProfile, string(fakedagu.ProfileCurrent),
 		"Dagu release the demo Dagu imitates: "+strings.Join(fakedagu.ProfileNames(), ", "))
-	return withConfig(cmd, env, ModeDemo, func(cmd *cobra.Command, cfg Config) error {
+	return withConfig(cmd, env, config.ModeDemo, func(cmd *cobra.Command, cfg config.Config) error {
 		p, err := fakedagu.ParseProfile(*profile)
 		if err != nil {
 			return err
@@ -135,7 +135,7 @@ func newDoctorCommand(env environment) *cobra.Command {
 REST routes it offers, and print which dagu_read targets work fully and which
 degrade on this Dagu version. Exits 0 when Dagu is usable, 1 otherwise.`,
 	}
-	return withConfig(cmd, env, ModeDoctor, func(cmd *cobra.Command, cfg Config) error {
+	return withConfig(cmd, env, config.ModeDoctor, func(cmd *cobra.Command, cfg config.Config) error {
 		return runDoctor(cmd.Context(), cfg, env)
 	})
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 )
 
@@ -23,7 +24,7 @@ import (
 // gateway in front of it. The demo Dagu accepts the key given with
 // --dagu-api-key (or DAGU_API_KEY), so other commands (doctor, stdio) can
 // be pointed at its URL; without one it makes up a random key.
-func runDemo(ctx context.Context, cmd *cobra.Command, cfg Config, env environment, profile fakedagu.Profile) error {
+func runDemo(ctx context.Context, cmd *cobra.Command, cfg config.Config, env environment, profile fakedagu.Profile) error {
 	key := cfg.DaguAPIKey
 	if key == "" {
 		var err error
@@ -37,7 +38,8 @@ func runDemo(ctx context.Context, cmd *cobra.Command, cfg Config, env environmen
 	}
 	defer upstream.Close()
 	cfg.DaguURL, cfg.DaguAPIKey, cfg.DaguAPIKeyFile = upstreamURL, key, ""
-	explicit := cmd.Flags().Changed(flagListen) || env.getenv(flagEnv[flagListen]) != ""
+	listen, _ := config.Lookup(config.FlagListen)
+	explicit := cmd.Flags().Changed(listen.Flag) || env.getenv(listen.Env) != ""
 	ln, err := listenForDemo(cfg.Listen, explicit)
 	if err != nil {
 		return err
@@ -48,7 +50,7 @@ func runDemo(ctx context.Context, cmd *cobra.Command, cfg Config, env environmen
 		return err
 	}
 	printDemoBanner(env.stdout, "http://"+cfg.Listen+"/mcp", upstreamURL, len(tokens) > 0)
-	return serveHTTP(ctx, cfg, cfg.NewLogger(env.stderr), ln)
+	return serveHTTP(ctx, cfg, newLogger(cfg, env.stderr), env.getenv, ln)
 }
 
 // startDemoDagu serves the fake Dagu of a release (the current one with the

@@ -9,14 +9,15 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/upstream"
 )
 
 // runDoctor checks the configured Dagu and prints what it supports.
-func runDoctor(ctx context.Context, cfg Config, env environment) error {
+func runDoctor(ctx context.Context, cfg config.Config, env environment) error {
 	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	cfg.UpstreamAuth = upstreamAuthService // doctor checks with the key it is given
+	cfg.UpstreamAuth = config.UpstreamAuthService // doctor checks with the key it is given
 	g, err := newGateway(cfg, log)
 	if err != nil {
 		return err

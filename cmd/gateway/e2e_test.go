@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu/fakedagutest"
 )
@@ -35,28 +36,29 @@ func startServe(t *testing.T, fakeOpts fakedagu.Options, args ...string) string 
 
 // serveConfig serves cfg on a free loopback port until the test ends and
 // returns the gateway's base URL.
-func serveConfig(t *testing.T, cfg Config) string {
+func serveConfig(t *testing.T, cfg config.Config) string {
 	t.Helper()
-	base, _ := serveConfigStoppable(t, cfg)
+	base, _ := serveConfigStoppable(t, cfg, mapEnv(nil))
 	return base
 }
 
 // serveConfigStoppable is serveConfig with a stop function for tests that
-// need the server gone before they end (to flush what it exports); stop is
-// idempotent and also runs at cleanup.
-func serveConfigStoppable(t *testing.T, cfg Config) (base string, stop func()) {
+// need the server gone before they end (to flush what it exports), with
+// getenv as the environment (the OTEL_* variables); stop is idempotent and
+// also runs at cleanup.
+func serveConfigStoppable(t *testing.T, cfg config.Config, getenv func(string) string) (base string, stop func()) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.Listen = ln.Addr().String()
-	if err := cfg.Validate(ModeServe); err != nil {
+	if err := cfg.Validate(config.ModeServe, readTargets()); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- serveHTTP(ctx, cfg, slog.New(slog.DiscardHandler), ln) }()
+	go func() { done <- serveHTTP(ctx, cfg, slog.New(slog.DiscardHandler), getenv, ln) }()
 	var once sync.Once
 	stop = func() {
 		once.Do(func() {

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/config"
 )
 
 // flagHealthTimeout bounds one healthcheck probe. It has no environment
@@ -43,17 +45,16 @@ func newHealthcheckCommand(env environment) *cobra.Command {
 		Args:  cobra.NoArgs,
 	}
 	fs := cmd.Flags()
-	fs.String(flagListen, defaultListen, flagHelp(flagListen,
-		"host:port the gateway listens on; an unspecified host is probed on loopback", ""))
+	config.RegisterFlags(fs, config.ModeHealthcheck)
+	fs.Lookup(config.FlagListen).Usage = "host:port the gateway listens on; an unspecified host is probed on loopback" + config.EnvNote(config.FlagListen)
 	fs.Duration(flagHealthTimeout, defaultHealthTimeout, "time limit for the whole probe")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		// The same flag > environment > default resolution as every
 		// other setting, limited to the one setting the probe needs.
-		r := &resolver{fs: cmd.Flags(), getenv: env.getenv}
-		listen := r.string(flagListen)
+		cfg, resolveErr := config.Resolve(cmd.Flags(), env.getenv)
 		timeout, err := cmd.Flags().GetDuration(flagHealthTimeout)
-		if err = errors.Join(append(r.errs, err)...); err == nil {
-			err = probeHealth(cmd.Context(), listen, timeout)
+		if err = errors.Join(resolveErr, err); err == nil {
+			err = probeHealth(cmd.Context(), cfg.Listen, timeout)
 		}
 		if err != nil {
 			// Docker reserves exit status 2, so every failure is 1.
@@ -107,10 +108,10 @@ func probeHealth(ctx context.Context, listen string, timeout time.Duration) erro
 func healthURL(listen string) (string, error) {
 	host, port, err := net.SplitHostPort(listen)
 	if err != nil {
-		return "", fmt.Errorf("--%s %q: %w", flagListen, listen, err)
+		return "", fmt.Errorf("--%s %q: %w", config.FlagListen, listen, err)
 	}
 	if n, err := strconv.Atoi(port); err != nil || n <= 0 || n > 65535 {
-		return "", fmt.Errorf("--%s %q: the port must be a number from 1 to 65535", flagListen, listen)
+		return "", fmt.Errorf("--%s %q: the port must be a number from 1 to 65535", config.FlagListen, listen)
 	}
 	switch ip := net.ParseIP(host); {
 	case host == "":

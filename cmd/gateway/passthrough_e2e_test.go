@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu/fakedagutest"
 )
@@ -74,14 +75,14 @@ func TestPassthroughConfig(t *testing.T) {
 	} {
 		cfg, err := resolveFrom(t, append([]string{"--dagu-url", "http://dagu.example"}, args...), nil)
 		if err == nil {
-			err = cfg.Validate(ModeServe)
+			err = cfg.Validate(config.ModeServe, readTargets())
 		}
 		if err == nil {
 			t.Errorf("%v accepted", args)
 		}
 	}
 	cfg, _ := resolveFrom(t, []string{"--dagu-url", "http://dagu.example", "--upstream-auth", "passthrough", "--listen", "0.0.0.0:8090"}, nil)
-	if err := cfg.Validate(ModeServe); err != nil {
+	if err := cfg.Validate(config.ModeServe, readTargets()); err != nil {
 		t.Errorf("passthrough on a public address without tokens refused: %v", err)
 	}
 }

@@ -11,12 +11,16 @@ import (
 	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/config"
+	"github.com/dagu-mcp-gateway/gateway/internal/frontdoor"
+	"github.com/dagu-mcp-gateway/gateway/internal/telemetry"
 )
 
 // serveHTTP runs the HTTP front door until ctx ends. When ln is nil it
-// listens on cfg.Listen.
-func serveHTTP(ctx context.Context, cfg Config, log *slog.Logger, ln net.Listener) error {
-	defer startTracing(log)()
+// listens on cfg.Listen. getenv supplies the OTEL_* tracing variables.
+func serveHTTP(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func(string) string, ln net.Listener) error {
+	defer telemetry.StartTracing(log, getenv, version)()
 	g, err := newGateway(cfg, log)
 	if err != nil {
 		return err
@@ -33,7 +37,7 @@ func serveHTTP(ctx context.Context, cfg Config, log *slog.Logger, ln net.Listene
 		go serveMetrics(ctx, cfg, log, metrics)
 		metrics = nil // /metrics moves off the MCP listener
 	}
-	handler, err := NewFrontDoor(FrontDoorOptions{
+	handler, err := frontdoor.New(frontdoor.Options{
 		MCP:          g.mcpHandler(),
 		Metrics:      metrics,
 		Ready:        g.ready,
@@ -47,7 +51,7 @@ func serveHTTP(ctx context.Context, cfg Config, log *slog.Logger, ln net.Listene
 	if err != nil {
 		return err
 	}
-	srv := NewHTTPServer(HTTPServerOptions{Addr: cfg.Listen, Handler: handler, Logger: log, ShutdownTimeout: cfg.ShutdownTimeout})
+	srv := frontdoor.NewServer(frontdoor.ServerOptions{Addr: cfg.Listen, Handler: handler, Logger: log, ShutdownTimeout: cfg.ShutdownTimeout})
 	log.Info("gateway serving", "listen", cfg.Listen, "dagu", cfg.DaguURL, "version", version, "inbound_auth", len(tokens) > 0, "upstream_auth", cfg.UpstreamAuth)
 	if ln != nil {
 		return srv.Serve(ctx, ln)
@@ -57,9 +61,9 @@ func serveHTTP(ctx context.Context, cfg Config, log *slog.Logger, ln net.Listene
 
 // serveStdio runs the MCP server over stdin/stdout until the client closes
 // the stream or ctx ends.
-func serveStdio(ctx context.Context, cfg Config, log *slog.Logger, env environment) error {
-	defer startTracing(log)()
-	cfg.UpstreamAuth = upstreamAuthService // stdio has no caller header: the key comes from the environment
+func serveStdio(ctx context.Context, cfg config.Config, log *slog.Logger, env environment) error {
+	defer telemetry.StartTracing(log, env.getenv, version)()
+	cfg.UpstreamAuth = config.UpstreamAuthService // stdio has no caller header: the key comes from the environment
 	g, err := newGateway(cfg, log)
 	if err != nil {
 		return err
@@ -73,13 +77,10 @@ func serveStdio(ctx context.Context, cfg Config, log *slog.Logger, env environme
 	return err
 }
 
-// serveMetrics serves /metrics alone on --metrics-listen, without inbound
-// tokens: the listener is meant for scrapers inside the cluster and shows
-// only counters (no secret reaches a metric).
-func serveMetrics(ctx context.Context, cfg Config, log *slog.Logger, metrics http.Handler) {
-	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", metrics)
-	srv := NewHTTPServer(HTTPServerOptions{Addr: cfg.MetricsListen, Handler: mux, Logger: log, ShutdownTimeout: cfg.ShutdownTimeout})
+// serveMetrics serves /metrics alone on --metrics-listen (see
+// frontdoor.MetricsOnly).
+func serveMetrics(ctx context.Context, cfg config.Config, log *slog.Logger, metrics http.Handler) {
+	srv := frontdoor.NewServer(frontdoor.ServerOptions{Addr: cfg.MetricsListen, Handler: frontdoor.MetricsOnly(metrics), Logger: log, ShutdownTimeout: cfg.ShutdownTimeout})
 	log.Info("metrics serving", "listen", cfg.MetricsListen)
 	if err := srv.Run(ctx); err != nil {
 		log.Error("metrics listener stopped", "error", err)

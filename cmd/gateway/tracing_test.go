@@ -24,29 +24,6 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu/fakedagutest"
 )
 
-func TestTracingEnabled(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		env  map[string]string
-		want bool
-	}{
-		{"nothing set", nil, false},
-		{"endpoint", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318"}, true},
-		{"traces endpoint", map[string]string{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://127.0.0.1:4318/v1/traces"}, true},
-		{"otlp exporter named", map[string]string{"OTEL_TRACES_EXPORTER": "otlp"}, true},
-		{"exporter none", map[string]string{"OTEL_TRACES_EXPORTER": "none", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318"}, false},
-		{"sdk disabled", map[string]string{"OTEL_SDK_DISABLED": "TRUE", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318"}, false},
-		{"sdk not disabled", map[string]string{"OTEL_SDK_DISABLED": "false", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318"}, true},
-		{"blank endpoint", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": " "}, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := tracingEnabled(func(k string) string { return tc.env[k] }); got != tc.want {
-				t.Errorf("tracingEnabled = %v, want %v", got, tc.want)
-			}
-		})
-	}
-}
-
 // collector is an in-process OTLP/HTTP trace receiver.
 type collector struct {
 	mu    sync.Mutex
@@ -115,11 +92,9 @@ func TestTracingExportsRequestAndUpstreamSpans(t *testing.T) {
 	col := &collector{}
 	colSrv := httptest.NewServer(col)
 	defer colSrv.Close()
-	t.Setenv("OTEL_SDK_DISABLED", "")
-	t.Setenv("OTEL_TRACES_EXPORTER", "")
-	t.Setenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "")
-	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", colSrv.URL)
-	t.Setenv("OTEL_TRACES_SAMPLER", "parentbased_always_on")
+	// Through the injected environment only: the process environment
+	// stays untouched.
+	getenv := mapEnv(map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": colSrv.URL, "OTEL_TRACES_SAMPLER": "parentbased_always_on"})
 
 	fake, daguURL := fakedagutest.Start(t, fakedagu.Options{RecordedOnly: true, APIKey: fakedagutest.APIKey})
 	// Caches off: every read below must reach Dagu to be traced there.
@@ -128,7 +103,7 @@ func TestTracingExportsRequestAndUpstreamSpans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base, stop := serveConfigStoppable(t, cfg)
+	base, stop := serveConfigStoppable(t, cfg, getenv)
 	cs := connectHTTP(t, base+"/mcp", goodToken)
 
 	type request struct {

@@ -11,12 +11,13 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/config"
+	"github.com/dagu-mcp-gateway/gateway/internal/frontdoor"
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
 	"github.com/dagu-mcp-gateway/gateway/internal/reference"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
+	"github.com/dagu-mcp-gateway/gateway/internal/telemetry"
 	"github.com/dagu-mcp-gateway/gateway/internal/upstream"
 	"github.com/dagu-mcp-gateway/gateway/internal/workbook"
 )
@@ -41,9 +42,8 @@ type gateway struct {
 }
 
 // newGateway builds the gateway for a validated configuration.
-func newGateway(cfg Config, log *slog.Logger) (*gateway, error) {
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+func newGateway(cfg config.Config, log *slog.Logger) (*gateway, error) {
+	reg := telemetry.NewRegistry()
 	if cfg.DaguInsecureSkipVerify {
 		log.Warn("TLS VERIFICATION OF THE DAGU SERVER IS DISABLED (--dagu-insecure-skip-verify): " +
 			"anyone on the network path can read the API key and forge answers; use --dagu-ca-file instead")
@@ -69,7 +69,7 @@ func newGateway(cfg Config, log *slog.Logger) (*gateway, error) {
 }
 
 // assemble wires the adapter, the tool and the MCP server around a client.
-func assemble(cfg Config, log *slog.Logger, reg *prometheus.Registry, client *restclient.Client) (*gateway, error) {
+func assemble(cfg config.Config, log *slog.Logger, reg *prometheus.Registry, client *restclient.Client) (*gateway, error) {
 	adapter, err := upstream.NewAdapter(upstream.AdapterOptions{
 		Client: client, CacheTTL: cacheTTL(cfg), Logger: log, Registerer: reg,
 		ListCacheTTL: cfg.ListCacheTTL, RunCacheBytes: cfg.RunCacheSize,
@@ -88,7 +88,7 @@ func assemble(cfg Config, log *slog.Logger, reg *prometheus.Registry, client *re
 		passthrough: cfg.Passthrough()}, nil
 }
 
-func newTool(cfg Config, log *slog.Logger, reg prometheus.Registerer, up readtool.Upstream) (*readtool.Tool, error) {
+func newTool(cfg config.Config, log *slog.Logger, reg prometheus.Registerer, up readtool.Upstream) (*readtool.Tool, error) {
 	// Topic files are re-read at most once a second even with caching off.
 	refs, err := reference.New(reference.Options{Dir: cfg.ReferenceDir, TTL: max(cfg.CacheTTL, time.Second), Registerer: reg})
 	if err != nil {
@@ -118,37 +118,25 @@ func newTool(cfg Config, log *slog.Logger, reg prometheus.Registerer, up readtoo
 
 // cacheTTL turns the operator's 0 ("no caching") into the negative value
 // the cache-owning packages read as disabled.
-func cacheTTL(cfg Config) time.Duration {
+func cacheTTL(cfg config.Config) time.Duration {
 	if cfg.CacheTTL == 0 {
 		return -1
 	}
 	return cfg.CacheTTL
 }
 
-func keySource(cfg Config) restclient.KeySource {
+func keySource(cfg config.Config) restclient.KeySource {
 	if cfg.DaguAPIKeyFile != "" {
 		return restclient.FileKey(cfg.DaguAPIKeyFile)
 	}
 	return restclient.StaticKey(cfg.DaguAPIKey)
 }
 
-// mcpHandler serves MCP Streamable HTTP statelessly with JSON responses, so
-// any replica can answer any request. The front door does the DNS-rebinding
-// check (honouring --allowed-host), so the SDK's own localhost check is off.
-func (g *gateway) mcpHandler() http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return g.server },
-		&mcp.StreamableHTTPOptions{
-			Stateless:                    true,
-			JSONResponse:                 true,
-			DisableLocalhostProtection:   true,
-			PropagateRequestCancellation: true,
-			Logger:                       g.log,
-		})
-}
+// mcpHandler serves the MCP server over stateless Streamable HTTP (see
+// frontdoor.MCPHandler).
+func (g *gateway) mcpHandler() http.Handler { return frontdoor.MCPHandler(g.server, g.log) }
 
-func (g *gateway) metricsHandler() http.Handler {
-	return promhttp.HandlerFor(g.registry, promhttp.HandlerOpts{Registry: g.registry})
-}
+func (g *gateway) metricsHandler() http.Handler { return telemetry.MetricsHandler(g.registry) }
 
 // ready answers /readyz: Dagu must answer and accept the key. The reason
 // names network, tls, auth, surface or upstream. The open answer carries

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // Package archtest enforces the gateway's package layering: cmd -> readtool
-// -> ports <- upstream -> (restclient, mapping, cache). It parses the
-// import clauses of every non-test source file of the module (so the test
-// cache notices any change), and a wrong import fails `go test ./...` and
-// `make lint`.
+// -> ports <- upstream -> (restclient, mapping, cache), with the command's
+// front door, configuration and telemetry beside it (frontdoor -> config <-
+// telemetry), none of which knows REST, the generated client, the mapping or
+// the contract. It parses the import clauses of every non-test source file
+// of the module (so the test cache notices any change), and a wrong import
+// fails `go test ./...` and `make lint`. It also checks that package main
+// exports nothing.
 package archtest
 
 import (
@@ -48,6 +51,13 @@ var rules = []rule{
 		forbidden: []string{"internal/restclient", "internal/restclient/gen", "internal/mapping", "internal/upstream"}},
 	{pkg: "internal/upstream", forbidden: []string{"internal/readtool"}},
 	{pkg: "internal/workbook", direct: []string{"internal/model"}},
+	// Configuration is a leaf: what it needs of other packages is handed
+	// to it, and the command's tests check the defaults it repeats.
+	{pkg: "internal/config", direct: []string{}},
+	// The front door and telemetry know the configuration formats (token
+	// file, listen addresses, log levels) and nothing of Dagu or the tool.
+	{pkg: "internal/frontdoor", direct: []string{"internal/config", "internal/reqctx"}},
+	{pkg: "internal/telemetry", direct: []string{"internal/config"}},
 	{pkg: "internal/reference", direct: []string{"internal/cache", "internal/model"}},
 }
 

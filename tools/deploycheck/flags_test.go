@@ -13,20 +13,29 @@ import (
 	"testing"
 )
 
-// gatewayFlags reads cmd/gateway's source and returns every configuration
-// flag with its environment variable, from the flagEnv map and the flag
-// name constants, so that a new flag fails the chart check until the chart
-// has a value for it.
-func gatewayFlags(t *testing.T, root string) map[string]string {
+// setting is what the deployment checks need of one row of the gateway's
+// settings table (internal/config/settings.go).
+type setting struct {
+	flag, env, chart string
+	// secret rows are deployed in their file form only.
+	secret bool
+}
+
+// gatewaySettings reads the gateway's settings table from the source of
+// internal/config and returns every row with its flag, environment variable
+// and chart value, so that a new setting fails the chart check until the
+// chart renders it. The table is read from source rather than imported to
+// keep the gateway's module out of this module's build.
+func gatewaySettings(t *testing.T, root string) []setting {
 	t.Helper()
-	dir := filepath.Join(root, "cmd", "gateway")
+	dir := filepath.Join(root, "internal", "config")
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	fset := token.NewFileSet()
 	consts := map[string]string{}
-	var flagEnv *ast.CompositeLit
+	var table *ast.CompositeLit
 	for _, e := range entries {
 		name := e.Name()
 		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
@@ -36,53 +45,90 @@ func gatewayFlags(t *testing.T, root string) map[string]string {
 		if err != nil {
 			t.Fatalf("parse %s: %v", name, err)
 		}
-		for _, decl := range f.Decls {
-			gen, ok := decl.(*ast.GenDecl)
+		if lit := collectValues(f, consts, "settings"); lit != nil {
+			table = lit
+		}
+	}
+	if table == nil {
+		t.Fatal("internal/config: no settings table found")
+	}
+	var rows []setting
+	for _, elt := range table.Elts {
+		row, ok := elt.(*ast.CompositeLit)
+		if !ok {
+			t.Fatalf("internal/config: settings entry %s is not a literal", fset.Position(elt.Pos()))
+		}
+		s := settingOf(row, consts)
+		if s.flag == "" || s.env == "" {
+			t.Fatalf("internal/config: settings entry %s: cannot resolve its Flag and Env", fset.Position(row.Pos()))
+		}
+		rows = append(rows, s)
+	}
+	if len(rows) < 10 {
+		t.Fatalf("internal/config: only %d settings found", len(rows))
+	}
+	return rows
+}
+
+// collectValues records the string constants of f in consts and returns
+// the composite literal assigned to the variable named table, if f has it.
+func collectValues(f *ast.File, consts map[string]string, table string) *ast.CompositeLit {
+	var found *ast.CompositeLit
+	for _, decl := range f.Decls {
+		gen, ok := decl.(*ast.GenDecl)
+		if !ok {
+			continue
+		}
+		for _, spec := range gen.Specs {
+			vs, ok := spec.(*ast.ValueSpec)
 			if !ok {
 				continue
 			}
-			for _, spec := range gen.Specs {
-				vs, ok := spec.(*ast.ValueSpec)
-				if !ok {
+			for i, ident := range vs.Names {
+				if i >= len(vs.Values) {
 					continue
 				}
-				for i, ident := range vs.Names {
-					if i >= len(vs.Values) {
-						continue
+				switch v := vs.Values[i].(type) {
+				case *ast.BasicLit:
+					if gen.Tok == token.CONST && v.Kind == token.STRING {
+						consts[ident.Name], _ = strconv.Unquote(v.Value)
 					}
-					switch v := vs.Values[i].(type) {
-					case *ast.BasicLit:
-						if gen.Tok == token.CONST && v.Kind == token.STRING {
-							consts[ident.Name], _ = strconv.Unquote(v.Value)
-						}
-					case *ast.CompositeLit:
-						if ident.Name == "flagEnv" {
-							flagEnv = v
-						}
+				case *ast.CompositeLit:
+					if ident.Name == table {
+						found = v
 					}
 				}
 			}
 		}
 	}
-	if flagEnv == nil {
-		t.Fatal("cmd/gateway: no flagEnv map found")
-	}
-	flags := map[string]string{}
-	for _, elt := range flagEnv.Elts {
+	return found
+}
+
+// settingOf reads the Flag, Env, Chart and Secret fields of one row.
+func settingOf(row *ast.CompositeLit, consts map[string]string) setting {
+	var s setting
+	for _, elt := range row.Elts {
 		kv, ok := elt.(*ast.KeyValueExpr)
 		if !ok {
 			continue
 		}
-		key, value := stringOf(kv.Key, consts), stringOf(kv.Value, consts)
-		if key == "" || value == "" {
-			t.Fatalf("cmd/gateway: flagEnv entry %s: cannot resolve", fset.Position(kv.Pos()))
+		key, _ := kv.Key.(*ast.Ident)
+		if key == nil {
+			continue
 		}
-		flags[key] = value
+		switch key.Name {
+		case "Flag":
+			s.flag = stringOf(kv.Value, consts)
+		case "Env":
+			s.env = stringOf(kv.Value, consts)
+		case "Chart":
+			s.chart = stringOf(kv.Value, consts)
+		case "Secret":
+			ident, _ := kv.Value.(*ast.Ident)
+			s.secret = ident != nil && ident.Name == "true"
+		}
 	}
-	if len(flags) < 10 {
-		t.Fatalf("cmd/gateway: only %d flags found in flagEnv", len(flags))
-	}
-	return flags
+	return s
 }
 
 // stringOf resolves a string literal or a string constant's name.

@@ -198,20 +198,32 @@ func TestHelmFullValues(t *testing.T) {
 		t.Errorf("Dagu CIDRs missing from egress: %v", cidrs)
 	}
 
-	// Every `gateway serve` flag is set by the chart, as an environment
-	// variable or as an argument; the two secret flags in their file form.
-	flags := gatewayFlags(t, root)
-	for flag, envName := range flags {
-		switch flag {
-		case "dagu-api-key", "auth-token":
+	// Every setting names a chart value that values.yaml defines, and the
+	// full values render it, as an environment variable or as an argument;
+	// the two secret settings only in their file form.
+	defaults := loadChart(t).Values
+	for _, s := range gatewaySettings(t, root) {
+		if s.chart == "" {
+			t.Errorf("flag --%s (%s) names no chart value in the settings table", s.flag, s.env)
+		} else if _, err := chartutil.Values(defaults).PathValue(s.chart); err != nil && !isTable(defaults, s.chart) {
+			t.Errorf("flag --%s: chart value %s is not in values.yaml", s.flag, s.chart)
+		}
+		if s.secret {
 			continue // given as --dagu-api-key-file and --auth-token-file
 		}
-		_, inEnv := e[envName]
-		inArgs := slices.ContainsFunc(c.Args, func(a string) bool { return a == "--"+flag || strings.HasPrefix(a, "--"+flag+"=") })
+		_, inEnv := e[s.env]
+		inArgs := slices.ContainsFunc(c.Args, func(a string) bool { return a == "--"+s.flag || strings.HasPrefix(a, "--"+s.flag+"=") })
 		if !inEnv && !inArgs {
-			t.Errorf("flag --%s (%s) has no chart value: full-values.yaml renders neither", flag, envName)
+			t.Errorf("flag --%s (%s) has no chart value: full-values.yaml renders neither", s.flag, s.env)
 		}
 	}
+}
+
+// isTable reports whether path names a map in values (PathValue finds
+// only leaves).
+func isTable(values chartutil.Values, path string) bool {
+	_, err := values.Table(path)
+	return err == nil
 }
 
 // TestHelmNetworkPolicyDefaults enables the NetworkPolicy the way an

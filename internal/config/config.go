@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Package config is the gateway's configuration: one table of settings
+// (Settings), each row naming its flag, environment variable, default, help
+// text, Helm chart value and the subcommands that use it; flag registration
+// and resolution (flag > environment > default) driven by that table; and
+// validation with messages that say how to fix a setting. It also reads the
+// inbound token file format and checks listen and host addresses, which the
+// front door shares.
+//
+// The package knows nothing of Dagu's REST API, the generated client or the
+// contract: facts it needs from other packages (the dagu_read targets, the
+// defaults owned by the REST client and the adapter) are given to it or
+// checked against it by the command's tests.
+package config
+
+import (
+	"time"
+)
+
+// Config is the resolved runtime configuration of the gateway. It is built by
+// Resolve from command-line flags, environment variables and defaults,
+// in that order of precedence, and checked by Validate.
+//
+// Secret fields carry `json:"-"` and are redacted by String, GoString and
+// LogValue, so printing or logging a Config never reveals them.
+type Config struct {
+	// DaguURL is the Dagu server base URL, including any base path, without a
+	// trailing slash. The REST API lives under RESTBaseURL.
+	DaguURL string
+	// DaguAPIKey is the bearer token sent to Dagu. Never print it.
+	DaguAPIKey string `json:"-"`
+	// DaguAPIKeyFile is a file holding the Dagu API key; the upstream client
+	// re-reads it when it changes. Mutually exclusive with DaguAPIKey.
+	DaguAPIKeyFile string
+	// DaguCAFile is a PEM bundle of extra roots trusted for the Dagu server.
+	DaguCAFile string
+	// DaguInsecureSkipVerify disables TLS verification of the Dagu server.
+	DaguInsecureSkipVerify bool
+
+	// Listen is the host:port the HTTP front door binds to.
+	Listen string
+	// AuthTokens are inbound bearer tokens given directly (flag or env).
+	AuthTokens []string `json:"-"`
+	// AuthTokenFile holds more inbound bearer tokens, one per line.
+	AuthTokenFile string
+	// AllowedHosts are extra Host/Origin values the front door accepts.
+	AllowedHosts []string
+
+	// UpstreamTimeout bounds each call to Dagu.
+	UpstreamTimeout time.Duration
+	// MaxResponseBytes bounds the size of one Dagu response body.
+	MaxResponseBytes int64
+	// UpstreamBodyBudget bounds the bytes of Dagu response bodies held by
+	// all reads at once.
+	UpstreamBodyBudget int64
+	// ReferenceDir overrides the embedded reference topics when set.
+	ReferenceDir string
+	// CacheTTL is how long upstream answers are cached; 0 disables caching.
+	CacheTTL time.Duration
+	// CallTimeout bounds one whole read.
+	CallTimeout time.Duration
+	// TextContent is contract or json (see readtool.Options.TextContent).
+	TextContent string
+	// UpstreamConcurrency caps the requests to Dagu in flight.
+	UpstreamConcurrency int
+	// RateLimit is the reads per second per caller (0: off), RateBurst its
+	// bucket size (0: twice the rate).
+	RateLimit float64
+	RateBurst int
+	// DisabledTargets are dagu_read targets switched off.
+	DisabledTargets []string
+	// MetricsListen, when set, is a separate /metrics listener without
+	// inbound tokens.
+	MetricsListen string
+	// UpstreamAuth is service or passthrough.
+	UpstreamAuth string
+	// ListCacheTTL is the longest a list answer is reused (0: never).
+	ListCacheTTL time.Duration
+	// RunCacheSize is the memory of the finished-run cache (0: off).
+	RunCacheSize int64
+
+	// WorkbookRoots restrict workbook reads to these directories when set.
+	WorkbookRoots []string
+	// WorkbookMaxBytes is the largest workbook file that is opened.
+	WorkbookMaxBytes int64
+	// WorkbookMaxRows is the number of data rows profiled per sheet.
+	WorkbookMaxRows int
+	// WorkbookMaxSheets is the number of sheets profiled per workbook.
+	WorkbookMaxSheets int
+	// WorkbookMaxMemory is the memory one workbook read may keep; a
+	// workbook that needs more is refused.
+	WorkbookMaxMemory int64
+	// WorkbookConcurrency is how many workbook reads run at once; others
+	// wait for a slot within their deadline.
+	WorkbookConcurrency int
+
+	// LogLevel is one of debug, info, warn, error.
+	LogLevel string
+	// LogFormat is json or text.
+	LogFormat string
+	// ShutdownTimeout bounds graceful shutdown of the HTTP server.
+	ShutdownTimeout time.Duration
+}
+
+// Mode names the subcommand a Config is validated for, because each one
+// needs a different part of the configuration.
+type Mode string
+
+// The modes Validate understands.
+const (
+	// ModeServe runs the HTTP front door against a real Dagu server.
+	ModeServe Mode = "serve"
+	// ModeStdio speaks MCP over stdin/stdout against a real Dagu server.
+	ModeStdio Mode = "stdio"
+	// ModeDemo runs the HTTP front door against the built-in fake Dagu.
+	ModeDemo Mode = "demo"
+	// ModeDoctor checks connectivity to a real Dagu server and exits.
+	ModeDoctor Mode = "doctor"
+	// ModeHealthcheck probes a running gateway's /healthz; it reads only
+	// the listen address and is never validated.
+	ModeHealthcheck Mode = "healthcheck"
+)
+
+// Upstream authentication modes (--upstream-auth).
+const (
+	// UpstreamAuthService reads Dagu with the gateway's own key.
+	UpstreamAuthService = "service"
+	// UpstreamAuthPassthrough forwards each HTTP caller's own Dagu key.
+	UpstreamAuthPassthrough = "passthrough"
+)
+
+// Text content modes (--text-content); the read tool defines their meaning
+// and the command's tests check both spellings agree.
+const (
+	// TextContentContract is the contract's text only.
+	TextContentContract = "contract"
+	// TextContentJSON adds the serialized data for text-only clients.
+	TextContentJSON = "json"
+)
+
+// Passthrough reports whether HTTP callers read Dagu with their own keys.
+func (c Config) Passthrough() bool { return c.UpstreamAuth == UpstreamAuthPassthrough }
+
+// restAPIPath is the path Dagu mounts its REST API under, below its base URL.
+const restAPIPath = "/api/v1"
+
+// RESTBaseURL returns the base URL of Dagu's REST API: DaguURL + "/api/v1".
+func (c Config) RESTBaseURL() string {
+	if c.DaguURL == "" {
+		return ""
+	}
+	return c.DaguURL + restAPIPath
+}
+
+// needsDagu reports whether the mode talks to a real Dagu server.
+func (m Mode) needsDagu() bool {
+	return m == ModeServe || m == ModeStdio || m == ModeDoctor
+}
+
+// servesHTTP reports whether the mode opens the HTTP front door.
+func (m Mode) servesHTTP() bool {
+	return m == ModeServe || m == ModeDemo
+}

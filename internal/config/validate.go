@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package config
+
+import (
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+)
+
+// Validate checks c for the given subcommand and returns every problem
+// found, joined, each saying how to fix it. Settings a mode does not use are
+// not checked: stdio ignores --listen, demo ignores the Dagu connection.
+// targets lists the dagu_read targets --disable-target may name. Validate
+// reads the files the configuration names (key, CA, token file) to fail
+// early on typos, but never includes secrets in its errors.
+func (c Config) Validate(mode Mode, targets []string) error {
+	switch mode {
+	case ModeServe, ModeStdio, ModeDemo, ModeDoctor:
+	default:
+		return fmt.Errorf("unknown mode %q", mode)
+	}
+	var errs []error
+	if mode.needsDagu() {
+		errs = append(errs, c.validateDagu(mode)...)
+	}
+	if mode.servesHTTP() {
+		errs = append(errs, c.validateFrontDoor()...)
+	}
+	if mode == ModeServe {
+		errs = append(errs, c.validatePassthrough(mode)...)
+	}
+	errs = append(errs, c.validateLimits(targets)...)
+	errs = append(errs, c.validatePaths()...)
+	errs = append(errs, c.validateLogging()...)
+	return errors.Join(errs...)
+}
+
+func (c Config) validateDagu(mode Mode) []error {
+	var errs []error
+	if c.DaguURL == "" {
+		errs = append(errs, fmt.Errorf("--dagu-url is required for %s: set it or DAGU_URL to the base URL of your Dagu server, e.g. https://dagu.example.com", mode))
+	} else if err := checkDaguURL(c.DaguURL); err != nil {
+		errs = append(errs, err)
+	}
+	errs = appendIf(errs, c.checkAPIKey())
+	errs = appendIf(errs, c.checkTLS())
+	return errs
+}
+
+// checkDaguURL accepts an absolute http(s) URL without credentials, query or
+// fragment, whose path is Dagu's base path rather than its REST path.
+func checkDaguURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("--dagu-url: %v", err)
+	}
+	switch {
+	case u.Scheme != "http" && u.Scheme != "https":
+		return fmt.Errorf("--dagu-url %q must start with http:// or https://", raw)
+	case u.Host == "":
+		return fmt.Errorf("--dagu-url %q has no host: write it like https://dagu.example.com", raw)
+	case u.User != nil:
+		return errors.New("--dagu-url must not contain credentials: remove user:password@ and use --dagu-api-key-file")
+	case strings.ContainsAny(raw, "?#"):
+		return fmt.Errorf("--dagu-url %q must not have a query or fragment: give only scheme, host and base path", raw)
+	case strings.HasSuffix(u.Path, restAPIPath):
+		return fmt.Errorf("--dagu-url %q ends with %s: give Dagu's base URL without it; the gateway appends %s itself", raw, restAPIPath, restAPIPath)
+	}
+	return nil
+}
+
+func (c Config) checkAPIKey() error {
+	switch {
+	case c.DaguAPIKey != "" && c.DaguAPIKeyFile != "":
+		return errors.New("--dagu-api-key and --dagu-api-key-file are both set: keep only one (DAGU_API_KEY / DAGU_API_KEY_FILE)")
+	case c.DaguAPIKey != "":
+		return checkAPIKeyText(c.DaguAPIKey, "--dagu-api-key")
+	case c.DaguAPIKeyFile != "":
+		data, err := os.ReadFile(c.DaguAPIKeyFile)
+		if err != nil {
+			return fmt.Errorf("--dagu-api-key-file: %w", err)
+		}
+		return checkAPIKeyText(strings.TrimSpace(string(data)), "--dagu-api-key-file "+c.DaguAPIKeyFile)
+	}
+	return nil
+}
+
+// checkAPIKeyText refuses keys that cannot travel in an Authorization
+// header. The key itself is never part of the error.
+func checkAPIKeyText(key, source string) error {
+	if key == "" {
+		return fmt.Errorf("%s: the API key is empty", source)
+	}
+	if strings.ContainsFunc(key, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+		return fmt.Errorf("%s: the API key contains spaces or control characters", source)
+	}
+	return nil
+}
+
+func (c Config) checkTLS() error {
+	if c.DaguCAFile == "" {
+		return nil
+	}
+	if c.DaguInsecureSkipVerify {
+		return errors.New("--dagu-ca-file and --dagu-insecure-skip-verify are both set: keep the CA file and drop skip-verify")
+	}
+	data, err := os.ReadFile(c.DaguCAFile)
+	if err != nil {
+		return fmt.Errorf("--dagu-ca-file: %w", err)
+	}
+	if !x509.NewCertPool().AppendCertsFromPEM(data) {
+		return fmt.Errorf("--dagu-ca-file %s holds no PEM certificate", c.DaguCAFile)
+	}
+	return nil
+}
+
+func (c Config) validateFrontDoor() []error {
+	var errs []error
+	if _, err := SplitListen(c.Listen); err != nil {
+		errs = append(errs, err)
+	}
+	tokens, err := c.InboundTokens()
+	if err != nil {
+		errs = append(errs, err)
+	}
+	for _, t := range tokens {
+		if err := CheckToken(t); err != nil {
+			errs = append(errs, err)
+			break
+		}
+	}
+	if err == nil && len(tokens) == 0 && !IsLoopbackListen(c.Listen) && !c.Passthrough() {
+		errs = append(errs, fmt.Errorf("refusing to listen on %q without authentication: set --auth-token or GATEWAY_AUTH_TOKENS (or --auth-token-file), or listen on a loopback address such as --listen 127.0.0.1:8090", c.Listen))
+	}
+	for _, h := range c.AllowedHosts {
+		errs = appendIf(errs, checkAllowedHost(h))
+	}
+	return errs
+}
+
+func (c Config) validateLimits(targets []string) []error {
+	var errs []error
+	errs = appendIf(errs, positiveDuration(flagUpstreamTimeout, c.UpstreamTimeout))
+	errs = appendIf(errs, positiveDuration(flagShutdownTimeout, c.ShutdownTimeout))
+	if c.CacheTTL < 0 {
+		errs = append(errs, errors.New("--cache-ttl must not be negative: use 0 to disable the cache"))
+	}
+	errs = appendIf(errs, positiveNumber(flagMaxResponseBytes, c.MaxResponseBytes))
+	if c.UpstreamBodyBudget < c.MaxResponseBytes {
+		errs = append(errs, fmt.Errorf("--%s (%s) must be at least --%s (%s): a largest answer must fit in it",
+			flagUpstreamBodyBudget, FormatByteSize(c.UpstreamBodyBudget), flagMaxResponseBytes, FormatByteSize(c.MaxResponseBytes)))
+	}
+	errs = appendIf(errs, positiveNumber(flagWorkbookMaxBytes, c.WorkbookMaxBytes))
+	errs = appendIf(errs, positiveNumber(flagWorkbookMaxRows, int64(c.WorkbookMaxRows)))
+	errs = appendIf(errs, positiveNumber(flagWorkbookMaxSheets, int64(c.WorkbookMaxSheets)))
+	errs = appendIf(errs, atLeast(flagWorkbookMaxMemory, c.WorkbookMaxMemory, minWorkbookMaxMemory, "1MiB"))
+	errs = appendIf(errs, positiveNumber(flagWorkbookConcurrency, int64(c.WorkbookConcurrency)))
+	return append(errs, c.validatePolicy(targets)...)
+}
+
+// minWorkbookMaxMemory is the smallest workbook memory budget accepted:
+// below it even a small workbook is refused (a size given without its
+// unit, 64 for 64MiB, is the likely mistake).
+const minWorkbookMaxMemory = 1 << 20
+
+func atLeast(flag string, n, least int64, leastText string) error {
+	if n < least {
+		return fmt.Errorf("--%s must be at least %s; %s sets it too", flag, leastText, envOf(flag))
+	}
+	return nil
+}
+
+func positiveDuration(flag string, d time.Duration) error {
+	if d <= 0 {
+		return fmt.Errorf("--%s must be above zero (e.g. 15s); %s sets it too", flag, envOf(flag))
+	}
+	return nil
+}
+
+func positiveNumber(flag string, n int64) error {
+	if n <= 0 {
+		return fmt.Errorf("--%s must be above zero; %s sets it too", flag, envOf(flag))
+	}
+	return nil
+}
+
+func (c Config) validatePaths() []error {
+	var errs []error
+	if c.ReferenceDir != "" {
+		errs = appendIf(errs, checkDir(flagReferenceDir, c.ReferenceDir))
+	}
+	for _, root := range c.WorkbookRoots {
+		errs = appendIf(errs, checkDir(flagWorkbookRoot, root))
+	}
+	return errs
+}
+
+func checkDir(flag, path string) error {
+	info, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("--%s: %w", flag, err)
+	}
+	if !info.IsDir() {
+		return fmt.Errorf("--%s %s is not a directory", flag, path)
+	}
+	return nil
+}
+
+func (c Config) validateLogging() []error {
+	var errs []error
+	if _, err := ParseLogLevel(c.LogLevel); err != nil {
+		errs = append(errs, err)
+	}
+	if c.LogFormat != "json" && c.LogFormat != "text" {
+		errs = append(errs, fmt.Errorf("--log-format %q: use json or text", c.LogFormat))
+	}
+	return errs
+}
+
+// appendIf appends err when it is not nil.
+func appendIf(errs []error, err error) []error {
+	if err != nil {
+		return append(errs, err)
+	}
+	return errs
+}

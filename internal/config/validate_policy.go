@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package config
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// validatePolicy checks the read policy.
+func (c Config) validatePolicy(targets []string) []error {
+	var errs []error
+	errs = appendIf(errs, positiveDuration(flagCallTimeout, c.CallTimeout))
+	if c.ListCacheTTL < 0 || c.RunCacheSize < 0 {
+		errs = append(errs, fmt.Errorf("--%s and --%s must not be negative: 0 disables them", flagListCacheTTL, flagRunCacheSize))
+	}
+	if c.UpstreamAuth != UpstreamAuthService && c.UpstreamAuth != UpstreamAuthPassthrough {
+		errs = append(errs, fmt.Errorf("--%s %q: use service or passthrough", flagUpstreamAuth, c.UpstreamAuth))
+	}
+	if c.MetricsListen != "" {
+		if _, err := SplitListen(c.MetricsListen); err != nil {
+			errs = append(errs, fmt.Errorf("--%s: %w", flagMetricsListen, err))
+		} else if c.MetricsListen == c.Listen {
+			errs = append(errs, fmt.Errorf("--%s must differ from --listen", flagMetricsListen))
+		}
+	}
+	errs = appendIf(errs, positiveNumber(flagUpstreamConcurrency, int64(c.UpstreamConcurrency)))
+	if c.TextContent != TextContentContract && c.TextContent != TextContentJSON {
+		errs = append(errs, fmt.Errorf("--%s %q: use contract or json", flagTextContent, c.TextContent))
+	}
+	if c.RateLimit < 0 || c.RateBurst < 0 {
+		errs = append(errs, fmt.Errorf("--%s and --%s must not be negative", flagRateLimit, flagRateBurst))
+	}
+	for _, t := range c.DisabledTargets {
+		if !slices.Contains(targets, t) {
+			errs = append(errs, fmt.Errorf("--%s %q is not a dagu_read target (%v)", flagDisableTarget, t, targets))
+		}
+	}
+	return errs
+}
+
+// validatePassthrough checks what passthrough excludes: the caller's
+// Authorization header carries its Dagu key, so it cannot also carry an
+// inbound token, and there is no service key to configure.
+func (c Config) validatePassthrough(mode Mode) []error {
+	if !c.Passthrough() || mode != ModeServe {
+		return nil
+	}
+	var errs []error
+	if len(c.AuthTokens) > 0 || c.AuthTokenFile != "" {
+		errs = append(errs, errors.New("--upstream-auth passthrough takes the Dagu key from each caller's Authorization header: inbound tokens (--auth-token, --auth-token-file) cannot be used with it"))
+	}
+	if c.DaguAPIKey != "" || c.DaguAPIKeyFile != "" {
+		errs = append(errs, errors.New("--upstream-auth passthrough uses each caller's own Dagu key: unset --dagu-api-key and --dagu-api-key-file"))
+	}
+	return errs
+}

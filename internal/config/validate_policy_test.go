@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package config
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestPolicyFlags(t *testing.T) {
+	t.Parallel()
+	got, err := resolveFrom(t, []string{"--call-timeout", "5s", "--text-content", "json", "--disable-target", "workbook"},
+		map[string]string{"GATEWAY_RATE_LIMIT": "2.5", "GATEWAY_RATE_BURST": "4", "GATEWAY_UPSTREAM_CONCURRENCY": "8", "GATEWAY_DISABLE_TARGETS": "wiki"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.CallTimeout != 5*time.Second || got.TextContent != "json" || got.RateLimit != 2.5 || got.RateBurst != 4 ||
+		got.UpstreamConcurrency != 8 || !reflect.DeepEqual(got.DisabledTargets, []string{"workbook"}) {
+		t.Fatalf("config %+v", got)
+	}
+	if _, err := resolveFrom(t, nil, map[string]string{"GATEWAY_RATE_LIMIT": "fast"}); err == nil || !strings.Contains(err.Error(), "GATEWAY_RATE_LIMIT") {
+		t.Fatalf("bad rate accepted: %v", err)
+	}
+}
+
+func TestPolicyValidation(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		edit func(*Config)
+		want string
+	}{
+		{"zero call timeout", func(c *Config) { c.CallTimeout = 0 }, "call-timeout"},
+		{"unknown text content", func(c *Config) { c.TextContent = "yaml" }, "text-content"},
+		{"negative rate", func(c *Config) { c.RateLimit = -1 }, "rate-limit"},
+		{"unknown target", func(c *Config) { c.DisabledTargets = []string{"queues"} }, "disable-target"},
+		{"zero concurrency", func(c *Config) { c.UpstreamConcurrency = 0 }, "upstream-concurrency"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := resolveFrom(t, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.edit(&c)
+			errs := c.validatePolicy(testTargets)
+			if len(errs) == 0 || !strings.Contains(errs[0].Error(), tt.want) {
+				t.Fatalf("errors %v, want one naming %s", errs, tt.want)
+			}
+		})
+	}
+}

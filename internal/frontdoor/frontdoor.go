@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Package frontdoor is the gateway's HTTP front door: the handler in front
+// of MCP Streamable HTTP (host and origin checks against DNS rebinding,
+// inbound bearer tokens or a caller's own Dagu key, request IDs and caller
+// names, body limits, refusal of JSON-RPC batches, the OAuth protected
+// resource metadata, /healthz, /readyz and /metrics), and the HTTP server
+// that runs it with bounded timeouts and graceful shutdown.
+//
+// It knows nothing of Dagu's REST API, the generated client, the mapping or
+// the read tool: the MCP handler, readiness and metrics are handed to it.
+package frontdoor
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/config"
+)
+
+// Front door defaults.
+const (
+	defaultMaxBodyBytes = 1 << 20
+	defaultReadyTimeout = 5 * time.Second
+)
+
+// Options configures the HTTP handler of serve and demo.
+type Options struct {
+	// MCP serves /mcp, normally the go-sdk StreamableHTTPHandler (stateless,
+	// JSON responses). Required. Because the front door does its own
+	// DNS-rebinding check, which honours AllowedHosts, the SDK's built-in
+	// localhost protection should be disabled, or it refuses allowed hosts.
+	MCP http.Handler
+	// Ready reports readiness for /readyz; body is written as JSON (a nil
+	// body becomes {"status":"ready"} or {"status":"not ready"}). detailed
+	// is true only for a caller that could also use /mcp (an accepted Host
+	// and, when tokens are configured, a valid token); the open answer
+	// should say ready or not and nothing more. Nil Ready means always
+	// ready.
+	Ready func(ctx context.Context, detailed bool) (ok bool, body any)
+	// Metrics serves /metrics (promhttp). Nil leaves the route out.
+	Metrics http.Handler
+	// TokenFile is a file of inbound tokens (one per line, "name:token" to
+	// name the caller), read again whenever it changes.
+	TokenFile string
+	// Tokens are the inbound bearer tokens accepted on /mcp and /metrics.
+	// None means no authentication, allowed only on a loopback listen
+	// address (New refuses otherwise, as config.Config.Validate does).
+	Tokens []string
+	// Passthrough means each caller's Authorization header carries its own
+	// Dagu key: /mcp requires one (a 401 with a Bearer challenge otherwise),
+	// Dagu judges it, and no inbound tokens are configured.
+	Passthrough bool
+	// AllowedHosts are extra Host/Origin values accepted, as host or
+	// host:port.
+	AllowedHosts []string
+	// Listen is the configured listen address; it decides whether the
+	// DNS-rebinding check applies and which port local names must carry.
+	Listen string
+	// Logger receives one line per request. Nil discards.
+	Logger *slog.Logger
+	// MaxBodyBytes bounds a /mcp request body; 0 means 1 MiB.
+	MaxBodyBytes int64
+	// ReadyTimeout bounds one call of Ready; 0 means 5s.
+	ReadyTimeout time.Duration
+}
+
+// New builds the handler for the HTTP transport:
+//
+//	POST|GET|DELETE /mcp  host check, bearer auth, body limit, then MCP
+//	GET /metrics          host check, bearer auth, then Metrics
+//	GET /.well-known/oauth-protected-resource[/mcp]
+//	                      host check, then the RFC 9728 metadata (only
+//	                      with tokens: it is where a 401 points)
+//	POST /register        host check, then 403 telling an OAuth client
+//	                      to send a bearer token (only with tokens)
+//	GET /healthz          200 {"status":"ok"}
+//	GET /readyz           200 or 503 with Ready's body
+//
+// Every request is logged (method, path, status, duration, remote) and a
+// panic becomes a 500. Health routes skip the host check and auth so that
+// orchestrator probes, which address the pod by IP, keep working.
+func New(o Options) (http.Handler, error) {
+	if o.MCP == nil {
+		return nil, errors.New("front door: no MCP handler")
+	}
+	guard, err := newHostGuard(o.Listen, o.AllowedHosts)
+	if err != nil {
+		return nil, err
+	}
+	auth := newTokenAuth(o.Tokens, o.TokenFile)
+	if !auth.enabled() && !o.Passthrough && !config.IsLoopbackListen(o.Listen) {
+		return nil, fmt.Errorf("front door: refusing to serve %s without inbound tokens", o.Listen)
+	}
+	logger := o.Logger
+	if logger == nil {
+		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	protect := func(h http.Handler) http.Handler { return guard.wrap(auth.wrap(h)) }
+	if o.Passthrough {
+		protect = func(h http.Handler) http.Handler { return guard.wrap(requireCallerKey(h)) }
+	}
+
+	mcp := protect(limitBody(refuseBatches(o.MCP), orDefault(o.MaxBodyBytes, defaultMaxBodyBytes)))
+	mux := http.NewServeMux()
+	for _, method := range []string{http.MethodPost, http.MethodGet, http.MethodDelete} {
+		mux.Handle(method+" /mcp", mcp)
+	}
+	if o.Metrics != nil {
+		mux.Handle("GET /metrics", protect(o.Metrics))
+	}
+	if auth.enabled() {
+		metadata := guard.wrap(http.HandlerFunc(serveProtectedResourceMetadata))
+		mux.Handle("GET "+protectedResourcePath, metadata)
+		mux.Handle("GET "+protectedResourceMCP, metadata)
+		mux.Handle("POST "+registrationPath, guard.wrap(http.HandlerFunc(refuseRegistration)))
+	}
+	mux.HandleFunc("GET /healthz", serveHealth)
+	trusted := func(r *http.Request) bool {
+		return (!guard.enforce || guard.allowsRequest(r)) && !o.Passthrough && (!auth.enabled() || auth.allows(r.Header.Get("Authorization")))
+	}
+	mux.Handle("GET /readyz", readinessHandler(o.Ready, trusted, orDefault(o.ReadyTimeout, defaultReadyTimeout)))
+	return withRequestID(observe(mux, logger), auth, o.Passthrough), nil
+}
+
+// serveHealth answers liveness probes: the process is up.
+func serveHealth(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// readinessHandler answers /readyz with 200 or 503 and ready's body,
+// detailed for trusted callers.
+func readinessHandler(ready func(context.Context, bool) (bool, any), trusted func(*http.Request) bool, timeout time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if ready == nil {
+			writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+			return
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), timeout)
+		defer cancel()
+		ok, body := ready(ctx, trusted(r))
+		status, word := http.StatusOK, "ready"
+		if !ok {
+			status, word = http.StatusServiceUnavailable, "not ready"
+		}
+		if body == nil {
+			body = map[string]string{"status": word}
+		}
+		writeJSON(w, status, body)
+	})
+}
+
+// writeJSON writes v as a JSON response that clients and proxies must not
+// cache.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		status, data = http.StatusInternalServerError, []byte(`{"error":"internal error"}`)
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(data, '\n'))
+}
+
+// writeError writes {"error": message} with the given status.
+func writeError(w http.ResponseWriter, status int, message string) {
+	writeJSON(w, status, map[string]string{"error": message})
+}
+
+// orDefault returns v, or def when v is zero or negative.
+func orDefault[T int64 | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
+}

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package frontdoor
+
+import (
+	"net"
+	"net/http"
+	"strings"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/config"
+)
+
+// Paths of the MCP endpoint, of its OAuth 2.0 Protected Resource Metadata
+// (RFC 9728; the path-suffixed form is where a client that knows only the
+// /mcp URL looks first, section 3.1) and of the registration endpoint OAuth
+// clients guess when there is no authorization server.
+const (
+	mcpPath               = "/mcp"
+	protectedResourcePath = "/.well-known/oauth-protected-resource"
+	protectedResourceMCP  = protectedResourcePath + mcpPath
+	registrationPath      = "/register"
+)
+
+// protectedResourceMetadata is the RFC 9728 document of the gateway. It
+// names no authorization server on purpose: the gateway takes static bearer
+// tokens that the operator hands out, so OAuth-capable clients (mcp-remote,
+// the TypeScript SDK) have nowhere to register or log in and should ask the
+// user for a token instead.
+type protectedResourceMetadata struct {
+	Resource               string   `json:"resource"`
+	AuthorizationServers   []string `json:"authorization_servers,omitempty"`
+	BearerMethodsSupported []string `json:"bearer_methods_supported"`
+	ResourceName           string   `json:"resource_name"`
+}
+
+// serveProtectedResourceMetadata answers both metadata paths with the
+// document for this request's origin. It runs behind the host guard, so on
+// a guarded listener the Host is one the guard accepts; a Host that cannot
+// form a safe URL gets 400.
+func serveProtectedResourceMetadata(w http.ResponseWriter, r *http.Request) {
+	origin, ok := requestOrigin(r)
+	if !ok {
+		writeError(w, http.StatusBadRequest, "bad request: the Host header is not a host name or IP address")
+		return
+	}
+	writeJSON(w, http.StatusOK, protectedResourceMetadata{
+		Resource:               origin + mcpPath,
+		BearerMethodsSupported: []string{"header"},
+		ResourceName:           "dagu-mcp-gateway (read-only Dagu)",
+	})
+}
+
+// msgNoOAuth answers an OAuth client's dynamic client registration.
+const msgNoOAuth = "This gateway does not use OAuth and offers no client registration: configure the client to send Authorization: Bearer <token> with a token from the gateway's operator (--auth-token or GATEWAY_AUTH_TOKENS)."
+
+// refuseRegistration answers POST /register. An OAuth client that finds no
+// authorization server in the metadata falls back to treating the gateway's
+// origin as one (the MCP TypeScript SDK's legacy behaviour, used by
+// mcp-remote) and tries dynamic client registration there; an OAuth error
+// body (RFC 6749 access_denied) makes it stop with this message instead of
+// "HTTP 404: Invalid OAuth error response".
+func refuseRegistration(w http.ResponseWriter, _ *http.Request) {
+	writeJSONText(w, http.StatusForbidden, map[string]string{"error": "access_denied", "error_description": msgNoOAuth})
+}
+
+// bearerChallenge is the WWW-Authenticate value of a 401: the Bearer scheme
+// with the absolute URL of the metadata (RFC 9728 section 5.1) and, when a
+// bearer token was sent but not accepted, error="invalid_token" (RFC 6750
+// section 3.1). Without a usable Host the URL is left out.
+func bearerChallenge(r *http.Request, tokenSent bool) string {
+	var params []string
+	if origin, ok := requestOrigin(r); ok {
+		params = append(params, `resource_metadata="`+origin+protectedResourcePath+`"`)
+	}
+	if tokenSent {
+		params = append(params, `error="invalid_token"`)
+	}
+	if len(params) == 0 {
+		return "Bearer"
+	}
+	return "Bearer " + strings.Join(params, ", ")
+}
+
+// requestOrigin returns scheme://host[:port] as the client addressed this
+// server. The host comes from the Host header and is accepted only as an IP
+// address or a DNS name (letters, digits, '-', '_' and dots), so nothing
+// that could break out of a quoted header value or a URL reaches the
+// answer. The scheme is https on a TLS connection, else the
+// X-Forwarded-Proto of a TLS-terminating proxy when it says http or https,
+// else http. Both only shape the answer to the client that sent them.
+func requestOrigin(r *http.Request) (string, bool) {
+	host, port, err := config.SplitHostMaybePort(r.Host)
+	if err != nil {
+		return "", false
+	}
+	host = strings.ToLower(host)
+	if ip := net.ParseIP(host); ip != nil {
+		if strings.Contains(host, ":") { // IPv6, including IPv4-mapped forms
+			host = "[" + host + "]"
+		}
+	} else if !isDNSName(host) {
+		return "", false
+	}
+	if port != "" {
+		host += ":" + port
+	}
+	return requestScheme(r) + "://" + host, true
+}
+
+// requestScheme is the scheme the client used; see requestOrigin.
+func requestScheme(r *http.Request) string {
+	if r.TLS != nil {
+		return "https"
+	}
+	first, _, _ := strings.Cut(r.Header.Get("X-Forwarded-Proto"), ",")
+	if proto := strings.ToLower(strings.TrimSpace(first)); proto == "https" || proto == "http" {
+		return proto
+	}
+	return "http"
+}
+
+// isDNSName reports whether s is a host name of 1 to 63 character labels
+// made of letters, digits, '-' and '_', not starting or ending with '-', 253
+// characters at most.
+func isDNSName(s string) bool {
+	if s == "" || len(s) > 253 {
+		return false
+	}
+	for label := range strings.SplitSeq(s, ".") {
+		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for _, c := range label {
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+				return false
+			}
+		}
+	}
+	return true
+}

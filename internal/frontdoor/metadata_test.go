@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package frontdoor
+
+import (
+	"crypto/tls"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// metadataRequest is one request to the front door with the transport
+// details the metadata depends on.
+type metadataRequest struct {
+	method, path, host, auth, forwardedProto string
+	tls                                      bool
+}
+
+func (q metadataRequest) do(h http.Handler) *httptest.ResponseRecorder {
+	method := q.method
+	if method == "" {
+		method = http.MethodGet
+	}
+	r := httptest.NewRequest(method, q.path, nil)
+	r.Host = q.host
+	if q.auth != "" {
+		r.Header.Set("Authorization", q.auth)
+	}
+	if q.forwardedProto != "" {
+		r.Header.Set("X-Forwarded-Proto", q.forwardedProto)
+	}
+	if q.tls {
+		r.TLS = &tls.ConnectionState{}
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w
+}
+
+// TestProtectedResourceMetadata checks the RFC 9728 document: open (no
+// token), behind the host guard, naming the /mcp URL the client used and no
+// authorization server, served only when tokens are configured.
+func TestProtectedResourceMetadata(t *testing.T) {
+	t.Parallel()
+	const local = "127.0.0.1:8090"
+	tests := []struct {
+		name         string
+		listen       string
+		allowed      []string
+		noTokens     bool
+		req          metadataRequest
+		want         int
+		wantResource string
+	}{
+		{"root form", local, nil, false, metadataRequest{path: protectedResourcePath, host: local}, 200, "http://127.0.0.1:8090/mcp"},
+		{"path-suffixed form", local, nil, false, metadataRequest{path: protectedResourceMCP, host: local}, 200, "http://127.0.0.1:8090/mcp"},
+		{"localhost lower-cased", local, nil, false, metadataRequest{path: protectedResourcePath, host: "LocalHost:8090"}, 200, "http://localhost:8090/mcp"},
+		{"ipv6 loopback", local, nil, false, metadataRequest{path: protectedResourcePath, host: "[::1]:8090"}, 200, "http://[::1]:8090/mcp"},
+		{"open even with a wrong token", local, nil, false, metadataRequest{path: protectedResourcePath, host: local, auth: "Bearer nope"}, 200, "http://127.0.0.1:8090/mcp"},
+		{"tls connection", local, []string{"gw.example"}, false, metadataRequest{path: protectedResourcePath, host: "gw.example", tls: true}, 200, "https://gw.example/mcp"},
+		{"tls-terminating proxy", local, []string{"gw.example"}, false, metadataRequest{path: protectedResourcePath, host: "gw.example", forwardedProto: "HTTPS, http"}, 200, "https://gw.example/mcp"},
+		{"odd forwarded proto ignored", local, []string{"gw.example"}, false, metadataRequest{path: protectedResourcePath, host: "gw.example", forwardedProto: "javascript"}, 200, "http://gw.example/mcp"},
+		{"public bind keeps the port", "0.0.0.0:8090", nil, false, metadataRequest{path: protectedResourcePath, host: "10.1.2.3:8090"}, 200, "http://10.1.2.3:8090/mcp"},
+		{"public bind, unusable host", "0.0.0.0:8090", nil, false, metadataRequest{path: protectedResourcePath, host: `evil"x`}, 400, ""},
+		{"rebinding host", local, nil, false, metadataRequest{path: protectedResourcePath, host: "evil.example:8090"}, 403, ""},
+		{"allow-list, other host", "0.0.0.0:8090", []string{"gw.example"}, false, metadataRequest{path: protectedResourceMCP, host: "evil.example"}, 403, ""},
+		{"no tokens, no metadata", local, nil, true, metadataRequest{path: protectedResourcePath, host: local}, 404, ""},
+		{"post", local, nil, false, metadataRequest{method: http.MethodPost, path: protectedResourcePath, host: local}, 405, ""},
+		{"other suffix", local, nil, false, metadataRequest{path: protectedResourcePath + "/metrics", host: local}, 404, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h, _ := frontDoor(t, func(o *Options) {
+				o.Listen, o.AllowedHosts = tt.listen, tt.allowed
+				if !tt.noTokens {
+					o.Tokens = []string{tokenA}
+				}
+			})
+			w := tt.req.do(h)
+			if w.Code != tt.want {
+				t.Fatalf("status %d, want %d (body %q)", w.Code, tt.want, w.Body.String())
+			}
+			if tt.want != http.StatusOK {
+				return
+			}
+			var doc map[string]any
+			if err := json.Unmarshal(w.Body.Bytes(), &doc); err != nil {
+				t.Fatalf("body %q: %v", w.Body.String(), err)
+			}
+			if doc["resource"] != tt.wantResource {
+				t.Errorf("resource = %v, want %s", doc["resource"], tt.wantResource)
+			}
+			if methods, _ := json.Marshal(doc["bearer_methods_supported"]); string(methods) != `["header"]` {
+				t.Errorf("bearer_methods_supported = %s", methods)
+			}
+			if servers, ok := doc["authorization_servers"]; ok {
+				t.Errorf("authorization_servers = %v; the gateway has none", servers)
+			}
+			if ct, cc := w.Header().Get("Content-Type"), w.Header().Get("Cache-Control"); ct != "application/json" || cc != "no-store" {
+				t.Errorf("Content-Type %q, Cache-Control %q", ct, cc)
+			}
+		})
+	}
+}
+
+// TestUnauthorizedPointsAtMetadata checks the 401: the challenge carries
+// the absolute metadata URL and, for a rejected token, invalid_token; the
+// body says how to configure the token.
+func TestUnauthorizedPointsAtMetadata(t *testing.T) {
+	t.Parallel()
+	const local = "127.0.0.1:8090"
+	const localMetadata = `resource_metadata="http://127.0.0.1:8090/.well-known/oauth-protected-resource"`
+	tests := []struct {
+		name          string
+		listen        string
+		req           metadataRequest
+		wantChallenge string
+		wantMessage   string
+	}{
+		{"no token", local, metadataRequest{method: http.MethodPost, path: "/mcp", host: local}, "Bearer " + localMetadata, msgTokenMissing},
+		{"wrong token", local, metadataRequest{method: http.MethodPost, path: "/mcp", host: local, auth: "Bearer " + tokenB}, "Bearer " + localMetadata + `, error="invalid_token"`, msgTokenRejected},
+		{"basic credentials", local, metadataRequest{method: http.MethodPost, path: "/mcp", host: local, auth: "Basic " + tokenA}, "Bearer " + localMetadata, msgTokenMissing},
+		{"metrics", local, metadataRequest{path: "/metrics", host: "localhost:8090"}, `Bearer resource_metadata="http://localhost:8090/.well-known/oauth-protected-resource"`, msgTokenMissing},
+		{"behind a tls proxy", "0.0.0.0:8090", metadataRequest{method: http.MethodPost, path: "/mcp", host: "gw.example", forwardedProto: "https"}, `Bearer resource_metadata="https://gw.example/.well-known/oauth-protected-resource"`, msgTokenMissing},
+		{"unusable host", "0.0.0.0:8090", metadataRequest{method: http.MethodPost, path: "/mcp", host: "a,b"}, "Bearer", msgTokenMissing},
+		{"unusable host, wrong token", "0.0.0.0:8090", metadataRequest{method: http.MethodPost, path: "/mcp", host: "a b", auth: "Bearer x"}, `Bearer error="invalid_token"`, msgTokenRejected},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h, mcp := frontDoor(t, func(o *Options) { o.Listen, o.Tokens = tt.listen, []string{tokenA} })
+			w := tt.req.do(h)
+			if w.Code != http.StatusUnauthorized || mcp.calls.Load() != 0 {
+				t.Fatalf("status %d, MCP calls %d", w.Code, mcp.calls.Load())
+			}
+			if got := w.Header().Get("WWW-Authenticate"); got != tt.wantChallenge {
+				t.Errorf("WWW-Authenticate = %q, want %q", got, tt.wantChallenge)
+			}
+			body := jsonBody(t, w)
+			if body["error"] != "unauthorized" || body["message"] != tt.wantMessage {
+				t.Errorf("body = %v", body)
+			}
+			if !strings.Contains(w.Body.String(), "Bearer <token>") {
+				t.Errorf("body %s: the message should read as written, not HTML-escaped", w.Body.String())
+			}
+			if strings.Contains(w.Body.String(), tokenA) || strings.Contains(w.Body.String(), tokenB) {
+				t.Error("the 401 echoes a token")
+			}
+		})
+	}
+}
+
+func TestRequestOrigin(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		host, want string
+		ok         bool
+	}{
+		{"gw.example", "http://gw.example", true},
+		{"GW.Example:8443", "http://gw.example:8443", true},
+		{"dagu_gateway:8090", "http://dagu_gateway:8090", true},
+		{"127.0.0.1", "http://127.0.0.1", true},
+		{"[::1]:8090", "http://[::1]:8090", true},
+		{"[2001:DB8::1]", "http://[2001:db8::1]", true},
+		{"::1", "http://[::1]", true},
+		{"[::ffff:1.2.3.4]:80", "http://[::ffff:1.2.3.4]:80", true},
+		{"", "", false},
+		{"gw.example:", "", false},
+		{"gw.example:99999", "", false},
+		{"-gw.example", "", false},
+		{"gw..example", "", false},
+		{"gw.example.", "", false},
+		{`gw"example`, "", false},
+		{`gw\example`, "", false},
+		{"user@gw.example", "", false},
+		{"gw.example/path", "", false},
+		{"[fe80::1%25eth0]:80", "", false},
+		{strings.Repeat("a", 64) + ".example", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.host, func(t *testing.T) {
+			t.Parallel()
+			r := httptest.NewRequest(http.MethodGet, "/", nil)
+			r.Host = tt.host
+			got, ok := requestOrigin(r)
+			if got != tt.want || ok != tt.ok {
+				t.Fatalf("requestOrigin(%q) = %q, %v; want %q, %v", tt.host, got, ok, tt.want, tt.ok)
+			}
+		})
+	}
+}
+
+// FuzzRequestOrigin checks that whatever the Host header, an accepted
+// origin is a plain URL with the same host that cannot break out of a
+// quoted header value.
+func FuzzRequestOrigin(f *testing.F) {
+	for _, s := range []string{"gw.example:8443", "[::1]:80", "a\"b", "a b", "x,y", "1.2.3.4", "[::ffff:1.2.3.4]"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, host string) {
+		r := httptest.NewRequest(http.MethodGet, "/", nil)
+		r.Host = host
+		origin, ok := requestOrigin(r)
+		if !ok {
+			return
+		}
+		if strings.ContainsAny(strings.TrimPrefix(origin, "http://"), "\"\\ ,;@/?#\r\n") {
+			t.Fatalf("origin %q has a delimiter", origin)
+		}
+		u, err := url.Parse(origin + mcpPath)
+		if err != nil || u.Scheme != "http" || u.Path != mcpPath || !strings.EqualFold(u.Host, strings.TrimPrefix(origin, "http://")) {
+			t.Fatalf("origin %q does not parse back: %v %+v", origin, err, u)
+		}
+	})
+}
+
+// TestRegistrationIsRefused checks the answer to an OAuth client's dynamic
+// client registration: an OAuth error that says to send a bearer token.
+func TestRegistrationIsRefused(t *testing.T) {
+	t.Parallel()
+	const local = "127.0.0.1:8090"
+	tests := []struct {
+		name      string
+		noTokens  bool
+		req       metadataRequest
+		want      int
+		wantError string
+	}{
+		{"refused with a reason", false, metadataRequest{method: http.MethodPost, path: registrationPath, host: local}, 403, "access_denied"},
+		{"rebinding host", false, metadataRequest{method: http.MethodPost, path: registrationPath, host: "evil.example:8090"}, 403, "forbidden: unexpected Host or Origin header"},
+		{"get", false, metadataRequest{path: registrationPath, host: local}, 405, ""},
+		{"no tokens, no route", true, metadataRequest{method: http.MethodPost, path: registrationPath, host: local}, 404, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h, _ := frontDoor(t, func(o *Options) {
+				if !tt.noTokens {
+					o.Tokens = []string{tokenA}
+				}
+			})
+			w := tt.req.do(h)
+			if w.Code != tt.want {
+				t.Fatalf("status %d, want %d (body %q)", w.Code, tt.want, w.Body.String())
+			}
+			if tt.wantError == "" {
+				return
+			}
+			body := jsonBody(t, w)
+			if body["error"] != tt.wantError {
+				t.Errorf("error = %v, want %s", body["error"], tt.wantError)
+			}
+			if tt.wantError == "access_denied" && body["error_description"] != msgNoOAuth {
+				t.Errorf("error_description = %v", body["error_description"])
+			}
+		})
+	}
+}

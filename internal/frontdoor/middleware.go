@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package frontdoor
+
+import (
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
+)
+
+// observe logs one line per request and turns a panic into a 500. The line
+// holds method, path, status, duration and remote address only: never
+// headers, query strings or bodies, which may carry tokens. Probe routes
+// log at debug level so that they do not drown the rest.
+func observe(h http.Handler, logger *slog.Logger) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: w}
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v) // the server's own signal to drop the connection
+				}
+				logger.Error("http handler panic", "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
+				if !rec.wroteHeader {
+					writeError(rec, http.StatusInternalServerError, "internal error")
+				}
+			}
+			logger.Log(r.Context(), requestLogLevel(r.URL.Path, rec.status()), "http request",
+				"request_id", r.Header.Get(reqctx.HeaderRequestID),
+				"method", r.Method,
+				"path", r.URL.Path,
+				"status", rec.status(),
+				"duration", time.Since(start),
+				"bytes", rec.bytes,
+				"remote", r.RemoteAddr)
+		}()
+		h.ServeHTTP(rec, r)
+	})
+}
+
+// requestLogLevel keeps probes quiet and makes server errors stand out.
+func requestLogLevel(path string, status int) slog.Level {
+	switch {
+	case status >= 500:
+		return slog.LevelWarn
+	case path == "/healthz" || path == "/readyz":
+		return slog.LevelDebug
+	}
+	return slog.LevelInfo
+}
+
+// statusRecorder remembers the status and size of a response. Unwrap lets
+// http.ResponseController reach the real writer, for flushing streams.
+type statusRecorder struct {
+	http.ResponseWriter
+	code        int
+	wroteHeader bool
+	bytes       int64
+}
+
+// WriteHeader records the status before passing it on.
+func (s *statusRecorder) WriteHeader(code int) {
+	if !s.wroteHeader {
+		s.code, s.wroteHeader = code, true
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+// Write counts the bytes written; a first Write implies status 200.
+func (s *statusRecorder) Write(p []byte) (int, error) {
+	if !s.wroteHeader {
+		s.code, s.wroteHeader = http.StatusOK, true
+	}
+	n, err := s.ResponseWriter.Write(p)
+	s.bytes += int64(n)
+	return n, err
+}
+
+// Flush forwards to the underlying writer when it can flush.
+func (s *statusRecorder) Flush() {
+	_ = http.NewResponseController(s.ResponseWriter).Flush()
+}
+
+// Unwrap returns the underlying writer.
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// status is the recorded status; a handler that wrote nothing sent 200.
+func (s *statusRecorder) status() int {
+	if !s.wroteHeader {
+		return http.StatusOK
+	}
+	return s.code
+}
+
+// limitBody refuses bodies above limit: at once with 413 when the declared
+// Content-Length is too big, otherwise by failing the read past the limit
+// (http.MaxBytesReader), which also tells the server to close the
+// connection.
+func limitBody(h http.Handler, limit int64) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > limit {
+			writeError(w, http.StatusRequestEntityTooLarge, "request body too large")
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, limit)
+		h.ServeHTTP(w, r)
+	})
+}
