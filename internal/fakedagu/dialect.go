@@ -23,6 +23,10 @@ type dialect struct {
 	routes       routeSet
 	subRunPath   string // "sub-dag-runs", or "children" on 1.17
 	subRunNoun   string // what a missing sub-run's 404 calls it: "sub dag-run", or "child dag-run" on 1.17
+	// childLookup: 1.17 looks a sub-run up in one step, so a missing root
+	// answers the sub-run's 404, and a missing step of a sub-run names the
+	// root's DAG.
+	childLookup bool
 
 	dagLabels         labelParam // label filter of GET /dags
 	dagListWorkspace  bool       // GET /dags binds workspace
@@ -140,7 +144,7 @@ var dialects = map[Profile]*dialect{
 		profile: Profile117, release: "1.17.4", dataDir: "testdata/profiles/v1.17.4",
 		apiBase: "/api/v2", legacyBase: "/api/v1", auth: authStaticToken,
 		routes:     routeLegacySearch,
-		subRunPath: "children", subRunNoun: "child dag-run", dagLabels: tagOnly,
+		subRunPath: "children", subRunNoun: "child dag-run", childLookup: true, dagLabels: tagOnly,
 		dagNotFound: dagNotFoundOld, specNotFound: http.StatusInternalServerError,
 		runLabels: noLabels, emptyRunsNull: true, subRunSchedulerLog: true, derivesFromShapes: true,
 	},

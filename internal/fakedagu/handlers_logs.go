@@ -91,7 +91,11 @@ func (s *Server) stepLog(c *call, lookup func(*call) *runRecord, download bool) 
 	step := c.params["stepName"]
 	node, found := r.nodes[step]
 	if !found {
-		c.notFound(fmt.Sprintf("step %s not found in DAG %s", step, r.name))
+		dagName := r.name
+		if s.dialect.childLookup {
+			dagName = c.params["name"] // 1.17 names the DAG of the route
+		}
+		c.notFound(fmt.Sprintf("step %s not found in DAG %s", step, dagName))
 		return
 	}
 	if !hasStream && !download {

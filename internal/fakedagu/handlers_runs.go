@@ -282,14 +282,19 @@ func (s *Server) runByID(c *call) *runRecord {
 // subRunByID resolves /dag-runs/{name}/{dagRunId}/sub-dag-runs/{subDAGRunId}
 // (/children/ on 1.17).
 func (s *Server) subRunByID(c *call) *runRecord {
-	root := s.runByID(c)
-	if root == nil {
+	name, sid := c.params["name"], c.params["subDAGRunId"]
+	var root *runRecord
+	if s.dialect.childLookup {
+		root = s.rootRun(name, c.params["dagRunId"])
+	} else if root = s.runByID(c); root == nil {
 		return nil
 	}
-	sid := c.params["subDAGRunId"]
-	sub := root.subRun(sid)
+	var sub *runRecord
+	if root != nil {
+		sub = root.subRun(sid)
+	}
 	if sub == nil {
-		c.notFound(fmt.Sprintf("%s ID %s not found for DAG %s", s.dialect.subRunNoun, sid, root.name))
+		c.notFound(fmt.Sprintf("%s ID %s not found for DAG %s", s.dialect.subRunNoun, sid, name))
 	}
 	return sub
 }

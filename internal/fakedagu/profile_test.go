@@ -123,7 +123,10 @@ func TestProfileRoutingAndAuth(t *testing.T) {
 		{fakedagu.Profile117, "wrong basic credentials", "/api/v2/dags", "Basic dXNlcjpub3Bl", 401, "", ""},
 		{fakedagu.Profile117, "no key surfaces, no second key", "/api/v2/dags", mcpKey, 401, "", ""},
 		{fakedagu.Profile117, "no users", "/api/v2/auth/me", key, 404, "text/plain; charset=utf-8", ""},
-		{fakedagu.Profile117, "sub-runs are children", "/api/v2/dag-runs/parent_job/nope/children/x", key, 404, "application/json", "dag-run ID nope not found"},
+		{fakedagu.Profile117, "sub-runs are children", "/api/v2/dag-runs/parent_job/nope/children/x", key, 404, "application/json", "child dag-run ID x not found for DAG parent_job"},
+		{fakedagu.Profile117, "a sub-run's missing step names the root DAG",
+			"/api/v2/dag-runs/parent_job/01a233ce-e7be-7c42-900f-766080039ee9/children/JAQe48QK738cpsBePzgDMNzaQj4WjS8yRiTm6wWK4brQ/steps/nope/log?stream=stdout",
+			key, 404, "application/json", "step nope not found in DAG parent_job"},
 		{fakedagu.Profile117, "no sub-run list", "/api/v2/dag-runs/parent_job/nope/sub-dag-runs", key, 404, "text/plain; charset=utf-8", ""},
 	}
 	servers := map[fakedagu.Profile]api{}

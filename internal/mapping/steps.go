@@ -73,16 +73,19 @@ func waitingOn(step *gen.Step) (*model.HumanTask, *model.Approval) {
 // subRunLinks lists the sub-runs a step started, the repeated ones last and
 // marked. Their URIs live under the root run, where Dagu stores sub-runs of
 // every depth.
+// Dagu 1.17 names the two lists children and childrenRepeated (a node
+// carries one pair or the other).
 func subRunLinks(n *gen.Node, addr RunAddressForURIs) []model.SubRunLink {
-	total := len(n.SubRuns) + len(n.SubRunsRepeated)
-	if total == 0 {
+	once := slices.Concat(n.SubRuns, n.Children)
+	repeated := slices.Concat(n.SubRunsRepeated, n.ChildrenRepeated)
+	if len(once)+len(repeated) == 0 {
 		return nil
 	}
-	links := make([]model.SubRunLink, 0, total)
-	for _, r := range n.SubRuns {
+	links := make([]model.SubRunLink, 0, len(once)+len(repeated))
+	for _, r := range once {
 		links = append(links, subRunLink(r, addr, false))
 	}
-	for _, r := range n.SubRunsRepeated {
+	for _, r := range repeated {
 		links = append(links, subRunLink(r, addr, true))
 	}
 	return links

@@ -44,9 +44,11 @@ type Capabilities struct {
 	// limit and cursor (2.6 and later); older servers refuse a repeated
 	// status and ignore the rest.
 	RunListFilters bool
-	// SubRuns: the /sub-dag-runs routes exist (1.29 and later; Dagu 1.17
-	// serves sub-runs under /children, which the gateway does not read).
+	// SubRuns: the /sub-dag-runs routes exist (1.29 and later).
 	SubRuns bool
+	// ChildRuns: the /children routes of Dagu 1.17 exist, its sub-run
+	// details and logs (no list route).
+	ChildRuns bool
 	// ForeachRoutes: the per-item foreach routes exist (newer Dagu).
 	ForeachRoutes bool
 	// EventLogs: the central event log route exists (it may still answer
@@ -114,6 +116,10 @@ var capabilityTable = []capability{
 		_, err := c.ListSubRuns(ctx, RunRef{Name: probeQuery, RunID: probeQuery})
 		return err
 	}), func(c *Capabilities) *bool { return &c.SubRuns }},
+	{"childRuns", []string{RouteChildRun, RouteChildRunLog, RouteChildStepLog}, probeHandler(func(ctx context.Context, c *Client) error {
+		_, err := c.GetChildRun(ctx, RunRef{Name: probeQuery, RunID: probeQuery, SubRunID: probeQuery})
+		return err
+	}), func(c *Capabilities) *bool { return &c.ChildRuns }},
 	{"foreachRoutes", []string{RouteForeachItems, RouteSubForeachItems, RouteForeachItem, RouteSubForeachItem, RouteForeachBodyLog, RouteSubForeachBodyLog},
 		nil, func(c *Capabilities) *bool { return &c.ForeachRoutes }},
 	{"eventLogs", []string{RouteEventLogs}, nil, func(c *Capabilities) *bool { return &c.EventLogs }},
@@ -221,7 +227,11 @@ func (c *Client) DetectCapabilities(ctx context.Context) (Capabilities, error) {
 	case !IsStatus(err, http.StatusNotFound):
 		return caps, err
 	}
-	return caps, c.applyCapabilities(ctx, &caps)
+	err = c.applyCapabilities(ctx, &caps)
+	if err == nil {
+		c.SetChildRoutes(childRouteSet(caps))
+	}
+	return caps, err
 }
 
 // applyCapabilities fills every row: from the document when it lists the

@@ -24,6 +24,9 @@ type Client struct {
 	// in use (APIv1 until DetectAPIBase says otherwise).
 	apis map[APIBase]*gen.ClientWithResponses
 	base atomic.Pointer[APIBase]
+	// childRoutes: sub-runs are read through Dagu 1.17's /children routes
+	// (see SetChildRoutes).
+	childRoutes atomic.Bool
 	// doer is the one transport path under every API.
 	doer *doer
 }

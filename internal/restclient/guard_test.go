@@ -181,6 +181,12 @@ func pathOps() []pathOp {
 			return err
 		}},
 		{RouteSubForeachItem, 5, func(c *Client, v []string) error { _, err := c.GetForeachItem(ctx, sub(v), v[3], v[4]); return err }},
+		{RouteChildRun, 3, func(c *Client, v []string) error { _, err := c.GetChildRun(ctx, sub(v)); return err }},
+		{RouteChildRunLog, 3, func(c *Client, v []string) error { _, err := c.GetChildRunLog(ctx, sub(v), w); return err }},
+		{RouteChildStepLog, 4, func(c *Client, v []string) error {
+			_, err := c.GetChildStepLog(ctx, sub(v), v[3], gen.StreamStdout, w)
+			return err
+		}},
 		{RouteSubForeachBodyLog, 6, func(c *Client, v []string) error {
 			_, err := c.GetStepLog(ctx, StepRef{Run: sub(v), Step: v[3], Item: v[4], BodyStep: v[5]}, gen.StreamStdout, w)
 			return err

@@ -46,6 +46,11 @@ const (
 	RouteDoc              = "/docs/doc"
 	RouteSearchDocsLegacy = "/docs/search"
 	RouteSearchDocs       = "/search/docs"
+	// Dagu 1.17 serves sub-runs ("child DAG-runs") under /children, with
+	// no list route and no spec or download variants.
+	RouteChildRun     = "/dag-runs/{name}/{dagRunId}/children/{childDAGRunId}"
+	RouteChildRunLog  = "/dag-runs/{name}/{dagRunId}/children/{childDAGRunId}/log"
+	RouteChildStepLog = "/dag-runs/{name}/{dagRunId}/children/{childDAGRunId}/steps/{stepName}/log"
 )
 
 // Query keys shared by several routes.
@@ -99,4 +104,7 @@ var allowedRoutes = map[string][]string{
 	RouteDoc:               {"workspace", "path"},
 	RouteSearchDocsLegacy:  {"q", "workspace"},
 	RouteSearchDocs:        {"q", "workspace", "cursor", "limit"},
+	RouteChildRun:          nil,
+	RouteChildRunLog:       logWindowKeys,
+	RouteChildStepLog:      stepLogKeys,
 }

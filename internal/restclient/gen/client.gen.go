@@ -588,8 +588,14 @@ type Node struct {
 	ApprovalIteration *int                   `json:"approvalIteration,omitempty"`
 	ApprovedAt        *string                `json:"approvedAt,omitempty"`
 	ApprovedBy        *string                `json:"approvedBy,omitempty"`
-	DoneCount         int                    `json:"doneCount"`
-	Error             *string                `json:"error,omitempty"`
+
+	// Children Dagu 1.17's name for subRuns (its entries carry no dagName).
+	Children []SubDAGRun `json:"children,omitempty"`
+
+	// ChildrenRepeated Dagu 1.17's name for subRunsRepeated.
+	ChildrenRepeated []SubDAGRun `json:"childrenRepeated,omitempty"`
+	DoneCount        int         `json:"doneCount"`
+	Error            *string     `json:"error,omitempty"`
 
 	// FinishedAt Empty or "-" when not recorded.
 	FinishedAt           string  `json:"finishedAt"`
@@ -833,6 +839,9 @@ type WorkspaceGrant struct {
 // BodyStepName defines model for BodyStepName.
 type BodyStepName = string
 
+// ChildRunID defines model for ChildRunID.
+type ChildRunID = string
+
 // Cursor defines model for Cursor.
 type Cursor = string
 
@@ -972,6 +981,39 @@ type ListDAGRunsByNameParams struct {
 
 	// Workspace all, default, or a workspace name. Omitted means all visible workspaces.
 	Workspace *Workspace `form:"workspace,omitempty" json:"workspace,omitempty"`
+}
+
+// GetChildDAGRunLogParams defines parameters for GetChildDAGRunLog.
+type GetChildDAGRunLogParams struct {
+	// Tail Return the last N lines. Wins over head and offset.
+	Tail *Tail `form:"tail,omitempty" json:"tail,omitempty"`
+
+	// Head Return the first N lines. Wins over offset.
+	Head *Head `form:"head,omitempty" json:"head,omitempty"`
+
+	// Offset 1-based first line of a range (with limit, default 1000 lines).
+	Offset *Offset `form:"offset,omitempty" json:"offset,omitempty"`
+
+	// Limit Most lines to return.
+	Limit *LineLimit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// GetChildDAGRunStepLogParams defines parameters for GetChildDAGRunStepLog.
+type GetChildDAGRunStepLogParams struct {
+	// Stream Which output file.
+	Stream StreamRequired `form:"stream" json:"stream"`
+
+	// Tail Return the last N lines. Wins over head and offset.
+	Tail *Tail `form:"tail,omitempty" json:"tail,omitempty"`
+
+	// Head Return the first N lines. Wins over offset.
+	Head *Head `form:"head,omitempty" json:"head,omitempty"`
+
+	// Offset 1-based first line of a range (with limit, default 1000 lines).
+	Offset *Offset `form:"offset,omitempty" json:"offset,omitempty"`
+
+	// Limit Most lines to return.
+	Limit *LineLimit `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
 // GetDAGRunLogParams defines parameters for GetDAGRunLog.
@@ -1416,6 +1458,25 @@ type ClientInterface interface {
 	// Corresponds with GET /dag-runs/{name}/{dagRunId} (the `GetDAGRun` operationId).
 	GetDAGRun(ctx context.Context, name RunName, dagRunId RunID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetChildDAGRun One sub-run with its steps on Dagu 1.17, which calls sub-runs children.
+	//
+	// Dagu 1.17 has no sub-dag-runs routes; the parent's nodes[].children name its sub-runs.
+	//
+	// Corresponds with GET /dag-runs/{name}/{dagRunId}/children/{childDAGRunId} (the `GetChildDAGRun` operationId).
+	GetChildDAGRun(ctx context.Context, name RunName, dagRunId RunID, childDAGRunId ChildRunID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetChildDAGRunLog A window of a sub-run's scheduler log on Dagu 1.17.
+	//
+	// Corresponds with GET /dag-runs/{name}/{dagRunId}/children/{childDAGRunId}/log (the `GetChildDAGRunLog` operationId).
+	GetChildDAGRunLog(ctx context.Context, name RunName, dagRunId RunID, childDAGRunId ChildRunID, params *GetChildDAGRunLogParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetChildDAGRunStepLog A window of one sub-run step's stdout or stderr on Dagu 1.17.
+	//
+	// Always send stream; some servers fail when it is missing.
+	//
+	// Corresponds with GET /dag-runs/{name}/{dagRunId}/children/{childDAGRunId}/steps/{stepName}/log (the `GetChildDAGRunStepLog` operationId).
+	GetChildDAGRunStepLog(ctx context.Context, name RunName, dagRunId RunID, childDAGRunId ChildRunID, stepName StepName, params *GetChildDAGRunStepLogParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetDAGRunLog A window of the run's scheduler log; dagRunId must be concrete.
 	//
 	// Corresponds with GET /dag-runs/{name}/{dagRunId}/log (the `GetDAGRunLog` operationId).
@@ -1643,6 +1704,55 @@ func (c *Client) ListDAGRunsByName(ctx context.Context, name RunName, params *Li
 // Corresponds with GET /dag-runs/{name}/{dagRunId} (the `GetDAGRun` operationId).
 func (c *Client) GetDAGRun(ctx context.Context, name RunName, dagRunId RunID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetDAGRunRequest(c.Server, name, dagRunId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetChildDAGRun One sub-run with its steps on Dagu 1.17, which calls sub-runs children.
+//
+// Dagu 1.17 has no sub-dag-runs routes; the parent's nodes[].children name its sub-runs.
+//
+// Corresponds with GET /dag-runs/{name}/{dagRunId}/children/{childDAGRunId} (the `GetChildDAGRun` operationId).
+func (c *Client) GetChildDAGRun(ctx context.Context, name RunName, dagRunId RunID, childDAGRunId ChildRunID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetChildDAGRunRequest(c.Server, name, dagRunId, childDAGRunId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetChildDAGRunLog A window of a sub-run's scheduler log on Dagu 1.17.
+//
+// Corresponds with GET /dag-runs/{name}/{dagRunId}/children/{childDAGRunId}/log (the `GetChildDAGRunLog` operationId).
+func (c *Client) GetChildDAGRunLog(ctx context.Context, name RunName, dagRunId RunID, childDAGRunId ChildRunID, params *GetChildDAGRunLogParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetChildDAGRunLogRequest(c.Server, name, dagRunId, childDAGRunId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetChildDAGRunStepLog A window of one sub-run step's stdout or stderr on Dagu 1.17.
+//
+// Always send stream; some servers fail when it is missing.
+//
+// Corresponds with GET /dag-runs/{name}/{dagRunId}/children/{childDAGRunId}/steps/{stepName}/log (the `GetChildDAGRunStepLog` operationId).
+func (c *Client) GetChildDAGRunStepLog(ctx context.Context, name RunName, dagRunId RunID, childDAGRunId ChildRunID, stepName StepName, params *GetChildDAGRunStepLogParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetChildDAGRunStepLogRequest(c.Server, name, dagRunId, childDAGRunId, stepName, params)
 	if err != nil {
 		return nil, err
 	}
@@ -2497,6 +2607,291 @@ func NewGetDAGRunRequest(server string, name RunName, dagRunId RunID) (*http.Req
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetChildDAGRunRequest constructs an http.Request for the GetChildDAGRun method
+func NewGetChildDAGRunRequest(server string, name RunName, dagRunId RunID, childDAGRunId ChildRunID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "dagRunId", dagRunId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "childDAGRunId", childDAGRunId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/dag-runs/%s/%s/children/%s", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetChildDAGRunLogRequest constructs an http.Request for the GetChildDAGRunLog method
+func NewGetChildDAGRunLogRequest(server string, name RunName, dagRunId RunID, childDAGRunId ChildRunID, params *GetChildDAGRunLogParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "dagRunId", dagRunId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "childDAGRunId", childDAGRunId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/dag-runs/%s/%s/children/%s/log", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Tail != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "tail", *params.Tail, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Head != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "head", *params.Head, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Offset != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "offset", *params.Offset, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetChildDAGRunStepLogRequest constructs an http.Request for the GetChildDAGRunStepLog method
+func NewGetChildDAGRunStepLogRequest(server string, name RunName, dagRunId RunID, childDAGRunId ChildRunID, stepName StepName, params *GetChildDAGRunStepLogParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "dagRunId", dagRunId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "childDAGRunId", childDAGRunId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam3 string
+
+	pathParam3, err = runtime.StyleParamWithOptions("simple", false, "stepName", stepName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/dag-runs/%s/%s/children/%s/steps/%s/log", pathParam0, pathParam1, pathParam2, pathParam3)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "stream", params.Stream, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.Tail != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "tail", *params.Tail, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Head != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "head", *params.Head, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Offset != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "offset", *params.Offset, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -5265,6 +5660,31 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /dag-runs/{name}/{dagRunId} (the `GetDAGRun` operationId).
 	GetDAGRunWithResponse(ctx context.Context, name RunName, dagRunId RunID, reqEditors ...RequestEditorFn) (*GetDAGRunResponse, error)
 
+	// GetChildDAGRunWithResponse One sub-run with its steps on Dagu 1.17, which calls sub-runs children.
+	//
+	// Dagu 1.17 has no sub-dag-runs routes; the parent's nodes[].children name its sub-runs.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /dag-runs/{name}/{dagRunId}/children/{childDAGRunId} (the `GetChildDAGRun` operationId).
+	GetChildDAGRunWithResponse(ctx context.Context, name RunName, dagRunId RunID, childDAGRunId ChildRunID, reqEditors ...RequestEditorFn) (*GetChildDAGRunResponse, error)
+
+	// GetChildDAGRunLogWithResponse A window of a sub-run's scheduler log on Dagu 1.17.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /dag-runs/{name}/{dagRunId}/children/{childDAGRunId}/log (the `GetChildDAGRunLog` operationId).
+	GetChildDAGRunLogWithResponse(ctx context.Context, name RunName, dagRunId RunID, childDAGRunId ChildRunID, params *GetChildDAGRunLogParams, reqEditors ...RequestEditorFn) (*GetChildDAGRunLogResponse, error)
+
+	// GetChildDAGRunStepLogWithResponse A window of one sub-run step's stdout or stderr on Dagu 1.17.
+	//
+	// Always send stream; some servers fail when it is missing.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /dag-runs/{name}/{dagRunId}/children/{childDAGRunId}/steps/{stepName}/log (the `GetChildDAGRunStepLog` operationId).
+	GetChildDAGRunStepLogWithResponse(ctx context.Context, name RunName, dagRunId RunID, childDAGRunId ChildRunID, stepName StepName, params *GetChildDAGRunStepLogParams, reqEditors ...RequestEditorFn) (*GetChildDAGRunStepLogResponse, error)
+
 	// GetDAGRunLogWithResponse A window of the run's scheduler log; dagRunId must be concrete.
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -5691,6 +6111,150 @@ func (r GetDAGRunResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetDAGRunResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetChildDAGRunResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DAGRunDetailsResponse
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ErrorResponse
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetChildDAGRunResponse) GetJSON200() *DAGRunDetailsResponse {
+	return r.JSON200
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetChildDAGRunResponse) GetJSONDefault() *ErrorResponse {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetChildDAGRunResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetChildDAGRunResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetChildDAGRunResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetChildDAGRunResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetChildDAGRunLogResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Log
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ErrorResponse
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetChildDAGRunLogResponse) GetJSON200() *Log {
+	return r.JSON200
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetChildDAGRunLogResponse) GetJSONDefault() *ErrorResponse {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetChildDAGRunLogResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetChildDAGRunLogResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetChildDAGRunLogResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetChildDAGRunLogResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetChildDAGRunStepLogResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Log
+	// JSONDefault the response for an HTTP default `application/json` response
+	JSONDefault *ErrorResponse
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetChildDAGRunStepLogResponse) GetJSON200() *Log {
+	return r.JSON200
+}
+
+// GetJSONDefault returns the response for an HTTP default `application/json` response
+func (r GetChildDAGRunStepLogResponse) GetJSONDefault() *ErrorResponse {
+	return r.JSONDefault
+}
+
+// GetBody returns the raw response body bytes
+func (r GetChildDAGRunStepLogResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetChildDAGRunStepLogResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetChildDAGRunStepLogResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetChildDAGRunStepLogResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -7322,6 +7886,49 @@ func (c *ClientWithResponses) GetDAGRunWithResponse(ctx context.Context, name Ru
 	return ParseGetDAGRunResponse(rsp)
 }
 
+// GetChildDAGRunWithResponse One sub-run with its steps on Dagu 1.17, which calls sub-runs children.
+//
+// Dagu 1.17 has no sub-dag-runs routes; the parent's nodes[].children name its sub-runs.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /dag-runs/{name}/{dagRunId}/children/{childDAGRunId} (the `GetChildDAGRun` operationId).
+func (c *ClientWithResponses) GetChildDAGRunWithResponse(ctx context.Context, name RunName, dagRunId RunID, childDAGRunId ChildRunID, reqEditors ...RequestEditorFn) (*GetChildDAGRunResponse, error) {
+	rsp, err := c.GetChildDAGRun(ctx, name, dagRunId, childDAGRunId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetChildDAGRunResponse(rsp)
+}
+
+// GetChildDAGRunLogWithResponse A window of a sub-run's scheduler log on Dagu 1.17.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /dag-runs/{name}/{dagRunId}/children/{childDAGRunId}/log (the `GetChildDAGRunLog` operationId).
+func (c *ClientWithResponses) GetChildDAGRunLogWithResponse(ctx context.Context, name RunName, dagRunId RunID, childDAGRunId ChildRunID, params *GetChildDAGRunLogParams, reqEditors ...RequestEditorFn) (*GetChildDAGRunLogResponse, error) {
+	rsp, err := c.GetChildDAGRunLog(ctx, name, dagRunId, childDAGRunId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetChildDAGRunLogResponse(rsp)
+}
+
+// GetChildDAGRunStepLogWithResponse A window of one sub-run step's stdout or stderr on Dagu 1.17.
+//
+// Always send stream; some servers fail when it is missing.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /dag-runs/{name}/{dagRunId}/children/{childDAGRunId}/steps/{stepName}/log (the `GetChildDAGRunStepLog` operationId).
+func (c *ClientWithResponses) GetChildDAGRunStepLogWithResponse(ctx context.Context, name RunName, dagRunId RunID, childDAGRunId ChildRunID, stepName StepName, params *GetChildDAGRunStepLogParams, reqEditors ...RequestEditorFn) (*GetChildDAGRunStepLogResponse, error) {
+	rsp, err := c.GetChildDAGRunStepLog(ctx, name, dagRunId, childDAGRunId, stepName, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetChildDAGRunStepLogResponse(rsp)
+}
+
 // GetDAGRunLogWithResponse A window of the run's scheduler log; dagRunId must be concrete.
 //
 // Returns a wrapper object for the known response body format(s).
@@ -7874,6 +8481,105 @@ func ParseGetDAGRunResponse(rsp *http.Response) (*GetDAGRunResponse, error) {
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest DAGRunDetailsResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ErrorResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetChildDAGRunResponse parses an HTTP response from a GetChildDAGRunWithResponse call
+func ParseGetChildDAGRunResponse(rsp *http.Response) (*GetChildDAGRunResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetChildDAGRunResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DAGRunDetailsResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ErrorResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetChildDAGRunLogResponse parses an HTTP response from a GetChildDAGRunLogWithResponse call
+func ParseGetChildDAGRunLogResponse(rsp *http.Response) (*GetChildDAGRunLogResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetChildDAGRunLogResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Log
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && true:
+		var dest ErrorResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetChildDAGRunStepLogResponse parses an HTTP response from a GetChildDAGRunStepLogWithResponse call
+func ParseGetChildDAGRunStepLogResponse(rsp *http.Response) (*GetChildDAGRunStepLogResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetChildDAGRunStepLogResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Log
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
