@@ -87,8 +87,8 @@ func TestDoctor(t *testing.T) {
 		{fakedagu.ProfileCurrent, []string{"/api/v1", "foreachRoutes      no", "wiki           served", "foreach_items  emulated"}},
 		{fakedagu.Profile26, []string{"/api/v1", "docs               yes", "wiki           emulated", "dag_search     served", "runs           served"}},
 		{fakedagu.Profile20, []string{"/api/v1", "OpenAPI doc:  no", "wiki           emulated", "dag_search     emulated", "runs           emulated"}},
-		{fakedagu.Profile129, []string{"/api/v2", "wiki           unavailable", "dag_search     emulated", "runs           emulated"}},
-		{fakedagu.Profile117, []string{"/api/v2", "subRuns            no", "sub-runs (subRunId) unavailable"}},
+		{fakedagu.Profile129, []string{"/api/v2", "wiki           unavailable", "dag_search     emulated", "runs           emulated", "foreach_items  unavailable"}},
+		{fakedagu.Profile117, []string{"/api/v2", "subRuns            no", "childRuns          yes", "run            served: attemptId omitted"}},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.profile), func(t *testing.T) {
@@ -101,6 +101,9 @@ func TestDoctor(t *testing.T) {
 				if !strings.Contains(out, w) {
 					t.Errorf("doctor output lacks %q:\n%s", w, out)
 				}
+			}
+			if tt.profile == fakedagu.Profile117 {
+				checkUnavailable(t, out, "wiki", "wiki_page", "wiki_search", "foreach_items", "foreach_item")
 			}
 		})
 	}
@@ -196,5 +199,20 @@ func TestDemoRefusesAnUnknownProfile(t *testing.T) {
 	code, _, errOut := runCommand(t, nil, "demo", "--dagu-profile", "0.9", "--listen", "127.0.0.1:0")
 	if code == 0 || !strings.Contains(errOut, "1.29") {
 		t.Fatalf("demo with an unknown profile: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// checkUnavailable checks that doctor reports exactly these targets as
+// unavailable.
+func checkUnavailable(t *testing.T, out string, want ...string) {
+	t.Helper()
+	var got []string
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && strings.HasPrefix(f[1], "unavailable") {
+			got = append(got, f[0])
+		}
+	}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("unavailable targets %v, want %v:\n%s", got, want, out)
 	}
 }

@@ -51,7 +51,7 @@ var profileCases = []profileCase{
 	{name: "run-latest-of-a-dag-without-runs", args: `{"target":"run","name":"no_such_dag","dagRunId":"latest"}`, want: allProfiles("resource_not_found")},
 	{name: "run-logs-latest", args: `{"target":"run_logs","name":"failing_job","dagRunId":"latest","query":"tail=5"}`},
 	{name: "sub-run-of-a-missing-run", args: `{"target":"run","name":"parent_job","dagRunId":"nope","subRunId":"nope"}`,
-		want: merge(allProfiles("resource_not_found"), map[fakedagu.Profile]string{fakedagu.Profile117: "resource_unavailable"})},
+		want: allProfiles("resource_not_found")},
 }
 
 func allProfiles(code string) map[fakedagu.Profile]string {

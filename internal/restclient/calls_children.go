@@ -11,11 +11,12 @@ import (
 // Dagu 1.17 keeps sub-runs ("child DAG-runs") under
 // /dag-runs/{name}/{dagRunId}/children/{childDAGRunId}: their details, their
 // scheduler log and their step logs, answered in the same shapes as the
-// newer /sub-dag-runs routes. It has no sub-run list: the parent's
-// nodes[].children name them. A missing root or sub-run is a handler's 404
-// with code not_found.
+// newer /sub-dag-runs routes (familyChild of runRouteTable). It has no
+// sub-run list (the parent's nodes[].children name them) and no spec or
+// download routes. A missing root or sub-run is a handler's 404 with code
+// not_found.
 
-// SetChildRoutes makes the reads of a sub-run go through the /children
+// SetChildRoutes makes RunRoutes read sub-runs through the /children
 // routes (on) or the /sub-dag-runs routes (off, the default).
 // DetectCapabilities sets it from what the server offers.
 func (c *Client) SetChildRoutes(on bool) { c.childRoutes.Store(on) }
@@ -28,23 +29,19 @@ func (c *Client) ChildRoutes() bool { return c.childRoutes.Load() }
 // /children routes: only where those are the server's only sub-run routes.
 func childRouteSet(caps Capabilities) bool { return caps.ChildRuns && !caps.SubRuns }
 
-// GetChildRun reads a sub-run with its steps through Dagu 1.17's
-// /children/{childDAGRunId} route; ref.SubRunID names the sub-run.
-func (c *Client) GetChildRun(ctx context.Context, ref RunRef) (*gen.DAGRunDetails, error) {
+// childRunDetails reads a sub-run with its steps through the /children
+// route; ref.SubRunID names the sub-run.
+func (c *Client) childRunDetails(ctx context.Context, ref RunRef) (*gen.DAGRunDetailsResponse, error) {
 	if err := checkParams(RouteChildRun, ref.Name, ref.RunID, ref.SubRunID); err != nil {
 		return nil, err
 	}
 	res, err := c.api().GetChildDAGRunWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID)
-	body, err := decoded[gen.DAGRunDetailsResponse](RouteChildRun, res, err)
-	if err != nil {
-		return nil, err
-	}
-	return &body.DagRunDetails, nil
+	return decoded[gen.DAGRunDetailsResponse](RouteChildRun, res, err)
 }
 
-// GetChildRunLog reads a window of a sub-run's scheduler log through Dagu
-// 1.17's /children route.
-func (c *Client) GetChildRunLog(ctx context.Context, ref RunRef, w LogWindow) (*gen.Log, error) {
+// childRunLog reads a window of a sub-run's scheduler log through the
+// /children route.
+func (c *Client) childRunLog(ctx context.Context, ref RunRef, w LogWindow) (*gen.Log, error) {
 	if err := checkParams(RouteChildRunLog, ref.Name, ref.RunID, ref.SubRunID); err != nil {
 		return nil, err
 	}
@@ -53,9 +50,9 @@ func (c *Client) GetChildRunLog(ctx context.Context, ref RunRef, w LogWindow) (*
 	return decoded[gen.Log](RouteChildRunLog, res, err)
 }
 
-// GetChildStepLog reads a window of one sub-run step's stdout or stderr
-// through Dagu 1.17's /children route. The stream is always sent.
-func (c *Client) GetChildStepLog(ctx context.Context, ref RunRef, step string, stream gen.LogStream, w LogWindow) (*gen.Log, error) {
+// childStepLog reads a window of one sub-run step's stdout or stderr
+// through the /children route. The stream is always sent.
+func (c *Client) childStepLog(ctx context.Context, ref RunRef, step string, stream gen.LogStream, w LogWindow) (*gen.Log, error) {
 	if err := checkParams(RouteChildStepLog, ref.Name, ref.RunID, ref.SubRunID, step); err != nil {
 		return nil, err
 	}

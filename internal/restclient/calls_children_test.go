@@ -45,6 +45,7 @@ func replay117(t *testing.T) *Client {
 	})
 	c := newTestClient(t, srv.URL, nil)
 	c.SetAPIBase(APIv2)
+	c.SetChildRoutes(true)
 	return c
 }
 
@@ -62,7 +63,7 @@ func TestChildCallsDecodeRecorded117(t *testing.T) {
 		t.Errorf("parent's run_child children = %+v, want the one recorded sub-run without a DAG name", got)
 	}
 
-	d, err := c.GetChildRun(ctx, ref)
+	d, err := c.GetRun(ctx, ref)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func TestChildCallsDecodeRecorded117(t *testing.T) {
 		t.Errorf("sub-run = %s/%s, %d nodes, root %s", d.Name, d.DagRunId, len(d.Nodes), d.RootDAGRunId)
 	}
 
-	log, err := c.GetChildRunLog(ctx, ref, LogWindow{})
+	log, err := c.GetRunLog(ctx, ref, LogWindow{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func TestChildCallsDecodeRecorded117(t *testing.T) {
 		t.Errorf("scheduler log: %d lines: %.80s", deref(log.TotalLines), log.Content)
 	}
 
-	step, err := c.GetChildStepLog(ctx, ref, "child_start", gen.StreamStdout, LogWindow{})
+	step, err := c.GetStepLog(ctx, StepRef{Run: ref, Step: "child_start"}, gen.StreamStdout, LogWindow{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,36 +87,58 @@ func TestChildCallsDecodeRecorded117(t *testing.T) {
 		t.Errorf("step log = %q, want the recorded %q", step.Content, "child 123")
 	}
 
-	_, err = c.GetChildRun(ctx, RunRef{Name: "parent_job", RunID: parent117, SubRunID: "no_such_sub"})
+	_, err = c.GetRun(ctx, RunRef{Name: "parent_job", RunID: parent117, SubRunID: "no_such_sub"})
 	if e, ok := AsError(err); !ok || !IsStatus(err, http.StatusNotFound) || IsRouteMissing(err) || e.Code != "not_found" || e.Route != RouteChildRun {
 		t.Errorf("missing sub-run: %v, want the handler's 404 not_found on %s", err, RouteChildRun)
 	}
 }
 
-func TestChildCallsRefuseARootRef(t *testing.T) {
+// With the /children routes a sub-run has no spec or download route: the
+// call is refused before anything is sent. Root runs keep their routes.
+func TestChildRoutesFamily(t *testing.T) {
 	t.Parallel()
-	c := newTestClient(t, "http://127.0.0.1:1", nil)
-	root := RunRef{Name: "parent_job", RunID: parent117}
-	_, err := c.GetChildRun(context.Background(), root)
-	if kindOf(err) != KindRefused {
-		t.Errorf("a root run on the children route: %v, want refused before sending", err)
+	srv, rec := newServer(t, func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, `{}`) })
+	c := newTestClient(t, srv.URL, nil)
+	c.SetChildRoutes(true)
+	ctx := context.Background()
+	sub := RunRef{Name: "parent_job", RunID: parent117, SubRunID: child117}
+	if got := c.RunRoutes(sub); got.Details != RouteChildRun || got.SchedulerLog != RouteChildRunLog || got.StepLog != RouteChildStepLog {
+		t.Errorf("sub-run routes = %+v", got)
+	}
+	if got := c.RunRoutes(RunRef{Name: "parent_job", RunID: parent117}).Details; got != RouteRun {
+		t.Errorf("root run details route = %s", got)
+	}
+	if _, err := c.GetRunSpec(ctx, sub); kindOf(err) != KindRefused {
+		t.Errorf("sub-run spec: %v, want refused", err)
+	}
+	if _, err := c.DownloadStepLog(ctx, sub, "child_start", gen.StreamStdout, 0); kindOf(err) != KindRefused {
+		t.Errorf("sub-run download: %v, want refused", err)
+	}
+	if n := len(rec.all()); n != 0 {
+		t.Errorf("%d requests sent", n)
+	}
+	c.SetChildRoutes(false)
+	if got := c.RunRoutes(sub).Details; got != RouteSubRun {
+		t.Errorf("sub-run details route without /children = %s", got)
 	}
 }
 
 // Detection finds the /children routes only on 1.17 and switches sub-run
-// reads to them there; releases with /sub-dag-runs keep those.
+// reads to them there; releases with /sub-dag-runs keep those. Step-log
+// downloads exist from 2.0 on.
 func TestDetectChildRoutes(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		profile              fakedagu.Profile
 		subRuns, childRuns   bool
 		readsThroughChildren bool
+		logDownloads         bool
 	}{
-		{fakedagu.ProfileCurrent, true, false, false},
-		{fakedagu.Profile26, true, false, false},
-		{fakedagu.Profile20, true, false, false},
-		{fakedagu.Profile129, true, false, false},
-		{fakedagu.Profile117, false, true, true},
+		{fakedagu.ProfileCurrent, true, false, false, true},
+		{fakedagu.Profile26, true, false, false, true},
+		{fakedagu.Profile20, true, false, false, true},
+		{fakedagu.Profile129, true, false, false, false},
+		{fakedagu.Profile117, false, true, true, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.profile.String(), func(t *testing.T) {
@@ -128,6 +151,9 @@ func TestDetectChildRoutes(t *testing.T) {
 			}
 			if caps.SubRuns != tt.subRuns || caps.ChildRuns != tt.childRuns || caps.Has("childRuns") != tt.childRuns {
 				t.Errorf("subRuns %v childRuns %v, want %v %v", caps.SubRuns, caps.ChildRuns, tt.subRuns, tt.childRuns)
+			}
+			if caps.LogDownloads != tt.logDownloads {
+				t.Errorf("logDownloads %v, want %v", caps.LogDownloads, tt.logDownloads)
 			}
 			if c.ChildRoutes() != tt.readsThroughChildren {
 				t.Errorf("ChildRoutes() = %v, want %v", c.ChildRoutes(), tt.readsThroughChildren)

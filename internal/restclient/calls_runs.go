@@ -77,6 +77,8 @@ func (c *Client) runDetails(ctx context.Context, ref RunRef) (*gen.DAGRunDetails
 	case RouteSubRun:
 		res, err := c.api().GetSubDAGRunWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID)
 		return decoded[gen.DAGRunDetailsResponse](route, res, err)
+	case RouteChildRun:
+		return c.childRunDetails(ctx, ref)
 	}
 	return nil, unknownRoute(route)
 }
@@ -132,6 +134,8 @@ func (c *Client) GetRunLog(ctx context.Context, ref RunRef, w LogWindow) (*gen.L
 		p := gen.GetSubDAGRunLogParams{Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
 		res, err := c.api().GetSubDAGRunLogWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID, &p)
 		return decoded[gen.Log](route, res, err)
+	case RouteChildRunLog:
+		return c.childRunLog(ctx, ref, w)
 	}
 	return nil, unknownRoute(route)
 }
@@ -154,6 +158,8 @@ func (c *Client) GetStepLog(ctx context.Context, s StepRef, stream gen.LogStream
 		p := gen.GetSubDAGRunStepLogParams{Stream: stream, Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
 		res, err := c.api().GetSubDAGRunStepLogWithResponse(ctx, r.Name, r.RunID, r.SubRunID, s.Step, &p)
 		return decoded[gen.Log](route, res, err)
+	case RouteChildStepLog:
+		return c.childStepLog(ctx, r, s.Step, stream, w)
 	case RouteForeachBodyLog:
 		p := gen.GetForeachBodyStepLogParams{Stream: stream, Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
 		res, err := c.api().GetForeachBodyStepLogWithResponse(ctx, r.Name, r.RunID, s.Step, s.Item, s.BodyStep, &p)

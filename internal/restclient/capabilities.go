@@ -49,6 +49,10 @@ type Capabilities struct {
 	// ChildRuns: the /children routes of Dagu 1.17 exist, its sub-run
 	// details and logs (no list route).
 	ChildRuns bool
+	// LogDownloads: the step-log /download routes exist (2.0 and later),
+	// which the gateway reads a foreach summary from where the /foreach
+	// routes are missing.
+	LogDownloads bool
 	// ForeachRoutes: the per-item foreach routes exist (newer Dagu).
 	ForeachRoutes bool
 	// EventLogs: the central event log route exists (it may still answer
@@ -117,9 +121,13 @@ var capabilityTable = []capability{
 		return err
 	}), func(c *Capabilities) *bool { return &c.SubRuns }},
 	{"childRuns", []string{RouteChildRun, RouteChildRunLog, RouteChildStepLog}, probeHandler(func(ctx context.Context, c *Client) error {
-		_, err := c.GetChildRun(ctx, RunRef{Name: probeQuery, RunID: probeQuery, SubRunID: probeQuery})
+		_, err := c.childRunDetails(ctx, RunRef{Name: probeQuery, RunID: probeQuery, SubRunID: probeQuery})
 		return err
 	}), func(c *Capabilities) *bool { return &c.ChildRuns }},
+	{"logDownloads", []string{RouteStepLogDownload, RouteSubStepDownload}, probeHandler(func(ctx context.Context, c *Client) error {
+		_, err := c.DownloadStepLog(ctx, RunRef{Name: probeQuery, RunID: probeQuery}, probeQuery, gen.StreamStdout, 1)
+		return err
+	}), func(c *Capabilities) *bool { return &c.LogDownloads }},
 	{"foreachRoutes", []string{RouteForeachItems, RouteSubForeachItems, RouteForeachItem, RouteSubForeachItem, RouteForeachBodyLog, RouteSubForeachBodyLog},
 		nil, func(c *Capabilities) *bool { return &c.ForeachRoutes }},
 	{"eventLogs", []string{RouteEventLogs}, nil, func(c *Capabilities) *bool { return &c.EventLogs }},

@@ -181,10 +181,10 @@ func pathOps() []pathOp {
 			return err
 		}},
 		{RouteSubForeachItem, 5, func(c *Client, v []string) error { _, err := c.GetForeachItem(ctx, sub(v), v[3], v[4]); return err }},
-		{RouteChildRun, 3, func(c *Client, v []string) error { _, err := c.GetChildRun(ctx, sub(v)); return err }},
-		{RouteChildRunLog, 3, func(c *Client, v []string) error { _, err := c.GetChildRunLog(ctx, sub(v), w); return err }},
+		{RouteChildRun, 3, func(c *Client, v []string) error { _, err := c.childRunDetails(ctx, sub(v)); return err }},
+		{RouteChildRunLog, 3, func(c *Client, v []string) error { _, err := c.childRunLog(ctx, sub(v), w); return err }},
 		{RouteChildStepLog, 4, func(c *Client, v []string) error {
-			_, err := c.GetChildStepLog(ctx, sub(v), v[3], gen.StreamStdout, w)
+			_, err := c.childStepLog(ctx, sub(v), v[3], gen.StreamStdout, w)
 			return err
 		}},
 		{RouteSubForeachBodyLog, 6, func(c *Client, v []string) error {

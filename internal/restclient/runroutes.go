@@ -24,8 +24,9 @@ type RunRoutes struct {
 type runFamily uint8
 
 const (
-	familyRoot runFamily = iota // /dag-runs/{name}/{dagRunId}/...
-	familySub                   // .../sub-dag-runs/{subDAGRunId}/...
+	familyRoot  runFamily = iota // /dag-runs/{name}/{dagRunId}/...
+	familySub                    // .../sub-dag-runs/{subDAGRunId}/...
+	familyChild                  // .../children/{childDAGRunId}/... (Dagu 1.17)
 )
 
 // runRouteTable holds the routes of each family.
@@ -40,11 +41,17 @@ var runRouteTable = [...]RunRoutes{
 		StepLog: RouteSubStepLog, StepDownload: RouteSubStepDownload,
 		ForeachItems: RouteSubForeachItems, ForeachItem: RouteSubForeachItem, ForeachBodyLog: RouteSubForeachBodyLog,
 	},
+	// Dagu 1.17 has no spec, download or foreach routes for sub-runs: a
+	// call for one of those is refused (see unknownRoute).
+	familyChild: {Details: RouteChildRun, SchedulerLog: RouteChildRunLog, StepLog: RouteChildStepLog},
 }
 
 // runFamily decides which family reads the run ref names.
 func (c *Client) runFamily(ref RunRef) runFamily {
-	if ref.IsSub() {
+	switch {
+	case ref.IsSub() && c.ChildRoutes():
+		return familyChild
+	case ref.IsSub():
 		return familySub
 	}
 	return familyRoot

@@ -7,13 +7,21 @@ import (
 	"testing"
 )
 
-// TestRunRoutesFamilies: every route of every family is on the allow-list,
-// and each reference is read through its own family.
+// TestRunRoutesFamilies: every route of every family is on the allow-list
+// (a family may lack a route: Dagu 1.17's sub-runs have no spec, download
+// or foreach routes, but every family reads details and logs), and each
+// reference is read through its own family.
 func TestRunRoutesFamilies(t *testing.T) {
 	t.Parallel()
 	for family, routes := range runRouteTable {
+		if routes.Details == "" || routes.SchedulerLog == "" || routes.StepLog == "" {
+			t.Errorf("family %d cannot read a run's details and logs: %+v", family, routes)
+		}
 		v := reflect.ValueOf(routes)
 		for i := range v.NumField() {
+			if v.Field(i).String() == "" {
+				continue
+			}
 			if _, ok := allowedRoutes[v.Field(i).String()]; !ok {
 				t.Errorf("family %d: %s %q is not an allowed route", family, v.Type().Field(i).Name, v.Field(i).String())
 			}

@@ -28,8 +28,8 @@ const (
 
 // Agent-facing explanations of reads an older Dagu cannot serve at all.
 const (
-	detailNoSubRuns = "Sub-run reads need Dagu 1.29 or newer (the /sub-dag-runs routes); this Dagu 1.17 keeps sub-runs " +
-		"under other routes, which the gateway does not read."
+	detailNoSubRuns = "This Dagu server has neither the /sub-dag-runs routes of Dagu 1.29 and later nor the /children " +
+		"routes of Dagu 1.17, so the gateway cannot read sub-runs on it."
 	detailNoWiki = "This Dagu server has no wiki: Dagu 2.0 to 2.6 serve it as docs and current releases as the wiki; " +
 		"Dagu 1.x has neither, so upgrading Dagu is the only way to read pages through it."
 )
@@ -42,9 +42,14 @@ func (a *Adapter) capsOrCurrent() restclient.Capabilities {
 	}
 	return restclient.Capabilities{
 		APIBase: restclient.APIv1, OpenAPI: true, Wiki: true, SearchDAGs: true, SearchWiki: true,
-		RunListFilters: true, SubRuns: true, ForeachRoutes: true, EventLogs: true,
+		RunListFilters: true, SubRuns: true, LogDownloads: true, ForeachRoutes: true, EventLogs: true,
 	}
 }
+
+// hasSubRunRoutes reports whether the release serves sub-runs: under
+// /sub-dag-runs (1.29 and later) or /children (1.17; restclient's
+// RunRoutes then reads sub-runs there).
+func hasSubRunRoutes(caps restclient.Capabilities) bool { return caps.SubRuns || caps.ChildRuns }
 
 // hasWorkspaces reports whether the release knows workspaces: 2.6 and
 // later (the wiki, the docs feed and the run-list filters arrived with

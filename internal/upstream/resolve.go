@@ -43,7 +43,7 @@ func (t runTarget) uris() mapping.RunAddressForURIs {
 // and brings the root's details along when the run cache has them.
 func (a *Adapter) resolveRun(ctx context.Context, addr model.RunAddress) (runTarget, error) {
 	ref := restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID, SubRunID: addr.SubRunID}
-	if addr.SubRunID != "" && !a.capsOrCurrent().SubRuns {
+	if addr.SubRunID != "" && !hasSubRunRoutes(a.capsOrCurrent()) {
 		return runTarget{}, unsupported(a.client.RunRoutes(ref).Details, detailNoSubRuns, nil)
 	}
 	if addr.DAGRunID != latestRunID {

@@ -95,8 +95,8 @@ func runsSupport(caps restclient.Capabilities) TargetSupport {
 func runSupport(caps restclient.Capabilities) TargetSupport {
 	s := TargetSupport{Target: "run", How: Served}
 	switch {
-	case !caps.SubRuns:
-		s.Note = "sub-runs (subRunId) unavailable: they need Dagu 1.29 or newer"
+	case !hasSubRunRoutes(caps):
+		s.Note = "sub-runs (subRunId) unavailable: this Dagu has no sub-run routes"
 	case !caps.EventLogs:
 		s.Note = "attemptId omitted (needs the /event-logs route)"
 	}
@@ -113,6 +113,10 @@ func stepLogSupport(caps restclient.Capabilities) TargetSupport {
 func foreachSupport(caps restclient.Capabilities) []TargetSupport {
 	if caps.ForeachRoutes {
 		return []TargetSupport{{Target: "foreach_items", How: Served}, {Target: "foreach_item", How: Served}}
+	}
+	if !caps.LogDownloads {
+		note := "this Dagu has neither the /foreach routes nor the step-log downloads a foreach summary is read from"
+		return []TargetSupport{{Target: "foreach_items", How: Unavailable, Note: note}, {Target: "foreach_item", How: Unavailable, Note: note}}
 	}
 	note := "from the summary a finished foreach step writes to its stdout: no live progress, per-item times, nested items or body steps"
 	return []TargetSupport{{Target: "foreach_items", How: Emulated, Note: note}, {Target: "foreach_item", How: Emulated, Note: note}}
