@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu/fakedagutest"
 )
@@ -39,13 +40,23 @@ func TestVersion(t *testing.T) {
 }
 
 // TestHelpExplainsEverySubcommand: --help works everywhere and names the
-// environment variables.
+// environment variables of the settings each subcommand takes.
 func TestHelpExplainsEverySubcommand(t *testing.T) {
-	for _, cmd := range []string{"serve", "stdio", "demo", "doctor"} {
+	t.Parallel()
+	for cmd, want := range map[string][]string{
+		"serve":       {"DAGU_URL", "--listen", "GATEWAY_AUTH_TOKENS"},
+		"stdio":       {"DAGU_URL", "GATEWAY_TEXT_CONTENT"},
+		"demo":        {"--listen", "DAGU_API_KEY", "--dagu-profile"},
+		"doctor":      {"DAGU_URL", "DAGU_API_KEY_FILE"},
+		"healthcheck": {"GATEWAY_LISTEN", "--timeout"},
+	} {
 		t.Run(cmd, func(t *testing.T) {
+			t.Parallel()
 			code, out, _ := runCommand(t, nil, cmd, "--help")
-			if code != 0 || !strings.Contains(out, "DAGU_URL") || !strings.Contains(out, "--listen") {
-				t.Fatalf("%s --help: %d\n%s", cmd, code, out)
+			for _, w := range want {
+				if code != 0 || !strings.Contains(out, w) {
+					t.Fatalf("%s --help: %d, lacks %s\n%s", cmd, code, w, out)
+				}
 			}
 		})
 	}
@@ -53,6 +64,36 @@ func TestHelpExplainsEverySubcommand(t *testing.T) {
 	for _, sub := range []string{"serve", "stdio", "demo", "doctor", "version"} {
 		if code != 0 || !strings.Contains(out, sub) {
 			t.Fatalf("root help lacks %s:\n%s", sub, out)
+		}
+	}
+}
+
+// TestSubcommandsTakeOnlyTheirSettings: each subcommand has the flag of
+// every setting whose row names it and no other, so `stdio --listen` is
+// refused with a message naming the subcommands that use --listen.
+func TestSubcommandsTakeOnlyTheirSettings(t *testing.T) {
+	t.Parallel()
+	root := newRootCommand(environment{getenv: mapEnv(nil)})
+	for _, mode := range []config.Mode{config.ModeServe, config.ModeStdio, config.ModeDemo, config.ModeDoctor, config.ModeHealthcheck} {
+		cmd, _, err := root.Find([]string{string(mode)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range config.Settings() {
+			if has := cmd.Flags().Lookup(s.Flag) != nil; has != s.UsedBy(mode) {
+				t.Errorf("%s has --%s: %v; the settings table says %v", mode, s.Flag, has, s.UsedBy(mode))
+			}
+		}
+	}
+	for _, args := range [][]string{
+		{"stdio", "--listen", "0.0.0.0:9999"},
+		{"stdio", "--metrics-listen=127.0.0.1:9100"},
+		{"demo", "--dagu-url", "http://dagu.invalid"},
+		{"doctor", "--log-level", "debug"},
+	} {
+		code, _, errOut := runCommand(t, nil, args...)
+		if code != 2 || !strings.Contains(errOut, "unknown flag") || !strings.Contains(errOut, args[0]+" does not use it (it is a setting of serve") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
 		}
 	}
 }

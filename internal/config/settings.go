@@ -92,12 +92,15 @@ func splitComma(s string) []string { return strings.Split(s, ",") }
 
 // Which subcommands use which settings.
 var (
-	// modesDagu talk to a real Dagu server.
-	modesDagu = []Mode{ModeServe, ModeStdio, ModeDoctor, ModeDemo}
-	// modesRead serve reads.
-	modesRead = []Mode{ModeServe, ModeStdio, ModeDoctor, ModeDemo}
+	// modesDagu connect to the Dagu server the operator names; demo
+	// starts its own.
+	modesDagu = []Mode{ModeServe, ModeStdio, ModeDoctor}
+	// modesUpstream call Dagu, the demo's included.
+	modesUpstream = []Mode{ModeServe, ModeStdio, ModeDemo, ModeDoctor}
+	// modesRead serve dagu_read to clients.
+	modesRead = []Mode{ModeServe, ModeStdio, ModeDemo}
 	// modesHTTP open the HTTP front door.
-	modesHTTP = []Mode{ModeServe, ModeStdio, ModeDoctor, ModeDemo}
+	modesHTTP = []Mode{ModeServe, ModeDemo}
 )
 
 // FlagListen is the listen address flag, which healthcheck shares with
@@ -156,7 +159,7 @@ var settings = []Setting{
 	{Flag: flagDaguURL, Env: "DAGU_URL", Kind: KindString, ZeroDefault: "none", Chart: "dagu.url", Modes: modesDagu,
 		Help:  "Dagu server base URL, including any base path (REST calls go to <url>/api/v1 on Dagu 2.x, <url>/api/v2 on 1.x, detected); required for serve, stdio and doctor",
 		field: func(c *Config) any { return &c.DaguURL }},
-	{Flag: flagDaguAPIKey, Env: "DAGU_API_KEY", Kind: KindString, ZeroDefault: "none", Chart: "secret.daguApiKeyKey", Modes: modesDagu, Secret: true,
+	{Flag: flagDaguAPIKey, Env: "DAGU_API_KEY", Kind: KindString, ZeroDefault: "none", Chart: "secret.daguApiKeyKey", Modes: modesUpstream, Secret: true,
 		Help:  "Dagu API key sent as a bearer token; prefer --dagu-api-key-file, which keeps the key out of process listings",
 		field: func(c *Config) any { return &c.DaguAPIKey }},
 	{Flag: flagDaguAPIKeyFile, Env: "DAGU_API_KEY_FILE", Kind: KindString, ZeroDefault: "none", Chart: "secret.daguApiKeyKey", Modes: modesDagu,
@@ -170,7 +173,7 @@ var settings = []Setting{
 		field: func(c *Config) any { return &c.DaguInsecureSkipVerify }},
 
 	// HTTP front door.
-	{Flag: FlagListen, Env: "GATEWAY_LISTEN", Kind: KindString, Default: "127.0.0.1:8090", Chart: "config.listen", Modes: append([]Mode{ModeHealthcheck}, modesHTTP...),
+	{Flag: FlagListen, Env: "GATEWAY_LISTEN", Kind: KindString, Default: "127.0.0.1:8090", Chart: "config.listen", Modes: []Mode{ModeServe, ModeDemo, ModeHealthcheck},
 		Help:  "host:port of the HTTP server (serve, demo); a non-loopback address requires an inbound token",
 		field: func(c *Config) any { return &c.Listen }},
 	{Flag: flagAuthToken, Env: "GATEWAY_AUTH_TOKENS", Kind: KindList, ZeroDefault: "none", Chart: "secret.authTokensKey", Modes: modesHTTP, Secret: true, split: splitComma,
@@ -184,15 +187,15 @@ var settings = []Setting{
 		field: func(c *Config) any { return &c.AllowedHosts }},
 
 	// Reads.
-	{Flag: flagUpstreamTimeout, Env: "GATEWAY_UPSTREAM_TIMEOUT", Kind: KindDuration, Default: "15s", Chart: "config.upstreamTimeout", Modes: modesDagu,
+	{Flag: flagUpstreamTimeout, Env: "GATEWAY_UPSTREAM_TIMEOUT", Kind: KindDuration, Default: "15s", Chart: "config.upstreamTimeout", Modes: modesUpstream,
 		Help:  "time limit for each call to Dagu",
 		field: func(c *Config) any { return &c.UpstreamTimeout }},
-	{Flag: flagMaxResponseBytes, Env: "GATEWAY_MAX_RESPONSE_BYTES", Kind: KindSize, Default: "32MiB", Chart: "config.maxResponseBytes", Modes: modesDagu,
+	{Flag: flagMaxResponseBytes, Env: "GATEWAY_MAX_RESPONSE_BYTES", Kind: KindSize, Default: "32MiB", Chart: "config.maxResponseBytes", Modes: modesUpstream,
 		Help:  "largest Dagu response body read, as bytes or with a binary unit (512KiB, 32MiB)",
 		field: func(c *Config) any { return &c.MaxResponseBytes }},
 	// The body budget keeps 32 hostile answers read at once under 256 MiB
 	// of memory (BENCHMARKS.md), half the shipped pod limit.
-	{Flag: flagUpstreamBodyBudget, Env: "GATEWAY_UPSTREAM_BODY_BUDGET", Kind: KindSize, Default: "32MiB", Chart: "config.upstreamBodyBudget", Modes: modesDagu,
+	{Flag: flagUpstreamBodyBudget, Env: "GATEWAY_UPSTREAM_BODY_BUDGET", Kind: KindSize, Default: "32MiB", Chart: "config.upstreamBodyBudget", Modes: modesUpstream,
 		Help:  "bytes of Dagu response bodies all reads together may hold while reading them, at least --max-response-bytes; an answer that finds it spent is refused as unavailable with a retry delay",
 		field: func(c *Config) any { return &c.UpstreamBodyBudget }},
 	{Flag: flagReferenceDir, Env: "GATEWAY_REFERENCE_DIR", Kind: KindString, ZeroDefault: "built-in topics", Chart: "config.referenceDir", Modes: modesRead,
@@ -210,7 +213,7 @@ var settings = []Setting{
 	{Flag: flagTextContent, Env: "GATEWAY_TEXT_CONTENT", Kind: KindString, Default: TextContentContract, Chart: "config.textContent", Modes: modesRead,
 		Help:  "text content of a successful read: contract (the contract's text) or json (adds the data, cut at 64 KiB, for clients that pass only text to the model)",
 		field: func(c *Config) any { return &c.TextContent }},
-	{Flag: flagUpstreamConcurrency, Env: "GATEWAY_UPSTREAM_CONCURRENCY", Kind: KindInt, Default: DefaultUpstreamConcurrency, Chart: "config.upstreamConcurrency", Modes: modesDagu,
+	{Flag: flagUpstreamConcurrency, Env: "GATEWAY_UPSTREAM_CONCURRENCY", Kind: KindInt, Default: DefaultUpstreamConcurrency, Chart: "config.upstreamConcurrency", Modes: modesRead,
 		Help:  "requests to Dagu in flight at once; as many more may wait within their deadline, beyond that a read is refused with retryAfterMs",
 		field: func(c *Config) any { return &c.UpstreamConcurrency }},
 	{Flag: flagRateLimit, Env: "GATEWAY_RATE_LIMIT", Kind: KindNumber, Default: "0", Chart: "config.rateLimit", Modes: modesRead,
