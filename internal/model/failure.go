@@ -63,8 +63,10 @@ func (k FailureKind) String() string {
 
 // Failure is the one failure vocabulary between the read tool and its
 // ports. The read tool maps Kind (and Status for FailureHTTP) to a contract
-// error code; Field names the input at fault; Detail is an agent-safe
-// message written by the gateway. Cause is logged, never shown.
+// error code (readtool/classify.go); Field names the input at fault; Detail
+// is an agent-safe message written by the gateway. Cause is logged, never
+// shown. The Dagu upstream fills it from the REST client's facts in one
+// table (upstream/errors.go).
 type Failure struct {
 	Kind FailureKind
 	// Status is the upstream HTTP status for FailureHTTP, else 0.

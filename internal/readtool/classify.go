@@ -55,14 +55,27 @@ func classify(err error, c *call) *Error {
 	return e.withCause(err)
 }
 
+// classifyExternal maps a failure a port reported, or the read's own end
+// (its deadline passed or the caller went away before any port said so).
+// Anything else is a bug of the gateway's own.
 func classifyExternal(err error, c *call) *Error {
-	if f, ok := model.AsFailure(err); ok {
-		return fromFailure(f, c)
+	f, ok := model.AsFailure(err)
+	if !ok {
+		f, ok = readEnded(err)
 	}
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-		return newError(CodeResourceUnavailable, "The read did not finish in time; try again.")
+	if !ok {
+		return internalError()
 	}
-	return internalError()
+	return fromFailure(f, c)
+}
+
+// readEnded is the failure of a read whose context ended: one the caller
+// may retry.
+func readEnded(err error) (*model.Failure, bool) {
+	if !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
+		return nil, false
+	}
+	return &model.Failure{Kind: model.FailureUnavailable, Detail: "The read did not finish in time; try again.", Cause: err}, true
 }
 
 func internalError() *Error {

@@ -34,20 +34,20 @@ func (c *Client) detectAPIBase(ctx context.Context) (APIBase, *gen.HealthRespons
 			return "", nil, err
 		}
 	}
-	return "", nil, &Error{Route: RouteHealth, Kind: KindHTTP, Status: http.StatusNotFound,
-		Message: "no Dagu REST API answers under " + string(APIv2) + " or " + string(APIv1) + " of the configured URL"}
+	return "", nil, &Error{Route: RouteHealth, Status: http.StatusNotFound,
+		Excerpt: "no Dagu REST API answers under " + string(APIv2) + " or " + string(APIv1) + " of the configured URL"}
 }
 
 // isAPIAuthAnswer reports the API's authentication refusing the request:
 // proof that a REST API lives there.
 func isAPIAuthAnswer(err error) bool {
 	e, ok := AsError(err)
-	return ok && e.Kind == KindHTTP && (e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden)
+	return ok && (e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden)
 }
 
 // isNotAnAPI reports an answer that rules a base out: any 404, or a 2xx
 // that is not JSON.
 func isNotAnAPI(err error) bool {
 	e, ok := AsError(err)
-	return ok && ((e.Kind == KindHTTP && e.Status == http.StatusNotFound) || e.Kind == KindDecode)
+	return ok && (e.Status == http.StatusNotFound || e.Undecodable)
 }

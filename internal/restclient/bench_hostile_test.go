@@ -86,7 +86,7 @@ func readHostileRuns(b *testing.B, c *Client, n int) {
 	}
 	wg.Wait()
 	for _, err := range errs {
-		if k := kindOf(err); k != KindTooLarge && k != KindBusy {
+		if k := kindOf(err); k != "too_large" && k != "busy" {
 			b.Fatalf("a hostile answer was not refused: %v", err)
 		}
 	}

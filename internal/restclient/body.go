@@ -9,7 +9,7 @@ import (
 	"io"
 )
 
-// cappedBody is a 2xx response body that fails with KindTooLarge once more
+// cappedBody is a 2xx response body that fails (Error.BodyLimit) once more
 // than limit bytes arrive, turns read failures into *Error values, holds
 // its bytes against the shared body budget, and ends the call's context
 // and returns its budget when closed.
@@ -71,7 +71,7 @@ func (b *cappedBody) Read(p []byte) (int, error) {
 }
 
 func (b *cappedBody) tooLarge() error {
-	return &Error{Route: b.route, Kind: KindTooLarge, Message: fmt.Sprintf("response body exceeds %d bytes", b.limit)}
+	return &Error{Route: b.route, BodyLimit: b.limit, Excerpt: fmt.Sprintf("response body exceeds %d bytes", b.limit)}
 }
 
 // Close closes the body and releases the call's context and the budget
@@ -86,7 +86,7 @@ func (b *cappedBody) Close() error {
 	return err
 }
 
-// readCapped reads a whole body, failing with KindTooLarge past limit.
+// readCapped reads a whole body, failing (Error.BodyLimit) past limit.
 func readCapped(ctx context.Context, body io.Reader, route string, limit int64) ([]byte, error) {
 	capped := &cappedBody{ctx: ctx, body: io.NopCloser(body), route: route, limit: limit, cancel: func() {}}
 	return io.ReadAll(capped)

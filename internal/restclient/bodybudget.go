@@ -19,7 +19,7 @@ const DefaultBodyBudget = 32 << 20
 // bodyBudget is the one byte budget every 2xx body in flight draws from.
 // A body with a declared length reserves it whole before reading (waiting
 // within its call's deadline); a body without one reserves as its bytes
-// arrive and is refused at once (KindBusy) when the budget is spent, so
+// arrive and is refused at once (Error.Busy) when the budget is spent, so
 // bodies never wait for one another half-read.
 type bodyBudget struct {
 	sem   *semaphore.Weighted
@@ -60,6 +60,6 @@ func (b *bodyBudget) release(n int64) {
 }
 
 func (b *bodyBudget) spent(route string) error {
-	return &Error{Route: route, Kind: KindBusy, RetryAfter: busyRetryAfter,
-		Message: fmt.Sprintf("answers from Dagu being read already hold the gateway's budget of %d bytes (--upstream-body-budget)", b.total)}
+	return &Error{Route: route, Busy: true, RetryAfter: busyRetryAfter,
+		Excerpt: fmt.Sprintf("answers from Dagu being read already hold the gateway's budget of %d bytes (--upstream-body-budget)", b.total)}
 }

@@ -188,7 +188,7 @@ func (c *Client) ListSubRuns(ctx context.Context, ref RunRef) ([]gen.SubDAGRunDe
 }
 
 // DownloadStepLog reads one step's whole stdout or stderr file as raw
-// bytes (run or sub-run), failing with KindTooLarge past limit bytes. A
+// bytes (run or sub-run), failing (Error.BodyLimit) past limit bytes. A
 // limit <= 0 or above Config.MaxResponseBytes means MaxResponseBytes.
 func (c *Client) DownloadStepLog(ctx context.Context, ref RunRef, step string, stream gen.LogStream, limit int64) ([]byte, error) {
 	route := c.RunRoutes(ref).StepDownload

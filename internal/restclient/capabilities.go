@@ -168,9 +168,9 @@ func probeRoute(call func(context.Context, *Client) error) func(context.Context,
 			return false, err
 		case isNotAnAPI(err):
 			return false, nil
-		case e.Kind == KindHTTP && e.Status == http.StatusBadRequest:
+		case e.Status == http.StatusBadRequest:
 			return true, nil
-		case e.Kind == KindHTTP && e.Status == http.StatusForbidden && !e.SurfaceDenied:
+		case e.Status == http.StatusForbidden && !e.SurfaceDenied:
 			return true, nil
 		}
 		return false, err
@@ -202,7 +202,7 @@ func probeHandler(call func(context.Context, *Client) error) func(context.Contex
 func probeRunListFilters(ctx context.Context, c *Client) (bool, error) {
 	future := probeFutureDate
 	_, err := c.ListRuns(ctx, gen.ListDAGRunsParams{Status: gen.StatusFilter{0, 1}, Limit: ptr(1), FromDate: &future})
-	if e, ok := AsError(err); ok && e.Kind == KindHTTP && e.Status == http.StatusBadRequest {
+	if IsStatus(err, http.StatusBadRequest) {
 		return false, nil
 	}
 	return err == nil, err

@@ -79,11 +79,11 @@ func TestDetectCapabilitiesFailures(t *testing.T) {
 	tests := []struct {
 		name string
 		doc  string
-		want Kind
+		want string
 	}{
-		{"truncated document", `{"paths":{"/dags":{"get":`, KindDecode},
-		{"paths is not an object", `{"paths":[]}`, KindDecode},
-		{"not an object", `[1,2]`, KindDecode},
+		{"truncated document", `{"paths":{"/dags":{"get":`, "decode"},
+		{"paths is not an object", `{"paths":[]}`, "decode"},
+		{"not an object", `[1,2]`, "decode"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

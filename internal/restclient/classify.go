@@ -18,13 +18,13 @@ import (
 // an API key lacks the rest_api surface.
 const surfaceDeniedText = "API key is not allowed for this surface"
 
-// maxErrorMessage bounds the Dagu text kept in Error.Message.
-const maxErrorMessage = 512
+// maxExcerpt bounds the text kept in Error.Excerpt.
+const maxExcerpt = 512
 
-// httpError turns a non-2xx answer into a KindHTTP error. A JSON body
-// {code, message} fills Code and Message; any other body is kept as text.
+// httpError records a non-2xx answer. A JSON body {code, message} fills
+// Code and Excerpt; any other body is kept as text.
 func httpError(route string, status int, contentType string, body []byte) *Error {
-	e := &Error{Route: route, Kind: KindHTTP, Status: status}
+	e := &Error{Route: route, Status: status}
 	if isJSON(contentType) {
 		var payload struct {
 			Code    string `json:"code"`
@@ -32,12 +32,12 @@ func httpError(route string, status int, contentType string, body []byte) *Error
 		}
 		if json.Unmarshal(body, &payload) == nil {
 			e.Code = payload.Code
-			e.Message = clip(payload.Message)
+			e.Excerpt = clip(payload.Message)
 			return e
 		}
 	}
 	text := strings.TrimSpace(string(body))
-	e.Message = clip(text)
+	e.Excerpt = clip(text)
 	// The one place a body text is inspected: Dagu's plain-text 403 for a
 	// key without the rest_api surface has no code, and the operator needs
 	// a specific hint. Nothing else depends on Dagu's wording.
@@ -53,31 +53,28 @@ func isJSON(contentType string) bool {
 }
 
 func clip(s string) string {
-	if len(s) <= maxErrorMessage {
+	if len(s) <= maxExcerpt {
 		return s
 	}
-	return strings.ToValidUTF8(s[:maxErrorMessage], "") + "…"
+	return strings.ToValidUTF8(s[:maxExcerpt], "") + "…"
 }
 
-// transportError classifies a failure that produced no HTTP answer. ctx is
-// the call's own context (with the per-call deadline).
+// transportError records the facts of a failure that produced no HTTP
+// answer. ctx is the call's own context (with the per-call deadline).
 func transportError(ctx context.Context, route string, err error) *Error {
 	if e, ok := AsError(err); ok {
 		return withRoute(e, route)
 	}
-	return &Error{Route: route, Kind: transportKind(ctx, err), Message: err.Error(), Cause: err}
-}
-
-func transportKind(ctx context.Context, err error) Kind {
+	e := &Error{Route: route, Excerpt: clip(err.Error()), Cause: err}
 	switch {
 	case errors.Is(ctx.Err(), context.Canceled) || errors.Is(err, context.Canceled):
-		return KindCanceled
+		e.Canceled = true
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
-		return KindTimeout
+		e.Timeout = true
 	case isTLSError(err):
-		return KindTLS
+		e.TLS = true
 	}
-	return KindNetwork
+	return e
 }
 
 func isTimeout(err error) bool {
@@ -104,7 +101,7 @@ func decodeError(route string, err error) *Error {
 	if e, ok := AsError(err); ok {
 		return withRoute(e, route)
 	}
-	return &Error{Route: route, Kind: KindDecode, Message: "undecodable answer: " + err.Error(), Cause: err}
+	return &Error{Route: route, Undecodable: true, Excerpt: clip("undecodable answer: " + err.Error()), Cause: err}
 }
 
 // withRoute returns e, or a copy naming route when e names none (the guard

@@ -97,21 +97,21 @@ func (c *Client) Fingerprint(ctx context.Context) string {
 type jsonAnswer[T any] interface{ GetJSON200() *T }
 
 // decoded finishes a generated call: transport failures pass through as
-// *Error values (the doer already turned non-2xx answers into errors), a
-// parse failure is KindDecode, and a 2xx answer without a JSON body (wrong
-// content type) is KindDecode too.
+// *Error values (the doer already turned non-2xx answers into errors); a
+// parse failure, a 2xx answer without a JSON body (wrong content type) and
+// JSON null are Undecodable.
 func decoded[T any, R jsonAnswer[T]](route string, res R, err error) (*T, error) {
 	if err != nil {
 		return nil, decodeError(route, err)
 	}
 	body := res.GetJSON200()
 	if body == nil {
-		return nil, &Error{Route: route, Kind: KindDecode, Message: "answer is not a JSON body"}
+		return nil, &Error{Route: route, Undecodable: true, Excerpt: "answer is not a JSON body"}
 	}
 	if isJSONNull(rawBody(res)) {
 		// json.Unmarshal accepts null into any type and leaves it empty:
 		// that would pass for an empty success.
-		return nil, &Error{Route: route, Kind: KindDecode, Message: "answer is JSON null"}
+		return nil, &Error{Route: route, Undecodable: true, Excerpt: "answer is JSON null"}
 	}
 	return body, nil
 }

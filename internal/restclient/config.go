@@ -76,17 +76,17 @@ type Config struct {
 
 	// Passthrough sends each request's own caller credential (see
 	// reqctx.WithCredential) instead of Key; a request without one is not
-	// sent (KindCredentials).
+	// sent (Error.KeyUnreadable).
 	Passthrough bool
 
 	// Concurrency caps the requests to Dagu in flight at once (default
 	// DefaultConcurrency); as many more may wait within their deadline,
-	// and beyond that a call is refused with KindBusy.
+	// and beyond that a call is refused (Error.Busy).
 	Concurrency int
 
 	// BodyBudget caps the bytes of Dagu's answers that all calls together
 	// hold while reading them (default DefaultBodyBudget); an answer that
-	// finds it spent is refused with KindBusy.
+	// finds it spent is refused (Error.Busy).
 	BodyBudget int64
 
 	// RetryBaseWait is the first backoff step (default 200ms); tests

@@ -58,13 +58,14 @@ func newDoer(cfg Config, g *guard, hc *http.Client, m *metrics) *doer {
 func (d *doer) Do(req *http.Request) (*http.Response, error) {
 	route, err := d.guard.check(req)
 	if err != nil {
-		d.metrics.observe(route, KindRefused.String(), 0)
+		d.metrics.observe(route, outcomeOf(nil, err), 0)
 		return nil, err
 	}
 	key, err := d.credential(req.Context())
 	if err != nil {
-		d.metrics.observe(route, KindCredentials.String(), 0)
-		return nil, &Error{Route: route, Kind: KindCredentials, Message: err.Error(), Cause: err}
+		kerr := &Error{Route: route, KeyUnreadable: true, Excerpt: clip(err.Error()), Cause: err}
+		d.metrics.observe(route, outcomeOf(nil, kerr), 0)
+		return nil, kerr
 	}
 	ctx, cancel := context.WithTimeout(context.WithValue(req.Context(), routeKey{}, route), d.timeout)
 	release, err := d.cap.acquire(ctx, route)
@@ -144,8 +145,8 @@ func (d *doer) admitBody(ctx context.Context, cancel context.CancelFunc, route s
 	if declared > d.limit {
 		_ = raw.Body.Close()
 		cancel()
-		return nil, &Error{Route: route, Kind: KindTooLarge,
-			Message: fmt.Sprintf("response body of %d bytes declared, over the cap of %d", declared, d.limit)}
+		return nil, &Error{Route: route, BodyLimit: d.limit,
+			Excerpt: fmt.Sprintf("response body of %d bytes declared, over the cap of %d", declared, d.limit)}
 	}
 	if declared >= 0 {
 		if err := d.bodies.reserveDeclared(ctx, route, declared); err != nil {
@@ -159,13 +160,13 @@ func (d *doer) admitBody(ctx context.Context, cancel context.CancelFunc, route s
 }
 
 // outcomeOf labels a call for the metrics: the status class of an answer,
-// or the failure kind.
+// or the fact that ended the call (Error.outcome).
 func outcomeOf(resp *http.Response, err error) string {
 	if e, ok := AsError(err); ok {
-		if e.Kind == KindHTTP {
+		if e.Status != 0 {
 			return fmt.Sprintf("%dxx", e.Status/100)
 		}
-		return e.Kind.String()
+		return e.outcome()
 	}
 	if resp != nil {
 		return fmt.Sprintf("%dxx", resp.StatusCode/100)

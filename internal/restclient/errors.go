@@ -8,72 +8,89 @@ import (
 	"time"
 )
 
-// Kind classifies how an upstream call failed.
-type Kind int
-
-// Failure kinds. KindHTTP means Dagu answered with a non-2xx status; every
-// other kind means no usable answer arrived.
-const (
-	KindHTTP        Kind = iota + 1 // Dagu answered with an error status
-	KindTimeout                     // the call's deadline passed
-	KindCanceled                    // the caller went away
-	KindNetwork                     // connect, reset, EOF and other transport failures
-	KindTLS                         // certificate or handshake failure
-	KindTooLarge                    // the body exceeded the response size cap
-	KindDecode                      // a 2xx body that is not the JSON we expect
-	KindRefused                     // the transport guard refused the request
-	KindCredentials                 // the API key could not be read (nothing was sent)
-	KindBusy                        // the gateway's own cap on requests to Dagu refused the call
-)
-
-var kindNames = map[Kind]string{
-	KindHTTP: "http", KindTimeout: "timeout", KindCanceled: "canceled",
-	KindNetwork: "network", KindTLS: "tls", KindTooLarge: "too_large",
-	KindDecode: "decode", KindRefused: "refused", KindCredentials: "credentials", KindBusy: "busy",
-}
-
-// String names the kind for logs and readiness reasons.
-func (k Kind) String() string {
-	if s, ok := kindNames[k]; ok {
-		return s
-	}
-	return "unknown"
-}
-
-// Error is the one error type upstream calls return. It records what
-// happened on the wire; the read tool maps it to a contract error code.
-// Message is Dagu's own text (or a transport description) for logs only: it
-// is never shown to an agent.
+// Error is the one error type of this package. It states facts about one
+// failed call: what Dagu answered, or why no usable answer arrived. It
+// gives them no meaning for the read tool's contract; package upstream
+// does that, once, in one table. At most one of the facts below Excerpt
+// holds; a sent request with no answer and none of them failed on the
+// network (connect, reset, EOF).
 type Error struct {
 	// Route is the route template that was called, e.g. "/dags/{fileName}".
 	Route string
-	Kind  Kind
-	// Status is the HTTP status for KindHTTP, else 0.
+	// Status is the HTTP status of Dagu's error answer (not 2xx); 0 when
+	// no error answer arrived.
 	Status int
 	// Code is Dagu's JSON error code ("not_found", "bad_request", ...) when
-	// the body carried one.
+	// the error answer carried one.
 	Code string
-	// Message is Dagu's message or the transport error text (logs only).
-	Message string
+	// Excerpt is a bounded excerpt of Dagu's message or body text, or the
+	// transport's error text: for logs only, never shown to an agent.
+	Excerpt string
 	// SurfaceDenied is true for the plain-text 403 Dagu sends when the API
 	// key lacks the rest_api surface.
 	SurfaceDenied bool
-	// RetryAfter is how long a KindBusy caller should wait.
+
+	// Refused: the transport guard refused the request; nothing was sent.
+	Refused bool
+	// KeyUnreadable: the API key could not be read; nothing was sent.
+	KeyUnreadable bool
+	// Busy: the gateway's own cap on requests to Dagu refused the call;
+	// nothing was sent. RetryAfter says how long to wait.
+	Busy       bool
 	RetryAfter time.Duration
+	// Canceled: the caller went away before an answer arrived.
+	Canceled bool
+	// Timeout: the call's deadline passed before an answer arrived.
+	Timeout bool
+	// TLS: the certificate or the handshake failed.
+	TLS bool
+	// BodyLimit, when positive, is the size cap in bytes the answer's body
+	// exceeded.
+	BodyLimit int64
+	// Undecodable: a 2xx answer whose body is not the JSON the route
+	// promises.
+	Undecodable bool
+
 	// Cause is the underlying error, if any.
 	Cause error
 }
 
 // Error describes the failure for logs.
 func (e *Error) Error() string {
-	if e.Kind == KindHTTP {
-		return fmt.Sprintf("dagu %s: HTTP %d %s: %s", e.Route, e.Status, e.Code, e.Message)
+	if e.Status != 0 {
+		return fmt.Sprintf("dagu %s: HTTP %d %s: %s", e.Route, e.Status, e.Code, e.Excerpt)
 	}
-	return fmt.Sprintf("dagu %s: %s: %s", e.Route, e.Kind, e.Message)
+	return fmt.Sprintf("dagu %s: %s: %s", e.Route, e.outcome(), e.Excerpt)
 }
 
 // Unwrap returns the underlying cause.
 func (e *Error) Unwrap() error { return e.Cause }
+
+// outcome names the fact that holds, for logs, metrics and readiness
+// reasons: "http" for an error answer.
+func (e *Error) outcome() string {
+	switch {
+	case e.Status != 0:
+		return "http"
+	case e.Refused:
+		return "refused"
+	case e.KeyUnreadable:
+		return "credentials"
+	case e.Busy:
+		return "busy"
+	case e.Canceled:
+		return "canceled"
+	case e.Timeout:
+		return "timeout"
+	case e.TLS:
+		return "tls"
+	case e.BodyLimit > 0:
+		return "too_large"
+	case e.Undecodable:
+		return "decode"
+	}
+	return "network"
+}
 
 // AsError returns err as *Error when it is (or wraps) one.
 func AsError(err error) (*Error, bool) {
@@ -85,7 +102,7 @@ func AsError(err error) (*Error, bool) {
 // IsStatus reports whether err is an upstream HTTP error with the status.
 func IsStatus(err error, status int) bool {
 	e, ok := AsError(err)
-	return ok && e.Kind == KindHTTP && e.Status == status
+	return ok && e.Status != 0 && e.Status == status
 }
 
 // IsRouteMissing reports whether err is Dagu's router-level "404 page not
@@ -94,5 +111,5 @@ func IsStatus(err error, status int) bool {
 // route they do not have this way, so it signals a capability change.
 func IsRouteMissing(err error) bool {
 	e, ok := AsError(err)
-	return ok && e.Kind == KindHTTP && e.Status == 404 && e.Code == ""
+	return ok && e.Status == 404 && e.Code == ""
 }

@@ -144,7 +144,7 @@ func (g *guard) restPath(escaped string) (string, bool) {
 	return "", false
 }
 
-// check returns the route template of an allowed request, or a KindRefused
+// check returns the route template of an allowed request, or a Refused
 // error naming what was wrong. The route is "" when none matched.
 func (g *guard) check(req *http.Request) (string, error) {
 	if req.Method != http.MethodGet {
@@ -182,7 +182,7 @@ func checkQuery(p pattern, rawQuery string) error {
 }
 
 func refused(route, format string, args ...any) *Error {
-	return &Error{Route: route, Kind: KindRefused, Message: "transport guard: " + fmt.Sprintf(format, args...)}
+	return &Error{Route: route, Refused: true, Excerpt: "transport guard: " + fmt.Sprintf(format, args...)}
 }
 
 // defaultMatcher serves AllowedRoute.

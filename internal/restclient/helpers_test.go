@@ -74,10 +74,11 @@ func writeJSON(w http.ResponseWriter, status int, body string) {
 
 const healthJSON = `{"status":"healthy","version":"1.2.3","uptime":1,"timestamp":"t"}`
 
-// kindOf returns the Kind of an *Error, or 0.
-func kindOf(err error) Kind {
+// kindOf names the fact an *Error records ("http" for an error answer,
+// see Error.outcome), or "" for any other error.
+func kindOf(err error) string {
 	if e, ok := AsError(err); ok {
-		return e.Kind
+		return e.outcome()
 	}
-	return 0
+	return ""
 }

@@ -163,7 +163,7 @@ func TestUnreadableKeySendsNothing(t *testing.T) {
 	srv, rec := newServer(t, func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, healthJSON) })
 	c := newTestClient(t, srv.URL, func(cfg *Config) { cfg.Key = FileKey(filepath.Join(t.TempDir(), "none")) })
 	_, err := c.Health(context.Background())
-	if kindOf(err) != KindCredentials || rec.count() != 0 {
+	if kindOf(err) != "credentials" || rec.count() != 0 {
 		t.Fatalf("err = %v, requests = %d", err, rec.count())
 	}
 }

@@ -19,7 +19,7 @@ const busyRetryAfter = 500 * time.Millisecond
 
 // concurrencyCap protects Dagu from bursts: at most n requests in flight,
 // at most n more waiting (each no longer than its own deadline); beyond
-// that a request is refused at once with KindBusy, never queued.
+// that a request is refused at once (Error.Busy), never queued.
 type concurrencyCap struct {
 	sem     *semaphore.Weighted
 	waiting atomic.Int64
@@ -40,8 +40,8 @@ func (c *concurrencyCap) acquire(ctx context.Context, route string) (release fun
 	}
 	if c.waiting.Add(1) > c.limit {
 		c.waiting.Add(-1)
-		return nil, &Error{Route: route, Kind: KindBusy, RetryAfter: busyRetryAfter,
-			Message: fmt.Sprintf("more than %d requests to Dagu in flight and %d waiting", c.limit, c.limit)}
+		return nil, &Error{Route: route, Busy: true, RetryAfter: busyRetryAfter,
+			Excerpt: fmt.Sprintf("more than %d requests to Dagu in flight and %d waiting", c.limit, c.limit)}
 	}
 	defer c.waiting.Add(-1)
 	if err := c.sem.Acquire(ctx, 1); err != nil {

@@ -11,7 +11,7 @@ import (
 )
 
 // TestConcurrencyCap: with a cap of 1, a second request waits for the first
-// (within its deadline), a third is refused at once with KindBusy and a
+// (within its deadline), a third is refused at once (Error.Busy) and a
 // retry hint, and nothing is refused once the slot is free.
 func TestConcurrencyCap(t *testing.T) {
 	release := make(chan struct{})
@@ -36,7 +36,7 @@ func TestConcurrencyCap(t *testing.T) {
 	}
 	_, err := c.Health(ctx)
 	e, ok := AsError(err)
-	if !ok || e.Kind != KindBusy || e.RetryAfter <= 0 {
+	if !ok || !e.Busy || e.RetryAfter <= 0 {
 		t.Fatalf("third request: %v, want busy with a retry hint", err)
 	}
 	close(release)

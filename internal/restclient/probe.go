@@ -59,32 +59,35 @@ func (c *Client) ProbeReachable(ctx context.Context) ProbeResult {
 }
 
 func probeReason(e *Error) string {
-	switch {
-	case e.Kind == KindTLS:
+	switch e.outcome() {
+	case "tls":
 		return ProbeTLS
-	case e.Kind == KindNetwork || e.Kind == KindTimeout || e.Kind == KindCanceled:
+	case "network", "timeout", "canceled":
 		return ProbeNetwork
-	case e.Kind == KindCredentials:
+	case "credentials":
 		return ProbeAuth
-	case e.Kind == KindHTTP && e.SurfaceDenied:
-		return ProbeSurface
-	case e.Kind == KindHTTP && (e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden):
-		return ProbeAuth
+	case "http":
+		if e.SurfaceDenied {
+			return ProbeSurface
+		}
+		if e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden {
+			return ProbeAuth
+		}
 	}
 	return ProbeUpstream
 }
 
-// probeDetail is built from the failure kind and status only; transport
+// probeDetail is built from the failure's facts and status only; transport
 // texts carry just the host and path, never credentials.
 func probeDetail(e *Error) string {
-	switch e.Kind {
-	case KindHTTP:
+	switch {
+	case e.Status != 0:
 		if e.Code != "" {
 			return fmt.Sprintf("Dagu answered HTTP %d (%s)", e.Status, e.Code)
 		}
 		return fmt.Sprintf("Dagu answered HTTP %d", e.Status)
-	case KindCredentials:
-		return "the API key could not be read: " + e.Message
+	case e.KeyUnreadable:
+		return "the API key could not be read: " + e.Excerpt
 	}
-	return fmt.Sprintf("%s: %s", e.Kind, e.Message)
+	return fmt.Sprintf("%s: %s", e.outcome(), e.Excerpt)
 }

@@ -70,12 +70,12 @@ func TestTLS(t *testing.T) {
 		name     string
 		caFile   string
 		insecure bool
-		want     Kind
+		want     string
 	}{
-		{"trusted CA file", writeCA(t, srv), false, 0},
-		{"wrong CA file", writeOtherCA(t), false, KindTLS},
-		{"no CA file", "", false, KindTLS},
-		{"verification disabled", "", true, 0},
+		{"trusted CA file", writeCA(t, srv), false, ""},
+		{"wrong CA file", writeOtherCA(t), false, "tls"},
+		{"no CA file", "", false, "tls"},
+		{"verification disabled", "", true, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

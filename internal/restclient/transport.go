@@ -15,7 +15,7 @@ import (
 
 // newHTTPClient builds the pooled, TLS-configured HTTP client under resty.
 // Redirects are not followed: the answer is returned as is and, not being
-// 2xx, becomes a KindHTTP error (Dagu only redirects trailing slashes, which
+// 2xx, becomes an error answer (Error.Status) (Dagu only redirects trailing slashes, which
 // the gateway never sends).
 func newHTTPClient(cfg Config) (*http.Client, error) {
 	if cfg.Transport != nil {

@@ -25,25 +25,31 @@ const (
 	detailBadCursor = "The cursor was not issued by this gateway or is damaged; repeat the list without it."
 )
 
-// transportKinds translates the REST client's failure kinds into the
-// read tool's vocabulary; KindRefused (the guard refused to send) is an
-// input the gateway rejects.
-var transportKinds = map[restclient.Kind]model.FailureKind{
-	restclient.KindHTTP:        model.FailureHTTP,
-	restclient.KindTimeout:     model.FailureTimeout,
-	restclient.KindCanceled:    model.FailureCanceled,
-	restclient.KindNetwork:     model.FailureNetwork,
-	restclient.KindTLS:         model.FailureTLS,
-	restclient.KindTooLarge:    model.FailureTooLarge,
-	restclient.KindDecode:      model.FailureDecode,
-	restclient.KindRefused:     model.FailureInvalidInput,
-	restclient.KindCredentials: model.FailureCredentials,
-	restclient.KindBusy:        model.FailureUnavailable,
-}
-
 // detailBusy explains a read refused by the gateway's own cap on requests
 // to Dagu.
 const detailBusy = "The gateway is already sending as many requests to Dagu as it allows; try again shortly."
+
+// transportFacts is the one table that turns the facts the REST client
+// reports into the read tool's failure vocabulary. Rows are tried in
+// order and the first that holds decides; a request the guard refused is
+// an input the gateway rejects, and a call that got no answer for any
+// other reason failed on the network.
+var transportFacts = []struct {
+	holds  func(*restclient.Error) bool
+	kind   model.FailureKind
+	detail string
+}{
+	{func(e *restclient.Error) bool { return e.Status != 0 }, model.FailureHTTP, ""},
+	{func(e *restclient.Error) bool { return e.Refused }, model.FailureInvalidInput, ""},
+	{func(e *restclient.Error) bool { return e.KeyUnreadable }, model.FailureCredentials, ""},
+	{func(e *restclient.Error) bool { return e.Busy }, model.FailureUnavailable, detailBusy},
+	{func(e *restclient.Error) bool { return e.Canceled }, model.FailureCanceled, ""},
+	{func(e *restclient.Error) bool { return e.Timeout }, model.FailureTimeout, ""},
+	{func(e *restclient.Error) bool { return e.TLS }, model.FailureTLS, ""},
+	{func(e *restclient.Error) bool { return e.BodyLimit > 0 }, model.FailureTooLarge, ""},
+	{func(e *restclient.Error) bool { return e.Undecodable }, model.FailureDecode, ""},
+	{func(*restclient.Error) bool { return true }, model.FailureNetwork, ""},
+}
 
 // failureOf converts any error of a read into the read tool's failure
 // vocabulary: failures pass unchanged and REST client errors are
@@ -61,15 +67,13 @@ func failureOf(err error) error {
 	if !ok {
 		return err
 	}
-	kind, ok := transportKinds[re.Kind]
-	if !ok {
-		return err
+	for _, row := range transportFacts {
+		if row.holds(re) {
+			return &model.Failure{Kind: row.kind, Status: re.Status, Detail: row.detail,
+				SurfaceDenied: re.SurfaceDenied, RetryAfter: re.RetryAfter, Cause: err}
+		}
 	}
-	f := &model.Failure{Kind: kind, Status: re.Status, SurfaceDenied: re.SurfaceDenied, RetryAfter: re.RetryAfter, Cause: err}
-	if re.Kind == restclient.KindBusy {
-		f.Detail = detailBusy
-	}
-	return f
+	return err
 }
 
 // withField returns err as a failure tagged with the input field it
@@ -102,7 +106,7 @@ func isHTTP(err error, statuses ...int) bool {
 
 // httpStatus returns the status of an upstream HTTP error answer.
 func httpStatus(err error) (int, bool) {
-	if re, ok := restclient.AsError(err); ok && re.Kind == restclient.KindHTTP {
+	if re, ok := restclient.AsError(err); ok && re.Status != 0 {
 		return re.Status, true
 	}
 	if f, ok := model.AsFailure(err); ok && f.Kind == model.FailureHTTP {
@@ -116,7 +120,7 @@ func httpStatus(err error) (int, bool) {
 // a structured field of the answer, not message text.
 func notFoundByCode(err error) error {
 	re, ok := restclient.AsError(err)
-	if !ok || re.Kind != restclient.KindHTTP || re.Status == http.StatusNotFound || re.Code != "not_found" {
+	if !ok || re.Status == 0 || re.Status == http.StatusNotFound || re.Code != "not_found" {
 		return err
 	}
 	return &model.Failure{Kind: model.FailureHTTP, Status: http.StatusNotFound, Cause: err}

@@ -85,11 +85,8 @@ func callerGone(ctx context.Context, route string, err error) error {
 	if cerr == nil || !errors.Is(err, cerr) {
 		return err
 	}
-	kind := restclient.KindTimeout
-	if errors.Is(cerr, context.Canceled) {
-		kind = restclient.KindCanceled
-	}
-	return &restclient.Error{Route: route, Kind: kind, Message: err.Error(), Cause: err}
+	canceled := errors.Is(cerr, context.Canceled)
+	return &restclient.Error{Route: route, Canceled: canceled, Timeout: !canceled, Excerpt: err.Error(), Cause: err}
 }
 
 // fetchDAGList reads one page of the DAG list (GET /dags), shared.

@@ -134,7 +134,7 @@ func wikiSearchBadRequestField(q model.WikiSearchQuery) string {
 // means the wiki is not enabled there.
 func wikiError(err error) error {
 	e, ok := restclient.AsError(err)
-	if !ok || e.Kind != restclient.KindHTTP || e.Status != http.StatusForbidden || e.SurfaceDenied {
+	if !ok || e.Status != http.StatusForbidden || e.SurfaceDenied {
 		return err
 	}
 	return unsupported(e.Route, detailWikiDisabled, err)
