@@ -53,6 +53,18 @@ func TestSettingsTable(t *testing.T) {
 	}
 }
 
+// TestSettingsAreCopies: changing a returned row leaves the table alone.
+func TestSettingsAreCopies(t *testing.T) {
+	t.Parallel()
+	rows := Settings()
+	rows[0].Modes[0] = "changed"
+	rows[0].Env = "CHANGED"
+	again, _ := Lookup(rows[0].Flag)
+	if again.Modes[0] == "changed" || again.Env == "CHANGED" {
+		t.Fatalf("the table changed through a returned row: %+v", again)
+	}
+}
+
 // TestEnvExampleListsEverySetting: deploy/examples/gateway.env.example has
 // a line, set or commented out, for every variable, and no other.
 func TestEnvExampleListsEverySetting(t *testing.T) {

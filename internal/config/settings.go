@@ -70,15 +70,27 @@ func (s Setting) UsedBy(mode Mode) bool { return slices.Contains(s.Modes, mode) 
 
 // Settings returns the settings table, in the order the help groups them.
 // The rows are copies: changing them changes nothing.
-func Settings() []Setting { return slices.Clone(settings) }
+func Settings() []Setting {
+	out := make([]Setting, len(settings))
+	for i, s := range settings {
+		out[i] = s.clone()
+	}
+	return out
+}
 
-// Lookup returns the row of a flag.
+// Lookup returns a copy of the row of a flag.
 func Lookup(flag string) (Setting, bool) {
 	i := slices.IndexFunc(settings, func(s Setting) bool { return s.Flag == flag })
 	if i < 0 {
 		return Setting{}, false
 	}
-	return settings[i], true
+	return settings[i].clone(), true
+}
+
+// clone copies a row, its list of subcommands included, which rows share.
+func (s Setting) clone() Setting {
+	s.Modes = slices.Clone(s.Modes)
+	return s
 }
 
 // envOf names the environment variable of a flag, for messages.

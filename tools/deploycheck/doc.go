@@ -5,7 +5,8 @@
 // library, the kustomization built with kustomize's Go API, every rendered
 // object decoded strictly against the Kubernetes API types, and light
 // structural checks of the compose file, the systemd unit and the
-// Dockerfile. Run it with `make deploy-check` (cd tools && go test ./...).
+// Dockerfile. The chart must render every setting of the gateway's settings
+// table (internal/config/settings.go, read from source). Run it with `make deploy-check` (cd tools && go test ./...).
 //
 // It lives in its own module so that Helm, kustomize and GoReleaser never
 // enter the gateway's go.mod.
