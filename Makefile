@@ -16,8 +16,14 @@ LOADTEST_CLIENTS      ?= 32
 LOADTEST_DURATION     ?= 10s
 LOADTEST_MIX          ?= dags,runs,dag_spec,dag
 LOADTEST_GATEWAY_ARGS ?=
+BENCH_DAGU_DURATION   ?= 10s
+BENCH_DAGU_ROUNDS     ?= 3
+BENCH_DAGU_PORTS      ?= 18191 18192 18193
+BENCH_DAGU_DAG        ?= failing_job
+BENCH_DAGU_STEP       ?= explode
+BENCH_DAGU_SCENARIOS  ?= single investigate mix
 
-.PHONY: help build test lint generate check-generate demo bench loadtest fuzz docker clean deploy-check release-snapshot
+.PHONY: help build test lint generate check-generate demo bench loadtest bench-dagu fuzz docker clean deploy-check release-snapshot
 
 help: ## List the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z][a-z-]*:.*## / { printf "  %-15s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -79,6 +85,51 @@ loadtest: ## Load `gateway demo` with LOADTEST_CLIENTS MCP clients for LOADTEST_
 	done; \
 	if [ -z "$$url" ]; then echo "the demo gateway did not start:"; cat "$$dir/demo.err"; exit 1; fi; \
 	$(GO) run ./cmd/loadtest -url "$$url" -clients $(LOADTEST_CLIENTS) -duration $(LOADTEST_DURATION) -mix $(LOADTEST_MIX) -pid "$$pid"
+
+# Compares the gateway with the built-in MCP server of a real Dagu you run
+# (never in CI). Two gateways are built and served against DAGU_URL with
+# DAGU_REST_KEY: "first" with its caches off (first reads) and "cached" with
+# the defaults; cmd/loadtest then loads both and Dagu's own /mcp (with
+# DAGU_MCP_KEY) with the same clients and dagu_read arguments, in
+# BENCH_DAGU_ROUNDS interleaved rounds per scenario, and prints the ratios.
+# Scenarios: single (every target at 1 client), investigate (the failure
+# investigation at 8 clients), mix (dags,runs,dag_spec,dag at 32 clients,
+# with the gateways' peak RSS), scale (list and DAG reads for a Dagu seeded
+# with many DAGs), reference (the reference read-tool read against a bare
+# go-sdk server serving the gateway's own answer, instead of the built-in).
+# BENCHMARKS.md has the setup.
+bench-dagu: export DAGU_MCP_KEY := $(DAGU_MCP_KEY)
+bench-dagu: export DAGU_API_KEY := $(DAGU_REST_KEY)
+bench-dagu: ## Compare the gateway with a real Dagu's built-in /mcp: DAGU_URL= DAGU_REST_KEY= DAGU_MCP_KEY= (BENCH_DAGU_SCENARIOS, _ROUNDS, _DURATION, _DAG, _STEP, _PORTS)
+	@if [ -z "$(DAGU_URL)" ] || [ -z "$(DAGU_REST_KEY)" ] || [ -z "$(DAGU_MCP_KEY)" ]; then \
+		echo "usage: make bench-dagu DAGU_URL=http://127.0.0.1:18080 DAGU_REST_KEY=<rest_api key> DAGU_MCP_KEY=<mcp key>"; exit 2; \
+	fi
+	@dir="$$(mktemp -d)"; pids=""; \
+	trap 'for p in $$pids; do kill "$$p" 2>/dev/null || true; wait "$$p" 2>/dev/null || true; done; rm -rf "$$dir"' EXIT; \
+	$(GO) build -o "$$dir/gateway" ./cmd/gateway; \
+	$(GO) build -o "$$dir/loadtest" ./cmd/loadtest; \
+	set -- $(BENCH_DAGU_PORTS); first=$$1; cached=$$2; bare=$$3; \
+	DAGU_URL="$(DAGU_URL)" "$$dir/gateway" serve --listen 127.0.0.1:$$first --log-level warn --list-cache-ttl 0 --run-cache-size 0 2>"$$dir/first.err" & pids="$$pids $$!"; firstpid=$$!; \
+	DAGU_URL="$(DAGU_URL)" "$$dir/gateway" serve --listen 127.0.0.1:$$cached --log-level warn 2>"$$dir/cached.err" & pids="$$pids $$!"; cachedpid=$$!; \
+	for port in $$first $$cached; do \
+		for _ in $$(seq 100); do curl -fsS -o /dev/null "http://127.0.0.1:$$port/readyz" && break; sleep 0.1; done; \
+		curl -fsS -o /dev/null "http://127.0.0.1:$$port/readyz" || { echo "the gateway on port $$port is not ready:"; cat "$$dir"/*.err; exit 1; }; \
+	done; \
+	common="-url http://127.0.0.1:$$first/mcp -label first -pid $$firstpid -also cached=http://127.0.0.1:$$cached/mcp@$$cachedpid \
+		-baseline $(DAGU_URL)/mcp -rounds $(BENCH_DAGU_ROUNDS) -duration $(BENCH_DAGU_DURATION) -dag $(BENCH_DAGU_DAG) -step $(BENCH_DAGU_STEP) -resolve-run"; \
+	for scenario in $(BENCH_DAGU_SCENARIOS); do \
+		echo "== $$scenario"; \
+		case $$scenario in \
+		single) "$$dir/loadtest" $$common -clients 1 -mix dags,runs,dag,dag_spec,run,run_latest,run_logs,run_logs_latest,step_log,reference ;; \
+		investigate) "$$dir/loadtest" $$common -clients 8 -mix investigate ;; \
+		mix) "$$dir/loadtest" $$common -clients 32 -mix dags,runs,dag_spec,dag ;; \
+		scale) "$$dir/loadtest" $$common -clients 1 -mix dags,dags_200,dag,dag_missing,runs,run_latest ;; \
+		reference) "$$dir/loadtest" -url "http://127.0.0.1:$$first/mcp" -serve-bare "127.0.0.1:$$bare" -mix reference & pids="$$pids $$!"; \
+			for _ in $$(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$$bare/mcp" && break; sleep 0.1; done; \
+			"$$dir/loadtest" $$common -baseline "http://127.0.0.1:$$bare/mcp" -baseline-label bare -baseline-key "" -clients 1 -mix reference ;; \
+		*) echo "unknown scenario $$scenario (single, investigate, mix, scale, reference)"; exit 2 ;; \
+		esac; \
+	done
 
 fuzz: ## Fuzz every Fuzz target for FUZZTIME each (default 10s)
 	@for pkg in $$($(GO) list ./...); do \

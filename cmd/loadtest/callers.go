@@ -22,10 +22,11 @@ type caller interface {
 	close()
 }
 
-// mcpCaller is one MCP client session of the gateway.
+// mcpCaller is one MCP client session of the gateway (or of a baseline
+// endpoint in compare mode).
 type mcpCaller struct {
 	session *mcp.ClientSession
-	args    map[string]map[string]any
+	args    map[string]map[string]any // per single read
 }
 
 // dialMCP connects one MCP client (the initialize handshake) over
@@ -39,19 +40,36 @@ func dialMCP(ctx context.Context, cfg config, hc *http.Client) (caller, error) {
 	}
 	args := make(map[string]map[string]any, len(cfg.mix))
 	for _, name := range cfg.mix {
-		args[name] = targets[name].args(cfg)
+		for _, read := range readsOf(name) {
+			args[read] = argsOn(cfg, read, cfg.onBaseline)
+		}
 	}
 	return &mcpCaller{session: session, args: args}, nil
 }
 
-// call makes one dagu_read call; a tool error counts as an error.
+// call makes a target's dagu_read calls in turn (one, or a flow's); the
+// first failure ends it.
 func (m *mcpCaller) call(ctx context.Context, target string) error {
+	for _, read := range readsOf(target) {
+		if err := m.read(ctx, read); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// read makes one dagu_read call; a tool error counts as an error, unless
+// the target expects one, where a success does.
+func (m *mcpCaller) read(ctx context.Context, target string) error {
 	res, err := m.session.CallTool(ctx, &mcp.CallToolParams{Name: toolName, Arguments: m.args[target]})
 	if err != nil {
 		return err
 	}
-	if res.IsError {
-		return fmt.Errorf("tool error: %s", firstText(res))
+	switch wantErr := targets[target].wantToolError; {
+	case res.IsError && !wantErr:
+		return fmt.Errorf("%s: tool error: %s", target, firstText(res))
+	case !res.IsError && wantErr:
+		return fmt.Errorf("%s: answered a success where a tool error was expected", target)
 	}
 	return nil
 }
@@ -144,6 +162,8 @@ func newHTTPClient(cfg config) *http.Client {
 		ForceAttemptHTTP2:   false,
 	}
 	if cfg.token != "" && cfg.direct == "" {
+		// In compare mode each endpoint's runs get a config with its own
+		// token, so one client never carries another endpoint's token.
 		rt = bearer{token: cfg.token, next: rt}
 	}
 	return &http.Client{Transport: rt, Timeout: cfg.timeout}

@@ -18,6 +18,8 @@ import (
 const (
 	maxClients  = 512
 	maxDuration = 10 * time.Minute
+	maxRounds   = 20
+	maxAlso     = 8
 )
 
 // errHelp is returned when the flags asked for help.
@@ -39,6 +41,16 @@ type config struct {
 	dag         string        // DAG the dag, dag_spec and run targets read
 	runID       string        // finished run of dag the run targets read
 	step        string        // step of that run the step_log target reads
+	resolveRun  bool          // replace runID by -dag's latest run, read through the gateway
+	serveBare   string        // listen address: serve the gateway's answer from a bare go-sdk server
+
+	// Compare mode (-baseline): the same load on the gateway, on every
+	// -also endpoint and on the baseline, in interleaved rounds.
+	label      string     // the gateway's name in the comparison
+	baseline   endpoint   // the MCP endpoint compared with (Dagu's built-in /mcp)
+	also       []endpoint // more gateways loaded beside (e.g. one with its caches on)
+	rounds     int        // interleaved rounds
+	onBaseline bool       // this run loads the baseline: read its substitutes
 }
 
 // parseFlags reads and checks the command line; getenv supplies
@@ -62,6 +74,19 @@ func parseFlags(args []string, stderr io.Writer, getenv func(string) string) (co
 	fs.StringVar(&cfg.dag, "dag", "failing_job", "DAG read by the dag, dag_spec, run, run_logs and step_log targets")
 	fs.StringVar(&cfg.runID, "run-id", "0356UUn8VwcWFuh5L8qwbp", "finished run of -dag read by the run, run_logs and step_log targets")
 	fs.StringVar(&cfg.step, "step", "explode", "step of -run-id read by the step_log target")
+	fs.StringVar(&cfg.serveBare, "serve-bare", "", "instead of loading: read the first -mix target once through the gateway and serve that answer from a bare go-sdk server on this loopback address (e.g. 127.0.0.1:18193), until interrupted; compare with it through -baseline")
+	fs.BoolVar(&cfg.resolveRun, "resolve-run", false, "before loading, read -dag's latest run through the gateway and use its ID as -run-id (for a real Dagu, whose run IDs are not known in advance)")
+	fs.StringVar(&cfg.baseline.url, "baseline", "", "compare mode: an MCP endpoint to compare the gateway with (Dagu's built-in: $DAGU_URL/mcp), loaded with the same clients and arguments in interleaved rounds")
+	fs.StringVar(&cfg.baseline.token, "baseline-key", getenv("DAGU_MCP_KEY"), "bearer key for -baseline (default $DAGU_MCP_KEY: a Dagu API key with the mcp surface)")
+	fs.StringVar(&cfg.baseline.label, "baseline-label", "built-in", "the baseline's name in the comparison")
+	fs.IntVar(&cfg.baseline.pid, "baseline-pid", 0, "the baseline's process ID: report its CPU time and peak RSS")
+	fs.StringVar(&cfg.label, "label", "gateway", "the gateway's name in the comparison")
+	fs.Func("also", "compare mode: one more gateway loaded beside, as label=URL or label=URL@pid (repeatable, e.g. cached=http://127.0.0.1:8092/mcp)", func(v string) error {
+		e, err := parseEndpoint(v)
+		cfg.also = append(cfg.also, e)
+		return err
+	})
+	fs.IntVar(&cfg.rounds, "rounds", 3, fmt.Sprintf("compare mode: interleaved rounds (1-%d); every endpoint is loaded once per round, in a rotating order", maxRounds))
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return cfg, errHelp
@@ -103,11 +128,49 @@ func (c config) validate() error {
 	if err := c.checkMix(); err != nil {
 		return err
 	}
+	if c.serveBare != "" {
+		if err := checkURL("http://"+c.serveBare, false); err != nil {
+			return fmt.Errorf("-serve-bare: %w", err)
+		}
+	}
+	if c.resolveRun && c.direct != "" {
+		return errors.New("-resolve-run reads through the gateway; it does not work with -direct")
+	}
+	if c.baseline.url != "" {
+		return c.checkCompare()
+	}
+	if len(c.also) > 0 {
+		return errors.New("-also needs -baseline (compare mode)")
+	}
 	target := c.url
 	if c.direct != "" {
 		target = c.direct
 	}
 	return checkURL(target, c.allowRemote)
+}
+
+// checkCompare checks compare mode's endpoints: all reachable under the
+// loopback rule, distinct labels, and bounded rounds.
+func (c config) checkCompare() error {
+	switch {
+	case c.direct != "":
+		return errors.New("-baseline and -direct exclude each other")
+	case c.rounds < 1 || c.rounds > maxRounds:
+		return fmt.Errorf("-rounds must be 1 to %d, got %d", maxRounds, c.rounds)
+	case len(c.also) > maxAlso:
+		return fmt.Errorf("at most %d -also endpoints, got %d", maxAlso, len(c.also))
+	}
+	seen := map[string]bool{}
+	for _, e := range c.endpoints() {
+		if e.label == "" || seen[e.label] {
+			return fmt.Errorf("every compared endpoint needs its own label, got %q twice or empty", e.label)
+		}
+		seen[e.label] = true
+		if err := checkURL(e.url, c.allowRemote); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // checkMix refuses unknown targets, and targets -direct cannot load.

@@ -74,3 +74,54 @@ func TestDaguKeyDefaultsToTheEnvironment(t *testing.T) {
 		t.Fatalf("key %q, error %v", c.daguKey, err)
 	}
 }
+
+func TestParseCompareFlags(t *testing.T) {
+	t.Parallel()
+	env := func(k string) string {
+		if k == "DAGU_MCP_KEY" {
+			return "mcp_from_env"
+		}
+		return ""
+	}
+	base := []string{"-baseline", "http://127.0.0.1:18080/mcp"}
+	tests := []struct {
+		name    string
+		args    []string
+		wantErr string
+		check   func(t *testing.T, c config)
+	}{
+		{name: "baseline with the env key and a cached gateway", args: append(base, "-also", "cached=http://127.0.0.1:8092/mcp@12"), check: func(t *testing.T, c config) {
+			eps := c.endpoints()
+			if len(eps) != 3 || eps[0].label != "gateway" || eps[1] != (endpoint{label: "cached", url: "http://127.0.0.1:8092/mcp", pid: 12}) ||
+				eps[2].label != "built-in" || eps[2].token != "mcp_from_env" || c.rounds != 3 {
+				t.Errorf("endpoints %+v rounds %d", eps, c.rounds)
+			}
+		}},
+		{name: "also without baseline", args: []string{"-also", "cached=http://127.0.0.1:8092/mcp"}, wantErr: "-also needs -baseline"},
+		{name: "baseline and direct", args: append(base, "-direct", "http://127.0.0.1:18080"), wantErr: "exclude each other"},
+		{name: "remote baseline", args: []string{"-baseline", "http://10.1.1.1/mcp"}, wantErr: "not a loopback address"},
+		{name: "same label twice", args: append(base, "-also", "gateway=http://127.0.0.1:8092/mcp"), wantErr: "own label"},
+		{name: "too many rounds", args: append(base, "-rounds", "21"), wantErr: "-rounds"},
+		{name: "bad also", args: append(base, "-also", "nolabel"), wantErr: "label=URL"},
+		{name: "flow target", args: append(base, "-mix", "investigate,dag_missing,reference")},
+		{name: "flow has no direct equivalent", args: []string{"-direct", "http://127.0.0.1:9", "-mix", "investigate"}, wantErr: "no direct REST equivalent"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := parseFlags(tt.args, io.Discard, env)
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatalf("error %v", err)
+				}
+				if tt.check != nil {
+					tt.check(t, c)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("error %v, want one mentioning %q", err, tt.wantErr)
+			}
+		})
+	}
+}

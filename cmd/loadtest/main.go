@@ -11,6 +11,13 @@
 // -allow-remote is given. With -direct it loads the REST API of the Dagu
 // behind the gateway (the demo Dagu `gateway demo` prints) for the same
 // data, to compare.
+//
+// With -baseline it compares the gateway with another MCP server, Dagu's
+// built-in /mcp, under the same load: the same clients and dagu_read
+// arguments on each endpoint in turn, in interleaved rounds, and prints
+// each ratio as the median and range over the rounds:
+//
+//	go run ./cmd/loadtest -url http://127.0.0.1:8091/mcp -baseline $DAGU_URL/mcp -clients 1 -mix dags,runs,dag,run_latest
 package main
 
 import (
@@ -47,8 +54,28 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// loadAndReport runs the load and prints its report.
+// loadAndReport runs the load (or, with -baseline, the comparison) and
+// prints its report.
 func loadAndReport(ctx context.Context, cfg config, stdout io.Writer) error {
+	if cfg.resolveRun {
+		id, err := resolveRunID(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		cfg.runID = id
+		fmt.Fprintf(stdout, "run %s/%s (the latest run of %s)\n", cfg.dag, id, cfg.dag)
+	}
+	if cfg.serveBare != "" {
+		return serveBare(ctx, cfg, cfg.serveBare, stdout)
+	}
+	if cfg.baseline.url != "" {
+		cmp, err := runCompare(ctx, cfg, stdout)
+		if err != nil {
+			return err
+		}
+		reportCompare(stdout, cfg, cmp)
+		return nil
+	}
 	res, err := runLoad(ctx, cfg)
 	if err != nil {
 		return err
