@@ -120,7 +120,7 @@ bench-dagu: ## Compare the gateway with a real Dagu's built-in /mcp: DAGU_URL= D
 	for scenario in $(BENCH_DAGU_SCENARIOS); do \
 		echo "== $$scenario"; \
 		case $$scenario in \
-		single) "$$dir/loadtest" $$common -clients 1 -mix dags,runs,dag,dag_spec,run,run_latest,run_logs,run_logs_latest,step_log,reference ;; \
+		single) "$$dir/loadtest" $$common -clients 1 -mix dags,runs,dag,dag_spec,run,run_latest,run_logs,step_log,reference ;; \
 		investigate) "$$dir/loadtest" $$common -clients 8 -mix investigate ;; \
 		mix) "$$dir/loadtest" $$common -clients 32 -mix dags,runs,dag_spec,dag ;; \
 		scale) "$$dir/loadtest" $$common -clients 1 -mix dags,dags_200,dag,dag_missing,runs,run_latest ;; \

@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -50,8 +51,13 @@ func dialMCP(ctx context.Context, cfg config, hc *http.Client) (caller, error) {
 // call makes a target's dagu_read calls in turn (one, or a flow's); the
 // first failure ends it.
 func (m *mcpCaller) call(ctx context.Context, target string) error {
-	for _, read := range readsOf(target) {
-		if err := m.read(ctx, read); err != nil {
+	reads := readsOf(target)
+	for _, read := range reads {
+		err := m.read(ctx, read)
+		switch {
+		case err != nil && len(reads) > 1:
+			return fmt.Errorf("%s: %w", read, err)
+		case err != nil:
 			return err
 		}
 	}
@@ -67,9 +73,9 @@ func (m *mcpCaller) read(ctx context.Context, target string) error {
 	}
 	switch wantErr := targets[target].wantToolError; {
 	case res.IsError && !wantErr:
-		return fmt.Errorf("%s: tool error: %s", target, firstText(res))
+		return fmt.Errorf("tool error: %s", firstText(res))
 	case !res.IsError && wantErr:
-		return fmt.Errorf("%s: answered a success where a tool error was expected", target)
+		return errors.New("answered a success where a tool error was expected")
 	}
 	return nil
 }
