@@ -164,6 +164,12 @@ func TestPrompts(t *testing.T) {
 	if !strings.Contains(text, `{"dagRunId":"latest","name":"failing_job","target":"run"}`) {
 		t.Fatalf("prompt text: %s", text)
 	}
+	// Issue 21, row "Prompts": JSON in prompt text is not HTML-escaped.
+	for _, want := range []string{`"dagRunId":"<data.dagRunId>"`, `"query":"stream=stderr&tail=100"`} {
+		if !strings.Contains(text, want) || strings.Contains(text, `\u00`) {
+			t.Errorf("prompt text lacks %s or has escapes: %s", want, text)
+		}
+	}
 	if _, err := h.session.GetPrompt(ctx, &mcp.GetPromptParams{Name: "what_does_dag_do"}); err == nil {
 		t.Fatal("a missing required argument was accepted")
 	}

@@ -46,8 +46,9 @@ func newHarness(t testing.TB, opts fakedagu.Options) *harness {
 }
 
 // newHarnessWith lets a test choose the client's key, timeout and retries;
-// BaseURL is filled in with the fake's.
-func newHarnessWith(t testing.TB, opts fakedagu.Options, cfg restclient.Config) *harness {
+// BaseURL is filled in with the fake's. Each tool option edits the tool's
+// Options before it is built.
+func newHarnessWith(t testing.TB, opts fakedagu.Options, cfg restclient.Config, toolOpts ...func(*readtool.Options)) *harness {
 	t.Helper()
 	opts.APIKey = testKey
 	if opts.Now == nil {
@@ -69,7 +70,11 @@ func newHarnessWith(t testing.TB, opts fakedagu.Options, cfg restclient.Config) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	tool, err := readtool.New(readtool.Options{Upstream: adapter, References: refs})
+	topts := readtool.Options{Upstream: adapter, References: refs}
+	for _, edit := range toolOpts {
+		edit(&topts)
+	}
+	tool, err := readtool.New(topts)
 	if err != nil {
 		t.Fatal(err)
 	}

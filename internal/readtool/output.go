@@ -40,12 +40,12 @@ func (t *Tool) successResult(c *call, data any) (*mcp.CallToolResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	text, err := t.successMessage(c.spec, raw)
+	text, err := t.successMessage(c, data, raw)
 	if err != nil {
 		return nil, err
 	}
 	content := []mcp.Content{&mcp.TextContent{Text: text}}
-	if c.uri != "" {
+	if c.uri != "" && t.resourceLinks != ResourceLinksOmit {
 		content = append(content, resourceLink(c))
 	}
 	return &mcp.CallToolResult{Content: content, StructuredContent: json.RawMessage(envelopeBytes(c, raw))}, nil
@@ -86,19 +86,19 @@ func writeJSONString(b *bytes.Buffer, s string) {
 
 // successMessage is "Dagu read completed." and, for dags, a blank line and
 // the data as 2-space indented JSON. With TextContent "json" every other
-// target gets the compact data after the blank line, cut at maxTextData.
-func (t *Tool) successMessage(spec *targetSpec, data []byte) (string, error) {
-	if !spec.dataInText {
+// target gets its data after the blank line as dataText renders it.
+func (t *Tool) successMessage(c *call, data any, raw []byte) (string, error) {
+	if !c.spec.dataInText {
 		if t.textContent == TextContentJSON {
-			return successText + "\n\n" + cutText(data), nil
+			return successText + "\n\n" + dataText(c, data), nil
 		}
 		return successText, nil
 	}
 	var b bytes.Buffer
-	b.Grow(len(successText) + 2 + len(data)*2)
+	b.Grow(len(successText) + 2 + len(raw)*2)
 	b.WriteString(successText)
 	b.WriteString("\n\n")
-	if err := json.Indent(&b, data, "", "  "); err != nil {
+	if err := json.Indent(&b, raw, "", "  "); err != nil {
 		return "", err
 	}
 	return b.String(), nil
@@ -160,3 +160,15 @@ func stepLogLink(c *call) linkSpec {
 	}
 	return stepLogRows(c)
 }
+
+// Resource-link modes of a successful read (Options.ResourceLinks).
+const (
+	// ResourceLinksContract puts the contract's resource_link after the
+	// text of every read that has a URI. The default.
+	ResourceLinksContract = "contract"
+	// ResourceLinksOmit leaves every resource_link out of the content, for
+	// clients that turn links into attachments their model rejects
+	// (LangChain's adapters make a file block of each); structuredContent
+	// is unchanged.
+	ResourceLinksOmit = "omit"
+)

@@ -4,7 +4,6 @@ package readtool
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -24,13 +23,14 @@ type promptSpec struct {
 	render func(args map[string]string) string
 }
 
-// callJSON renders one dagu_read argument object.
+// callJSONText renders one dagu_read argument object as a model reads it:
+// without HTML escaping, so <step> and & stay themselves.
 func callJSONText(fields ...string) string {
 	m := map[string]string{}
 	for i := 0; i+1 < len(fields); i += 2 {
 		m[fields[i]] = fields[i+1]
 	}
-	raw, _ := json.Marshal(m)
+	raw, _ := marshalUnescaped(m)
 	return string(raw)
 }
 

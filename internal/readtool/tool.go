@@ -38,6 +38,8 @@ type Options struct {
 	CallTimeout time.Duration
 	// TextContent is TextContentContract (default) or TextContentJSON.
 	TextContent string
+	// ResourceLinks is ResourceLinksContract (default) or ResourceLinksOmit.
+	ResourceLinks string
 	// RateLimit is the reads per second each caller may make (a token
 	// bucket of RateBurst, default twice the rate); 0 disables it.
 	RateLimit float64
@@ -59,9 +61,12 @@ type Tool struct {
 	metrics     *metrics
 	timeout     time.Duration
 	textContent string
-	limits      *callerLimits
-	disabled    []string
-	passthrough bool
+	// resourceLinks is ResourceLinksOmit when results leave the
+	// resource_link out of their content.
+	resourceLinks string
+	limits        *callerLimits
+	disabled      []string
+	passthrough   bool
 }
 
 // New builds the tool.
@@ -82,6 +87,11 @@ func New(opts Options) (*Tool, error) {
 	default:
 		return nil, fmt.Errorf("readtool: text content %q is not contract or json", opts.TextContent)
 	}
+	switch opts.ResourceLinks {
+	case "", ResourceLinksContract, ResourceLinksOmit:
+	default:
+		return nil, fmt.Errorf("readtool: resource links %q is not contract or omit", opts.ResourceLinks)
+	}
 	limits, err := newCallerLimits(opts.RateLimit, opts.RateBurst)
 	if err != nil {
 		return nil, err
@@ -92,7 +102,7 @@ func New(opts Options) (*Tool, error) {
 		}
 	}
 	return &Tool{up: opts.Upstream, refs: opts.References, books: opts.Workbooks, log: log, metrics: m,
-		timeout: opts.CallTimeout, textContent: opts.TextContent, limits: limits, disabled: opts.DisabledTargets,
+		timeout: opts.CallTimeout, textContent: opts.TextContent, resourceLinks: opts.ResourceLinks, limits: limits, disabled: opts.DisabledTargets,
 		passthrough: opts.PassthroughCredentials}, nil
 }
 
