@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
@@ -14,7 +15,10 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/upstream"
 )
 
-// runDoctor checks the configured Dagu and prints what it supports.
+// runDoctor checks the configured Dagu and prints what it supports: which
+// key it reads with, whether Dagu accepts it (and if not, why and what to
+// do), the capabilities, and what the key's role keeps it from reading,
+// each probed with the configured key.
 func runDoctor(ctx context.Context, cfg config.Config, env environment) error {
 	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	cfg.UpstreamAuth = config.UpstreamAuthService // doctor checks with the key it is given
@@ -26,6 +30,7 @@ func runDoctor(ctx context.Context, cfg config.Config, env environment) error {
 	defer cancel()
 	w := env.stdout
 	fmt.Fprintf(w, "Dagu:         %s\n", cfg.DaguURL)
+	fmt.Fprintf(w, "API key:      %s\n", keyOrigin(cfg))
 	caps, detectErr := g.adapter.Refresh(ctx)
 	if detectErr == nil {
 		fmt.Fprintf(w, "REST API:     %s%s\n", cfg.DaguURL, caps.APIBase)
@@ -36,27 +41,96 @@ func runDoctor(ctx context.Context, cfg config.Config, env environment) error {
 		if detectErr != nil {
 			fmt.Fprintf(w, "Detection:    %v\n", detectErr)
 		}
-		fmt.Fprintln(w, "\nThe gateway cannot read from this Dagu; fix the problem above and run doctor again.")
+		fmt.Fprintf(w, "\n%s\n", probeAdvice(cfg, probe))
 		return exitError{code: 1}
 	}
-	fmt.Fprintln(w, "Reachable:    yes; the API key is accepted for REST reads")
+	if hasKey(cfg) {
+		fmt.Fprintln(w, "Reachable:    yes; the API key is accepted for REST reads")
+	} else {
+		fmt.Fprintln(w, "Reachable:    yes; Dagu answers REST reads without a key (its authentication is off)")
+	}
 	if detectErr != nil {
 		fmt.Fprintf(w, "Capabilities: could not be detected (%v); reads try the current Dagu's routes first\n", detectErr)
 		return nil
 	}
-	printCapabilities(w, caps)
+	printCapabilities(w, caps, g.adapter.ProbeRoleAccess(ctx, caps))
 	return nil
 }
 
-// printCapabilities prints the detection: capabilities, then how each
-// dagu_read target is served on this Dagu.
-func printCapabilities(w io.Writer, caps restclient.Capabilities) {
+// hasKey reports whether a Dagu API key is configured.
+func hasKey(cfg config.Config) bool { return cfg.DaguAPIKey != "" || cfg.DaguAPIKeyFile != "" }
+
+// The settings that carry the Dagu key, as the settings table names them.
+var (
+	keyFileSetting, _ = config.Lookup("dagu-api-key-file")
+	keySetting, _     = config.Lookup("dagu-api-key")
+)
+
+// keyOrigin names where the key comes from, never the key itself.
+func keyOrigin(cfg config.Config) string {
+	switch {
+	case cfg.DaguAPIKeyFile != "":
+		return fmt.Sprintf("read from %s (--%s / %s)", cfg.DaguAPIKeyFile, keyFileSetting.Flag, keyFileSetting.Env)
+	case cfg.DaguAPIKey != "":
+		return fmt.Sprintf("given by --%s / %s", keySetting.Flag, keySetting.Env)
+	}
+	return fmt.Sprintf("none configured (%s / %s not set)", keyFileSetting.Env, keySetting.Env)
+}
+
+// createKeyHint says how a Dagu admin makes a key the gateway can use.
+const createKeyHint = `A Dagu admin creates one in Dagu's API key settings, or over REST with
+  POST <dagu-url>/api/v1/api-keys
+  {"name":"dagu-mcp-gateway","role":"viewer","allowedSurfaces":["rest_api"],
+   "attributionClass":"service_account","serviceAccountName":"dagu-mcp-gateway"}
+(the viewer role is enough; manager or admin also lets the gateway report run attempt IDs).`
+
+// probeAdvice tells the operator what a failed probe means and what to do:
+// no key, a rejected key, a key without the rest_api surface, a key whose
+// role may not list DAGs, or a problem that is not the key's.
+func probeAdvice(cfg config.Config, p restclient.ProbeResult) string {
+	const again = "\nFix the problem above and run doctor again."
+	switch {
+	case p.Reason == restclient.ProbeAuth && !hasKey(cfg):
+		return fmt.Sprintf("No API key is configured and Dagu requires one. Put the key in a file and set %s\n"+
+			"(or --%s), or set %s (or --%s).\n%s%s",
+			keyFileSetting.Env, keyFileSetting.Flag, keySetting.Env, keySetting.Flag, createKeyHint, again)
+	case p.Reason == restclient.ProbeAuth && p.Status == http.StatusForbidden:
+		return "Dagu accepted the API key but its role or workspace grants may not list DAGs (HTTP 403).\n" +
+			"Give the key a role that can read DAGs and runs (viewer or higher) with access to the workspaces to read.\n" +
+			createKeyHint + again
+	case p.Reason == restclient.ProbeAuth && p.Status == http.StatusUnauthorized:
+		return fmt.Sprintf("Dagu rejected the API key %s (HTTP 401).\n"+
+			"It is wrong, expired or revoked, or Dagu runs in basic auth mode, which accepts no API keys.\n"+
+			"Check the key, or create a new one.\n%s%s", keyOrigin(cfg), createKeyHint, again)
+	case p.Reason == restclient.ProbeAuth:
+		return fmt.Sprintf("The API key %s could not be used: %s.%s", keyOrigin(cfg), p.Detail, again)
+	case p.Reason == restclient.ProbeSurface:
+		return "Dagu knows the API key but it lacks the rest_api surface (HTTP 403: a key limited to mcp\n" +
+			"cannot read Dagu's REST API, which the gateway uses). Create a key whose surfaces include rest_api.\n" +
+			createKeyHint + again
+	}
+	return "The gateway cannot read from this Dagu." + again
+}
+
+// printCapabilities prints the detection: capabilities, what the key's role
+// keeps it from reading, then how each dagu_read target is served.
+func printCapabilities(w io.Writer, caps restclient.Capabilities, access []upstream.RoleAccess) {
 	yesNo := map[bool]string{true: "yes", false: "no"}
 	fmt.Fprintf(w, "Version:      %s\n", caps.Version)
 	fmt.Fprintf(w, "OpenAPI doc:  %s (without it, capabilities come from probes)\n", yesNo[caps.OpenAPI])
 	fmt.Fprintln(w, "\nCapabilities:")
 	for _, name := range restclient.CapabilityNames() {
-		fmt.Fprintf(w, "  %-18s %s\n", name, yesNo[caps.Has(name)])
+		line := fmt.Sprintf("  %-18s %s", name, yesNo[caps.Has(name)])
+		if note := accessNote(name, access); note != "" {
+			line += " " + note
+		}
+		fmt.Fprintln(w, line)
+	}
+	if lost := accessLosses(access); len(lost) > 0 {
+		fmt.Fprintln(w, "\nWith this key:")
+		for _, l := range lost {
+			fmt.Fprintf(w, "  - %s\n", l)
+		}
 	}
 	fmt.Fprintln(w, "\nTargets:")
 	for _, s := range upstream.Support(caps) {
@@ -70,4 +144,43 @@ func printCapabilities(w io.Writer, caps restclient.Capabilities) {
 	for _, l := range permanentLimits {
 		fmt.Fprintf(w, "  - %s\n", l)
 	}
+}
+
+// capabilityRoutes ties a capability name to the role-gated route it
+// stands for.
+var capabilityRoutes = map[string]string{"eventLogs": restclient.RouteEventLogs}
+
+// accessNote is what reading the capability's route with the key found.
+func accessNote(capability string, access []upstream.RoleAccess) string {
+	for _, a := range access {
+		if capabilityRoutes[capability] != a.Route {
+			continue
+		}
+		switch {
+		case a.Allowed:
+			return "(this key may read it)"
+		case a.Status == http.StatusForbidden:
+			return "(but this key gets 403: its role may not read it)"
+		case a.Status == http.StatusServiceUnavailable:
+			return "(but Dagu answers 503: the feature is switched off on this server)"
+		}
+		return "(could not be read with this key)"
+	}
+	return ""
+}
+
+// accessLosses says which targets lose what because the key may not read
+// a route.
+func accessLosses(access []upstream.RoleAccess) []string {
+	var out []string
+	for _, a := range access {
+		switch {
+		case a.Allowed:
+		case a.Status == http.StatusForbidden:
+			out = append(out, fmt.Sprintf("%s answers 403 (the key's role is too low; manager or admin may read it): %s", a.Route, a.Loss))
+		default:
+			out = append(out, fmt.Sprintf("%s could not be read: %s", a.Route, a.Loss))
+		}
+	}
+	return out
 }

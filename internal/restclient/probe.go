@@ -26,6 +26,9 @@ type ProbeResult struct {
 	Reason string
 	// Detail describes the failure for operators; it never holds the key.
 	Detail string
+	// Status is Dagu's HTTP status when it answered with an error, else 0:
+	// doctor tells a rejected key (401) from a refused read (403).
+	Status int
 }
 
 // Probe checks that Dagu is reachable and accepts the credentials with one
@@ -40,7 +43,7 @@ func (c *Client) Probe(ctx context.Context) ProbeResult {
 	if !ok {
 		return ProbeResult{Reason: ProbeUpstream, Detail: "unexpected failure"}
 	}
-	return ProbeResult{Reason: probeReason(e), Detail: probeDetail(e)}
+	return ProbeResult{Reason: probeReason(e), Detail: probeDetail(e), Status: e.Status}
 }
 
 // ProbeReachable checks only that Dagu answers (GET /health, which needs no
