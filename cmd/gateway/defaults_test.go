@@ -30,6 +30,8 @@ func TestSettingDefaultsMatchTheirOwners(t *testing.T) {
 		{"run-cache-size", cfg.RunCacheSize, int64(upstream.DefaultRunCacheBytes)},
 		{"text-content", cfg.TextContent, readtool.TextContentContract},
 		{"text-content json", config.TextContentJSON, readtool.TextContentJSON},
+		{"resource-links", cfg.ResourceLinks, readtool.ResourceLinksContract},
+		{"resource-links omit", config.ResourceLinksOmit, readtool.ResourceLinksOmit},
 	}
 	for _, c := range checks {
 		if c.got != c.want {

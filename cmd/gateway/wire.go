@@ -110,7 +110,7 @@ func newTool(cfg config.Config, log *slog.Logger, reg prometheus.Registerer, up 
 	}
 	return readtool.New(readtool.Options{
 		Upstream: up, References: refs, Workbooks: books, Logger: log, Registerer: reg,
-		CallTimeout: cfg.CallTimeout, TextContent: cfg.TextContent,
+		CallTimeout: cfg.CallTimeout, TextContent: cfg.TextContent, ResourceLinks: cfg.ResourceLinks,
 		RateLimit: cfg.RateLimit, RateBurst: cfg.RateBurst, DisabledTargets: cfg.DisabledTargets,
 		PassthroughCredentials: cfg.Passthrough(),
 	})

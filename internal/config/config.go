@@ -62,6 +62,8 @@ type Config struct {
 	CallTimeout time.Duration
 	// TextContent is contract or json (see readtool.Options.TextContent).
 	TextContent string
+	// ResourceLinks is contract or omit (see readtool.Options.ResourceLinks).
+	ResourceLinks string
 	// UpstreamConcurrency caps the requests to Dagu in flight.
 	UpstreamConcurrency int
 	// RateLimit is the reads per second per caller (0: off), RateBurst its
@@ -137,6 +139,15 @@ const (
 	TextContentContract = "contract"
 	// TextContentJSON adds the serialized data for text-only clients.
 	TextContentJSON = "json"
+)
+
+// Resource-link modes (--resource-links); the read tool defines their
+// meaning and the command's tests check both spellings agree.
+const (
+	// ResourceLinksContract keeps the contract's resource_link content.
+	ResourceLinksContract = "contract"
+	// ResourceLinksOmit leaves every resource_link out of the content.
+	ResourceLinksOmit = "omit"
 )
 
 // Passthrough reports whether HTTP callers read Dagu with their own keys.

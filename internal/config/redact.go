@@ -37,6 +37,7 @@ func (c Config) redactedFields() []slog.Attr {
 		slog.Duration("cache_ttl", c.CacheTTL),
 		slog.Duration("call_timeout", c.CallTimeout),
 		slog.String("text_content", c.TextContent),
+		slog.String("resource_links", c.ResourceLinks),
 		slog.Int("upstream_concurrency", c.UpstreamConcurrency),
 		slog.Float64("rate_limit", c.RateLimit),
 		slog.Int("rate_burst", c.RateBurst),

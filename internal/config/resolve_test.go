@@ -39,6 +39,7 @@ func TestResolveDefaults(t *testing.T) {
 		CacheTTL:            30 * time.Second,
 		CallTimeout:         30 * time.Second,
 		TextContent:         "contract",
+		ResourceLinks:       "contract",
 		UpstreamConcurrency: 32,
 		UpstreamAuth:        "service",
 		ListCacheTTL:        time.Second,

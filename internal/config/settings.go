@@ -134,6 +134,7 @@ const (
 	flagCacheTTL            = "cache-ttl"
 	flagCallTimeout         = "call-timeout"
 	flagTextContent         = "text-content"
+	flagResourceLinks       = "resource-links"
 	flagUpstreamConcurrency = "upstream-concurrency"
 	flagRateLimit           = "rate-limit"
 	flagRateBurst           = "rate-burst"
@@ -225,6 +226,9 @@ var settings = []Setting{
 	{Flag: flagTextContent, Env: "GATEWAY_TEXT_CONTENT", Kind: KindString, Default: TextContentContract, Chart: "config.textContent", Modes: modesRead,
 		Help:  "text content of a successful read: contract (the contract's text) or json (adds the data, cut at 64 KiB, for clients that pass only text to the model)",
 		field: func(c *Config) any { return &c.TextContent }},
+	{Flag: flagResourceLinks, Env: "GATEWAY_RESOURCE_LINKS", Kind: KindString, Default: ResourceLinksContract, Chart: "config.resourceLinks", Modes: modesRead,
+		Help:  "resource links in a successful read's content: contract (the contract's resource_link after the text) or omit (none; structuredContent is unchanged), for clients that turn links into attachments their model rejects (LangChain's adapters)",
+		field: func(c *Config) any { return &c.ResourceLinks }},
 	{Flag: flagUpstreamConcurrency, Env: "GATEWAY_UPSTREAM_CONCURRENCY", Kind: KindInt, Default: DefaultUpstreamConcurrency, Chart: "config.upstreamConcurrency", Modes: modesRead,
 		Help:  "requests to Dagu in flight at once; as many more may wait within their deadline, beyond that a read is refused with retryAfterMs",
 		field: func(c *Config) any { return &c.UpstreamConcurrency }},

@@ -29,6 +29,9 @@ func (c Config) validatePolicy(targets []string) []error {
 	if c.TextContent != TextContentContract && c.TextContent != TextContentJSON {
 		errs = append(errs, fmt.Errorf("--%s %q: use contract or json", flagTextContent, c.TextContent))
 	}
+	if c.ResourceLinks != ResourceLinksContract && c.ResourceLinks != ResourceLinksOmit {
+		errs = append(errs, fmt.Errorf("--%s %q: use contract or omit", flagResourceLinks, c.ResourceLinks))
+	}
 	if c.RateLimit < 0 || c.RateBurst < 0 {
 		errs = append(errs, fmt.Errorf("--%s and --%s must not be negative", flagRateLimit, flagRateBurst))
 	}

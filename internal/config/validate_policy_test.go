@@ -12,11 +12,11 @@ import (
 func TestPolicyFlags(t *testing.T) {
 	t.Parallel()
 	got, err := resolveFrom(t, []string{"--call-timeout", "5s", "--text-content", "json", "--disable-target", "workbook"},
-		map[string]string{"GATEWAY_RATE_LIMIT": "2.5", "GATEWAY_RATE_BURST": "4", "GATEWAY_UPSTREAM_CONCURRENCY": "8", "GATEWAY_DISABLE_TARGETS": "wiki"})
+		map[string]string{"GATEWAY_RESOURCE_LINKS": "omit", "GATEWAY_RATE_LIMIT": "2.5", "GATEWAY_RATE_BURST": "4", "GATEWAY_UPSTREAM_CONCURRENCY": "8", "GATEWAY_DISABLE_TARGETS": "wiki"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.CallTimeout != 5*time.Second || got.TextContent != "json" || got.RateLimit != 2.5 || got.RateBurst != 4 ||
+	if got.CallTimeout != 5*time.Second || got.TextContent != "json" || got.ResourceLinks != "omit" || got.RateLimit != 2.5 || got.RateBurst != 4 ||
 		got.UpstreamConcurrency != 8 || !reflect.DeepEqual(got.DisabledTargets, []string{"workbook"}) {
 		t.Fatalf("config %+v", got)
 	}
@@ -34,6 +34,7 @@ func TestPolicyValidation(t *testing.T) {
 	}{
 		{"zero call timeout", func(c *Config) { c.CallTimeout = 0 }, "call-timeout"},
 		{"unknown text content", func(c *Config) { c.TextContent = "yaml" }, "text-content"},
+		{"unknown resource links", func(c *Config) { c.ResourceLinks = "attach" }, "resource-links"},
 		{"negative rate", func(c *Config) { c.RateLimit = -1 }, "rate-limit"},
 		{"unknown target", func(c *Config) { c.DisabledTargets = []string{"queues"} }, "disable-target"},
 		{"zero concurrency", func(c *Config) { c.UpstreamConcurrency = 0 }, "upstream-concurrency"},

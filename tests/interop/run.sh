@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Interoperability test: the official MCP TypeScript SDK (the version pinned
-# in package-lock.json) against the gateway built from this checkout, over
-# Streamable HTTP and stdio. Needs Go, Node 20 or later, npm, and the npm
-# registry (or an npm cache holding the locked packages). It never skips:
-# a missing tool or an unreachable registry fails the run.
+# Interoperability tests: the official MCP TypeScript SDK and LangChain's MCP
+# adapters (the versions pinned in package-lock.json) against the gateway
+# built from this checkout, over Streamable HTTP and stdio. Needs Go, Node 20
+# or later, npm, and the npm registry (or an npm cache holding the locked
+# packages). It never skips: a missing tool or an unreachable registry fails
+# the run.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -19,6 +20,6 @@ node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)
 	fail "Node $(node --version) is too old: 20 or later is needed"
 
 npm ci --no-audit --no-fund ||
-	fail "npm ci failed: the npm registry must be reachable to install the locked @modelcontextprotocol/sdk"
+	fail "npm ci failed: the npm registry must be reachable to install the locked packages"
 
 exec node --test --test-timeout=120000
