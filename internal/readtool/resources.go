@@ -5,6 +5,7 @@ package readtool
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -68,7 +69,10 @@ var anyResource = resourceShape{"dagu://{+path}", "dagu_resource", "Any dagu:// 
 // (reference topics, dagu://dags, dagu://runs, dagu://wiki) and their one
 // read handler to an MCP server.
 func (t *Tool) RegisterResources(s *mcp.Server) {
-	for _, r := range append(resourceShapes, anyResource) {
+	// slices.Concat copies: append could write anyResource into the shared
+	// backing array of resourceShapes, a data race between servers built
+	// at once.
+	for _, r := range slices.Concat(resourceShapes, []resourceShape{anyResource}) {
 		s.AddResourceTemplate(&mcp.ResourceTemplate{
 			URITemplate: r.template, Name: r.name, Title: r.title, MIMEType: r.mimeType, Description: r.description,
 		}, t.ReadResource)
