@@ -33,6 +33,7 @@ func runCommand(t *testing.T, env map[string]string, args ...string) (int, strin
 }
 
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	code, out, _ := runCommand(t, nil, "version")
 	if code != 0 || !strings.HasPrefix(out, "dagu-mcp-gateway dev (go") {
 		t.Fatalf("version: %d %q", code, out)
@@ -99,6 +100,7 @@ func TestSubcommandsTakeOnlyTheirSettings(t *testing.T) {
 }
 
 func TestServeRefusesBadConfiguration(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		args []string
@@ -121,6 +123,7 @@ func TestServeRefusesBadConfiguration(t *testing.T) {
 // TestDoctor runs doctor against every Dagu release the fake imitates: it
 // finds the REST base, the capabilities and how each target is served.
 func TestDoctor(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		profile fakedagu.Profile
 		want    []string
@@ -176,6 +179,7 @@ func (s *syncBuffer) String() string {
 // TestDemo starts `gateway demo`, reads the MCP URL from its banner and
 // makes a tool call over plain HTTP, as the README tells a newcomer to.
 func TestDemo(t *testing.T) {
+	t.Parallel()
 	var stdout syncBuffer
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
@@ -237,6 +241,7 @@ func waitForBanner(t *testing.T, out *syncBuffer) string {
 }
 
 func TestDemoRefusesAnUnknownProfile(t *testing.T) {
+	t.Parallel()
 	code, _, errOut := runCommand(t, nil, "demo", "--dagu-profile", "0.9", "--listen", "127.0.0.1:0")
 	if code == 0 || !strings.Contains(errOut, "1.29") {
 		t.Fatalf("demo with an unknown profile: exit %d, stderr %q", code, errOut)

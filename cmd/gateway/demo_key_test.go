@@ -18,6 +18,7 @@ var demoDaguURL = regexp.MustCompile(`Demo Dagu \(recorded data\):\s*(http://127
 // checks that its Dagu accepts that key, and only that key, so doctor and
 // stdio can be pointed at the printed URL.
 func TestDemoDaguAcceptsTheGivenKey(t *testing.T) {
+	t.Parallel()
 	const key = "dagu_demo_key_chosen_by_the_test"
 	var stdout syncBuffer
 	ctx, cancel := context.WithCancel(context.Background())

@@ -111,6 +111,7 @@ func callTool(t *testing.T, cs *mcp.ClientSession, args string) map[string]any {
 // loopback HTTP with an inbound token, the front door, the stateless SDK
 // handler, the tool, the REST client and a fake Dagu.
 func TestServeOverStreamableHTTP(t *testing.T) {
+	t.Parallel()
 	base := startServe(t, fakedagu.Options{RecordedOnly: true}, "--auth-token", goodToken)
 	cs := connectHTTP(t, base+"/mcp", goodToken)
 
@@ -135,6 +136,7 @@ func TestServeOverStreamableHTTP(t *testing.T) {
 }
 
 func TestServeRefusesMissingOrWrongToken(t *testing.T) {
+	t.Parallel()
 	base := startServe(t, fakedagu.Options{RecordedOnly: true}, "--auth-token", goodToken)
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
 	for _, token := range []string{"", "wrong-token-wrong-token-wrong"} {
@@ -156,6 +158,7 @@ func TestServeRefusesMissingOrWrongToken(t *testing.T) {
 }
 
 func TestReadinessReportsReasonWithoutSecrets(t *testing.T) {
+	t.Parallel()
 	get := func(url string) (int, map[string]any) {
 		res, err := http.Get(url)
 		if err != nil {
@@ -184,6 +187,7 @@ func TestReadinessReportsReasonWithoutSecrets(t *testing.T) {
 
 // TestStdio serves the tool over in-process pipes to a real MCP client.
 func TestStdio(t *testing.T) {
+	t.Parallel()
 	_, daguURL := fakedagutest.Start(t, fakedagu.Options{APIKey: fakedagutest.APIKey, RecordedOnly: true})
 	clientIn, serverOut := io.Pipe()
 	serverIn, clientOut := io.Pipe()

@@ -11,6 +11,9 @@ import (
 	"time"
 )
 
+// TestHealthcheck probes healthy, failing, redirecting, refusing and stalled
+// servers. It is not parallel: the refused case needs a port freed a moment
+// before to stay free, which another test's listener could take.
 func TestHealthcheck(t *testing.T) {
 	serve := func(status int) string {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -82,6 +85,7 @@ func TestHealthcheck(t *testing.T) {
 }
 
 func TestHealthURL(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ listen, want string }{
 		{"127.0.0.1:8090", "http://127.0.0.1:8090/healthz"},
 		{"0.0.0.0:8090", "http://127.0.0.1:8090/healthz"},
@@ -104,6 +108,7 @@ func TestHealthURL(t *testing.T) {
 }
 
 func TestHealthcheckHelp(t *testing.T) {
+	t.Parallel()
 	code, out, _ := runCommand(t, nil, "healthcheck", "--help")
 	for _, want := range []string{"/healthz", "--listen", "GATEWAY_LISTEN", "--timeout", "HEALTHCHECK"} {
 		if code != 0 || !strings.Contains(out, want) {

@@ -13,6 +13,7 @@ import (
 // initialize result over Streamable HTTP: the stateless server can never
 // send list_changed notifications, so no feature may promise them.
 func TestInitializeAdvertisesNoListChanged(t *testing.T) {
+	t.Parallel()
 	base := startServe(t, fakedagu.Options{RecordedOnly: true}, "--auth-token", goodToken)
 	cs := connectHTTP(t, base+"/mcp", goodToken)
 	raw, err := json.Marshal(cs.InitializeResult().Capabilities)

@@ -27,6 +27,7 @@ func startPassthrough(t *testing.T) string {
 // to a key decides what that caller gets, and nothing cached for one key
 // is ever served to another.
 func TestPassthrough(t *testing.T) {
+	t.Parallel()
 	base := startPassthrough(t)
 	good := connectHTTP(t, base+"/mcp", fakedagutest.APIKey)
 	bad := connectHTTP(t, base+"/mcp", "dagu_a_key_dagu_does_not_know")
@@ -68,6 +69,7 @@ func TestPassthrough(t *testing.T) {
 }
 
 func TestPassthroughConfig(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"--upstream-auth", "passthrough", "--auth-token", goodToken},
 		{"--upstream-auth", "passthrough", "--dagu-api-key", "dagu_service_key_1234"},

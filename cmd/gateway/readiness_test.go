@@ -14,6 +14,7 @@ import (
 // TestReadinessCacheCallsDaguOncePerInterval: however often /readyz is
 // asked, Dagu sees at most one probe per readyCacheTTL.
 func TestReadinessCacheCallsDaguOncePerInterval(t *testing.T) {
+	t.Parallel()
 	now := time.Unix(1000, 0)
 	c := readinessCache{now: func() time.Time { return now }}
 	var calls atomic.Int32

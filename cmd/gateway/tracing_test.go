@@ -87,7 +87,8 @@ func traceparentFor(traceID, spanID string) string { return "00-" + traceID + "-
 // request: the server span continues the client's traceparent from _meta
 // and carries the MCP attributes, each upstream REST call is its child,
 // Dagu receives the trace context, no secret is in any span, and the MCP
-// duration histogram is on /metrics.
+// duration histogram is on /metrics. It is not parallel: tracing installs
+// the process-wide tracer provider and propagator.
 func TestTracingExportsRequestAndUpstreamSpans(t *testing.T) {
 	col := &collector{}
 	colSrv := httptest.NewServer(col)

@@ -15,6 +15,7 @@ import (
 // TestWorkbookOverHTTP profiles a generated workbook through the whole
 // gateway, and checks that --workbook-root confines reads.
 func TestWorkbookOverHTTP(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	path := filepath.Join(root, "orders.xlsx")
 	f := excelize.NewFile()
