@@ -7,6 +7,7 @@
 // These types are what an MCP client sees; they never mirror Dagu's REST
 // schemas. The mapping package converts REST responses into them, and the
 // readtool package serialises them. JSON field names follow the contract
-// (../shared/spec/021-mcp-read-tool.md) exactly; fields the contract marks
+// (Dagu's spec 021, "MCP Read Tool", published with Dagu at
+// https://github.com/dagucloud/dagu) exactly; fields the contract marks
 // "once recorded" or "when present" use omitempty.
 package model

@@ -2,7 +2,8 @@
 
 // Package readtool implements the dagu_read MCP tool: input parsing, the two
 // addressing modes, dagu:// URIs, query rules, the output envelope and the
-// error object of ../shared/spec/021-mcp-read-tool.md. It reaches Dagu only
+// error object of Dagu's spec 021, "MCP Read Tool" (published with Dagu at
+// https://github.com/dagucloud/dagu). It reaches Dagu only
 // through the Upstream interface.
 package readtool
 

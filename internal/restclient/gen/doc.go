@@ -6,7 +6,10 @@
 //	go tool oapi-codegen -config api/oapi-codegen.yaml api/openapi.yaml
 //
 // or `go generate ./internal/restclient/gen`, which runs the same command.
-// These types stay inside packages restclient and mapping.
+// This file is written by hand; generation writes only client.gen.go. The
+// generated types stay inside packages restclient, mapping and upstream
+// (upstream builds request parameters and reads answers with them);
+// internal/archtest fails when any other package imports gen.
 package gen
 
 //go:generate go -C ../../.. tool oapi-codegen -config api/oapi-codegen.yaml api/openapi.yaml
