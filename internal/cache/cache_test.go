@@ -26,6 +26,7 @@ func newStringCache(t *testing.T, opts Options[string]) *Cache[string, string] {
 }
 
 func TestNewValidatesOptions(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		opts Options[string]
@@ -66,6 +67,7 @@ type step struct {
 }
 
 func TestCacheScripts(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		opts      Options[string]
@@ -183,6 +185,7 @@ func TestCacheScripts(t *testing.T) {
 }
 
 func TestGetReturnsStoredValue(t *testing.T) {
+	t.Parallel()
 	c := newStringCache(t, Options[string]{})
 	c.Add("k", "value")
 	got, ok := c.Get("k")
@@ -192,6 +195,7 @@ func TestGetReturnsStoredValue(t *testing.T) {
 }
 
 func TestPurgeDropsValuesKeepsCounters(t *testing.T) {
+	t.Parallel()
 	c := newStringCache(t, Options[string]{MaxBytes: 100, SizeOf: byteLen})
 	c.Add("a", "123")
 	c.Add("b", "45")
@@ -207,6 +211,7 @@ func TestPurgeDropsValuesKeepsCounters(t *testing.T) {
 }
 
 func TestNegativeSizeCountsAsZero(t *testing.T) {
+	t.Parallel()
 	c := newStringCache(t, Options[string]{MaxBytes: 10, SizeOf: func(string) int64 { return -5 }})
 	c.Add("a", "x")
 	if got := c.Stats().Bytes; got != 0 {

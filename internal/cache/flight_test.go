@@ -20,12 +20,14 @@ func newTestFlights(t *testing.T) *Flights[string, string] {
 }
 
 func TestNewFlightsRejectsANegativeTimeout(t *testing.T) {
+	t.Parallel()
 	if _, err := NewFlights[string, string]("test", -1); err == nil {
 		t.Fatal("no error for a negative timeout")
 	}
 }
 
 func TestFlightsShareOneConcurrentLoad(t *testing.T) {
+	t.Parallel()
 	const callers = 20
 	f := newTestFlights(t)
 	var joined sync.WaitGroup
@@ -64,6 +66,7 @@ func TestFlightsShareOneConcurrentLoad(t *testing.T) {
 }
 
 func TestFlightsStoreNothing(t *testing.T) {
+	t.Parallel()
 	f := newTestFlights(t)
 	var loads atomic.Int32
 	load := func(context.Context) (string, error) {
@@ -81,6 +84,7 @@ func TestFlightsStoreNothing(t *testing.T) {
 }
 
 func TestFlightsOutcomes(t *testing.T) {
+	t.Parallel()
 	errBoom := errors.New("boom")
 	canceled, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -12,6 +12,7 @@ import (
 )
 
 func TestGetOrLoadConcurrentMissesShareOneLoad(t *testing.T) {
+	t.Parallel()
 	const callers = 50
 	c := newStringCache(t, Options[string]{})
 	var joined sync.WaitGroup
@@ -57,6 +58,7 @@ func TestGetOrLoadConcurrentMissesShareOneLoad(t *testing.T) {
 }
 
 func TestGetOrLoadOutcomes(t *testing.T) {
+	t.Parallel()
 	errBoom := errors.New("boom")
 	tests := []struct {
 		name       string
@@ -115,6 +117,7 @@ func TestGetOrLoadOutcomes(t *testing.T) {
 }
 
 func TestGetOrLoadErrorIsRetried(t *testing.T) {
+	t.Parallel()
 	c := newStringCache(t, Options[string]{})
 	calls := 0
 	load := func(context.Context) (string, error) {
@@ -137,6 +140,7 @@ func TestGetOrLoadErrorIsRetried(t *testing.T) {
 }
 
 func TestGetOrLoadHitSkipsLoad(t *testing.T) {
+	t.Parallel()
 	c := newStringCache(t, Options[string]{})
 	c.Add("k", "cached")
 	v, err := c.GetOrLoad(context.Background(), "k", func(context.Context) (string, error) {
@@ -152,6 +156,7 @@ func TestGetOrLoadHitSkipsLoad(t *testing.T) {
 }
 
 func TestCanceledCallerDoesNotCancelSharedLoad(t *testing.T) {
+	t.Parallel()
 	c := newStringCache(t, Options[string]{})
 	var joined sync.WaitGroup
 	c.flights.joined = joined.Done
@@ -200,6 +205,7 @@ func TestCanceledCallerDoesNotCancelSharedLoad(t *testing.T) {
 }
 
 func TestLoadKeepsCallerContextValues(t *testing.T) {
+	t.Parallel()
 	type ctxKey struct{}
 	c := newStringCache(t, Options[string]{})
 	ctx := context.WithValue(context.Background(), ctxKey{}, "request-42")
@@ -213,6 +219,7 @@ func TestLoadKeepsCallerContextValues(t *testing.T) {
 }
 
 func TestDistinctPointerKeysDoNotShareLoads(t *testing.T) {
+	t.Parallel()
 	type key struct{ id string }
 	c, err := New[*key, string](Options[string]{MaxEntries: 10, TTL: time.Minute})
 	if err != nil {
@@ -249,6 +256,7 @@ func TestDistinctPointerKeysDoNotShareLoads(t *testing.T) {
 }
 
 func TestNilInterfaceValue(t *testing.T) {
+	t.Parallel()
 	c, err := New[string, error](Options[error]{MaxEntries: 1, TTL: time.Minute})
 	if err != nil {
 		t.Fatal(err)
@@ -262,6 +270,7 @@ func TestNilInterfaceValue(t *testing.T) {
 }
 
 func TestGetOrLoadWithEndedContext(t *testing.T) {
+	t.Parallel()
 	c := newStringCache(t, Options[string]{})
 	c.Add("cached", "v")
 	ctx, cancel := context.WithCancel(context.Background())

@@ -11,6 +11,7 @@ import (
 )
 
 func TestMetricsFollowStats(t *testing.T) {
+	t.Parallel()
 	reg := prometheus.NewPedanticRegistry()
 	c := newStringCache(t, Options[string]{
 		Name: "dags", MaxEntries: 1, MaxBytes: 100, SizeOf: byteLen, Registerer: reg,
@@ -39,6 +40,7 @@ func TestMetricsFollowStats(t *testing.T) {
 }
 
 func TestMetricsRegistration(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		names   []string

@@ -8,6 +8,7 @@ import (
 )
 
 func TestPeekCountsNothing(t *testing.T) {
+	t.Parallel()
 	c := newStringCache(t, Options[string]{MaxEntries: 2})
 	c.Add("a", "1")
 	c.Add("b", "2")
@@ -27,6 +28,7 @@ func TestPeekCountsNothing(t *testing.T) {
 }
 
 func TestRemoveAndRemoveIfKeepBytesExact(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		remove    func(c *Cache[string, string]) int

@@ -20,6 +20,7 @@ type sizeTree struct {
 }
 
 func TestApproxSize(t *testing.T) {
+	t.Parallel()
 	label := "abcd"
 	leaf := int64(unsafe.Sizeof(sizeLeaf{}))
 	tree := int64(unsafe.Sizeof(sizeTree{}))
@@ -55,6 +56,7 @@ func TestApproxSize(t *testing.T) {
 type sizeCycle struct{ Next *sizeCycle }
 
 func TestApproxSizeStopsOnACycle(t *testing.T) {
+	t.Parallel()
 	c := &sizeCycle{}
 	c.Next = c
 	if got := ApproxSize(c); got <= 0 || got > int64(unsafe.Sizeof(c))*(maxSizeDepth+2) {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestDAGListFiltersAndPaging(t *testing.T) {
+	t.Parallel()
 	a := startAPI(t, nil)
 	tests := []struct {
 		name       string
@@ -51,6 +52,7 @@ func TestDAGListFiltersAndPaging(t *testing.T) {
 }
 
 func TestDAGListRejects(t *testing.T) {
+	t.Parallel()
 	a := startAPI(t, nil)
 	tests := []struct {
 		query, contentType, want string
@@ -74,6 +76,7 @@ func TestDAGListRejects(t *testing.T) {
 }
 
 func TestDAGFileNameValidation(t *testing.T) {
+	t.Parallel()
 	a := startAPI(t, nil)
 	long := strings.Repeat("a", 41)
 	tests := []struct {
@@ -99,6 +102,7 @@ func TestDAGFileNameValidation(t *testing.T) {
 }
 
 func TestDerivedDAGDetailsMatchTheirRuns(t *testing.T) {
+	t.Parallel()
 	a := startAPI(t, nil)
 	tests := []struct {
 		file, wantRun string

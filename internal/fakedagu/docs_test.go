@@ -13,6 +13,7 @@ import (
 )
 
 func TestDocsRoutes(t *testing.T) {
+	t.Parallel()
 	v26 := startProfile(t, fakedagu.Profile26, nil)
 	v20 := startProfile(t, fakedagu.Profile20, nil)
 	tests := []struct {
@@ -54,6 +55,7 @@ func TestDocsRoutes(t *testing.T) {
 }
 
 func TestDocsFeedCursorWalk(t *testing.T) {
+	t.Parallel()
 	a := startProfile(t, fakedagu.Profile26, nil)
 	var walked []string
 	next := "/search/docs?q=the&limit=1"
@@ -74,6 +76,7 @@ func TestDocsFeedCursorWalk(t *testing.T) {
 }
 
 func TestLegacyDAGSearch(t *testing.T) {
+	t.Parallel()
 	for _, p := range []fakedagu.Profile{fakedagu.Profile26, fakedagu.Profile20, fakedagu.Profile129, fakedagu.Profile117} {
 		t.Run(p.String(), func(t *testing.T) {
 			a := startProfile(t, p, nil)

@@ -13,6 +13,7 @@ import (
 // A latency fault must end as soon as the client goes away; if it did not,
 // this test would wait for an hour and hit the test timeout.
 func TestLatencyEndsWhenTheClientLeaves(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	r := httptest.NewRequest(http.MethodGet, "/api/v1/dags", nil).WithContext(ctx)
@@ -26,6 +27,7 @@ func TestLatencyEndsWhenTheClientLeaves(t *testing.T) {
 }
 
 func TestLatencyOnlyServesNormally(t *testing.T) {
+	t.Parallel()
 	r := httptest.NewRequest(http.MethodGet, "/api/v1/dags", nil)
 	if applyFault(httptest.NewRecorder(), r, &Fault{Latency: time.Nanosecond}) {
 		t.Error("a fault with only latency must let the request through")

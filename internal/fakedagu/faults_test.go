@@ -15,6 +15,7 @@ import (
 )
 
 func TestStatusFaults(t *testing.T) {
+	t.Parallel()
 	a := startAPI(t, nil)
 	a.server.Inject(fakedagu.Fault{Route: "/dag-runs/{name}/{dagRunId}", Times: 2, Status: http.StatusServiceUnavailable, RetryAfter: "3"})
 	a.server.Inject(fakedagu.Fault{Route: "/dags", Status: http.StatusTooManyRequests, Body: "slow down"})
@@ -43,6 +44,7 @@ func TestStatusFaults(t *testing.T) {
 }
 
 func TestFaultsBeforeAuthAndRouting(t *testing.T) {
+	t.Parallel()
 	a := startAPI(t, nil)
 	a.server.Inject(fakedagu.Fault{Route: "*", Times: 1, Status: http.StatusBadGateway})
 	if ans := a.do(t, http.MethodGet, "/no/such/route", ""); ans.status != http.StatusBadGateway {
@@ -51,6 +53,7 @@ func TestFaultsBeforeAuthAndRouting(t *testing.T) {
 }
 
 func TestBrokenAnswers(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		fault   fakedagu.Fault
@@ -98,6 +101,7 @@ func TestBrokenAnswers(t *testing.T) {
 }
 
 func TestLatencyDelaysTheAnswer(t *testing.T) {
+	t.Parallel()
 	a := startAPI(t, nil)
 	a.server.Inject(fakedagu.Fault{Route: "/health", Times: 1, Latency: time.Hour})
 	ctx, cancel := context.WithCancel(context.Background())

@@ -155,6 +155,7 @@ func authHeader(t *testing.T, label string) string {
 }
 
 func TestReplaysEveryRecording(t *testing.T) {
+	t.Parallel()
 	for _, rp := range recordedProfiles {
 		t.Run(rp.profile.String(), func(t *testing.T) {
 			_, base := fakedagutest.Start(t, profileOptions(t, rp.profile, rp.dir))

@@ -24,6 +24,7 @@ func startForeachRoutes(t *testing.T) api {
 }
 
 func TestForeachItemLists(t *testing.T) {
+	t.Parallel()
 	a := startForeachRoutes(t)
 	tests := []struct {
 		name, query string
@@ -66,6 +67,7 @@ func TestForeachItemLists(t *testing.T) {
 }
 
 func TestForeachItemAndBodyLogs(t *testing.T) {
+	t.Parallel()
 	a := startForeachRoutes(t)
 	item := a.get(t, regions+"/0").object(t)
 	steps := item["steps"].([]any)
@@ -88,6 +90,7 @@ func TestForeachItemAndBodyLogs(t *testing.T) {
 }
 
 func TestForeachErrors(t *testing.T) {
+	t.Parallel()
 	a := startForeachRoutes(t)
 	tests := []struct {
 		path   string
@@ -117,6 +120,7 @@ func TestForeachErrors(t *testing.T) {
 }
 
 func TestAggregateModeHasNoForeachRoutes(t *testing.T) {
+	t.Parallel()
 	a := startAPI(t, func(o *fakedagu.Options) { o.RecordedOnly = false })
 	for _, path := range []string{regions, regions + "/0", foreachRun + "/steps/each/foreach/1/steps/work/log?stream=stdout"} {
 		ans := a.get(t, path)
@@ -135,6 +139,7 @@ func TestAggregateModeHasNoForeachRoutes(t *testing.T) {
 }
 
 func TestRecordedOnlyHidesTheAdditions(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		recordedOnly bool
 		wantStatus   int

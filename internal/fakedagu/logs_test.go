@@ -32,6 +32,7 @@ func itoa(i int) string {
 }
 
 func TestStepLogWindows(t *testing.T) {
+	t.Parallel()
 	a := startAPI(t, nil)
 	tests := []struct {
 		name, query          string
@@ -70,6 +71,7 @@ func TestStepLogWindows(t *testing.T) {
 }
 
 func TestSmallLogsAndErrors(t *testing.T) {
+	t.Parallel()
 	a := startAPI(t, nil)
 	const failing = "/dag-runs/failing_job/0356UUn8VwcWFuh5L8qwbp"
 	tests := []struct {
@@ -107,6 +109,7 @@ func TestSmallLogsAndErrors(t *testing.T) {
 }
 
 func TestLogDownloads(t *testing.T) {
+	t.Parallel()
 	a := startAPI(t, nil)
 	big := a.get(t, spewLog+"/download")
 	if big.status != http.StatusOK || big.contentType != "text/plain; charset=utf-8" {

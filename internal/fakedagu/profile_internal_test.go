@@ -20,6 +20,7 @@ var paramPattern = regexp.MustCompile(`\{[^}]+\}`)
 // document (the foreach routes of newer servers excepted), and the route
 // groups it lacks are absent from that document.
 func TestRoutesAreRoutesOfTheRelease(t *testing.T) {
+	t.Parallel()
 	for _, p := range profileOrder {
 		t.Run(p.String(), func(t *testing.T) {
 			d := dialectOf(p)
@@ -70,6 +71,7 @@ func releaseGetPaths(t *testing.T, d *dialect) []string {
 func normalizeParams(p string) string { return paramPattern.ReplaceAllString(p, "{}") }
 
 func TestForeachRoutesOnlyOnTheCurrentProfile(t *testing.T) {
+	t.Parallel()
 	for _, p := range profileOrder {
 		s := New(Options{Profile: p, Foreach: ForeachRoutes})
 		rt, _ := s.router.find("/dag-runs/a/b/steps/c/foreach")

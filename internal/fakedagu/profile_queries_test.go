@@ -11,6 +11,7 @@ import (
 )
 
 func TestRunListQueriesPerRelease(t *testing.T) {
+	t.Parallel()
 	servers := map[fakedagu.Profile]api{}
 	for _, p := range fakedagu.Profiles() {
 		servers[p] = startProfile(t, p, nil)
@@ -67,6 +68,7 @@ func TestRunListQueriesPerRelease(t *testing.T) {
 // A 2.6 cursor walk yields the recorded list order, in which a retried run
 // keeps its place although it started later.
 func TestRunCursorWalkKeepsRecordedOrder(t *testing.T) {
+	t.Parallel()
 	a := startProfile(t, fakedagu.Profile26, nil)
 	all := names(t, a.get(t, "/dag-runs?fromDate=0").object(t)["dagRuns"], "dagRunId")
 	var walked []string
@@ -85,6 +87,7 @@ func TestRunCursorWalkKeepsRecordedOrder(t *testing.T) {
 }
 
 func TestDAGListQueriesPerRelease(t *testing.T) {
+	t.Parallel()
 	servers := map[fakedagu.Profile]api{}
 	for _, p := range fakedagu.Profiles() {
 		servers[p] = startProfile(t, p, nil)

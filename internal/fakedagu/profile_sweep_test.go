@@ -17,6 +17,7 @@ import (
 // details, spec, run details, scheduler log, step logs and sub-runs answer
 // JSON (a step without a log file is a JSON 404, never a router 404).
 func TestEveryProfileServesWhatItLists(t *testing.T) {
+	t.Parallel()
 	for _, p := range fakedagu.Profiles() {
 		t.Run(p.String(), func(t *testing.T) {
 			a := startProfile(t, p, nil)
@@ -92,6 +93,7 @@ func listOrNil(v any) []any {
 
 // Rebase moves every profile's runs so that the newest starts at Rebase.
 func TestRebaseEveryProfile(t *testing.T) {
+	t.Parallel()
 	rebase := time.Date(2031, 5, 6, 7, 8, 9, 0, time.UTC)
 	for _, p := range fakedagu.Profiles() {
 		t.Run(p.String(), func(t *testing.T) {

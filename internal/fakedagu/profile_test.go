@@ -43,6 +43,7 @@ func profileDir(t *testing.T, p fakedagu.Profile) string {
 }
 
 func TestParseProfile(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in      string
 		want    fakedagu.Profile
@@ -78,6 +79,7 @@ func TestParseProfile(t *testing.T) {
 }
 
 func TestUnknownProfilePanics(t *testing.T) {
+	t.Parallel()
 	defer func() {
 		if recover() == nil {
 			t.Error("New accepted an unknown profile")
@@ -87,6 +89,7 @@ func TestUnknownProfilePanics(t *testing.T) {
 }
 
 func TestProfileRoutingAndAuth(t *testing.T) {
+	t.Parallel()
 	key := "Bearer " + fakedagutest.APIKey
 	mcpKey := "Bearer " + fakedagutest.MCPOnlyKey
 	basic := "Basic dXNlcjpwYXNz" // user:pass
@@ -147,6 +150,7 @@ func TestProfileRoutingAndAuth(t *testing.T) {
 }
 
 func TestBasicOnlyChallenge(t *testing.T) {
+	t.Parallel()
 	a := startProfile(t, fakedagu.Profile117, func(o *fakedagu.Options) {
 		o.APIKey, o.BasicUsername, o.BasicPassword = "", "user", "pass"
 	})

@@ -11,6 +11,7 @@ import (
 // TestRequestLogIsBounded: however many requests arrive, the log keeps at
 // most maxLoggedRequests, the newest last.
 func TestRequestLogIsBounded(t *testing.T) {
+	t.Parallel()
 	var l requestLog
 	for i := range 3 * maxLoggedRequests {
 		l.add(httptest.NewRequest("GET", "/api/v1/dags?i="+strconv.Itoa(i), nil))

@@ -14,6 +14,7 @@ import (
 )
 
 func TestRunListWindowAndFilters(t *testing.T) {
+	t.Parallel()
 	nextDay := func(o *fakedagu.Options) {
 		o.Now = func() time.Time { return recordedAt.Add(24 * time.Hour) }
 	}
@@ -57,6 +58,7 @@ func TestRunListWindowAndFilters(t *testing.T) {
 }
 
 func TestRunListCursorWalk(t *testing.T) {
+	t.Parallel()
 	a := startAPI(t, nil)
 	all := names(t, a.get(t, "/dag-runs?fromDate=0").object(t)["dagRuns"], "dagRunId")
 	var walked []string
@@ -91,6 +93,7 @@ func TestRunListCursorWalk(t *testing.T) {
 }
 
 func TestRunListTypeErrors(t *testing.T) {
+	t.Parallel()
 	a := startAPI(t, nil)
 	tests := []struct{ query, want string }{
 		{"?status=1,2", "Invalid format for parameter status: error setting array element: error binding string parameter: strconv.ParseInt: parsing \"1,2\": invalid syntax\n"},
@@ -106,6 +109,7 @@ func TestRunListTypeErrors(t *testing.T) {
 }
 
 func TestRunListByExactName(t *testing.T) {
+	t.Parallel()
 	a := startAPI(t, nil)
 	body := a.get(t, "/dag-runs/mcp_read_contract?fromDate=0").object(t)
 	if got := names(t, body["dagRuns"], "name"); len(got) != 4 || slices.ContainsFunc(got, func(n string) bool { return n != "mcp_read_contract" }) {
@@ -117,6 +121,7 @@ func TestRunListByExactName(t *testing.T) {
 }
 
 func TestRunLookups(t *testing.T) {
+	t.Parallel()
 	a := startAPI(t, nil)
 	const parent = "/dag-runs/parent_job/0356UUnJXB5Ffd1qyncWee"
 	const child = "91BtJYkQW1SsskLaa43ZUyKwazXZNeYsWuDL4EC3BKCg"
@@ -152,6 +157,7 @@ func TestRunLookups(t *testing.T) {
 }
 
 func TestDerivedRunsAreConsistent(t *testing.T) {
+	t.Parallel()
 	a := startAPI(t, nil)
 	for _, summary := range a.get(t, "/dag-runs?fromDate=0").object(t)["dagRuns"].([]any) {
 		s := summary.(map[string]any)
@@ -179,6 +185,7 @@ func TestDerivedRunsAreConsistent(t *testing.T) {
 }
 
 func TestSubRunsOfDerivedParent(t *testing.T) {
+	t.Parallel()
 	a := startAPI(t, nil)
 	const parent = "/dag-runs/parent_job/0356UU320rS6Rq9Bt7mhOM"
 	subs := a.get(t, parent+"/sub-dag-runs").object(t)["subRuns"].([]any)

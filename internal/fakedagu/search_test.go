@@ -32,6 +32,7 @@ func walkDAGSearch(t *testing.T, a api, query string) []string {
 }
 
 func TestDAGSearchCursorWalksTheWholeFeed(t *testing.T) {
+	t.Parallel()
 	a := startAPI(t, nil)
 	all := walkDAGSearch(t, a, "q=echo&limit=50")
 	for _, limit := range []string{"1", "3", "7"} {
@@ -47,6 +48,7 @@ func TestDAGSearchCursorWalksTheWholeFeed(t *testing.T) {
 }
 
 func TestDAGSearchRejects(t *testing.T) {
+	t.Parallel()
 	a := startAPI(t, nil)
 	first := a.get(t, "/search/dags?q=echo&limit=1").object(t)
 	cursor := url.QueryEscape(first["nextCursor"].(string))
@@ -74,6 +76,7 @@ func TestDAGSearchRejects(t *testing.T) {
 }
 
 func TestDAGSearchMatchesPaging(t *testing.T) {
+	t.Parallel()
 	a := startAPI(t, nil)
 	preview := a.get(t, "/search/dags?q=echo&limit=1").object(t)
 	item := preview["results"].([]any)[0].(map[string]any)

@@ -17,6 +17,7 @@ import (
 )
 
 func TestAuthentication(t *testing.T) {
+	t.Parallel()
 	keyed := startAPI(t, nil)
 	open := startAPI(t, func(o *fakedagu.Options) { o.APIKey = "" })
 	tests := []struct {
@@ -48,6 +49,7 @@ func TestAuthentication(t *testing.T) {
 }
 
 func TestRouting(t *testing.T) {
+	t.Parallel()
 	a := startAPI(t, func(o *fakedagu.Options) { o.BasePath = "/dagu/" })
 	tests := []struct {
 		name, method, path string
@@ -85,6 +87,7 @@ func TestRouting(t *testing.T) {
 }
 
 func TestOpenAPIListsOnlyServedRecordedRoutes(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile(filepath.Join("testdata", "openapi-get-paths.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -125,6 +128,7 @@ func TestOpenAPIListsOnlyServedRecordedRoutes(t *testing.T) {
 }
 
 func TestEventLogs(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		mutate func(*fakedagu.Options)
@@ -157,6 +161,7 @@ func TestEventLogs(t *testing.T) {
 }
 
 func TestEventLogCursorAndAuthMe(t *testing.T) {
+	t.Parallel()
 	a := startAPI(t, func(o *fakedagu.Options) { o.Role = "admin" })
 	var ids []string
 	path := "/event-logs?paginationMode=cursor&limit=7"
@@ -179,6 +184,7 @@ func TestEventLogCursorAndAuthMe(t *testing.T) {
 }
 
 func TestRequestsAreRecorded(t *testing.T) {
+	t.Parallel()
 	a := startAPI(t, nil)
 	a.get(t, "/dag-runs/failing_job/0356UUn8VwcWFuh5L8qwbp/steps/with%20space/log?stream=stdout")
 	a.do(t, http.MethodGet, "/dags", "")
@@ -201,6 +207,7 @@ func TestRequestsAreRecorded(t *testing.T) {
 }
 
 func TestRebaseMovesEveryTimestamp(t *testing.T) {
+	t.Parallel()
 	rebase := time.Date(2031, 5, 6, 7, 8, 9, 0, time.UTC)
 	shift := rebase.Sub(time.Date(2026, 11, 30, 9, 30, 21, 0, time.UTC))
 	plain := startAPI(t, nil)

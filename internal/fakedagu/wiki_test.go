@@ -13,6 +13,7 @@ import (
 )
 
 func TestWikiLists(t *testing.T) {
+	t.Parallel()
 	a := startAPI(t, nil)
 	tests := []struct {
 		name, query, list string
@@ -47,6 +48,7 @@ func TestWikiLists(t *testing.T) {
 }
 
 func TestWikiErrors(t *testing.T) {
+	t.Parallel()
 	a := startAPI(t, nil)
 	off := startAPI(t, func(o *fakedagu.Options) { o.WikiDisabled = true })
 	tests := []struct {
@@ -84,6 +86,7 @@ func TestWikiErrors(t *testing.T) {
 }
 
 func TestWikiSearchCursor(t *testing.T) {
+	t.Parallel()
 	a := startAPI(t, nil)
 	var ids []string
 	path := "/search/wiki?q=the&limit=1"

@@ -17,6 +17,7 @@ const recordedAggregate = `{"summary":{"total":3,"succeeded":2,"failed":1},"item
 	`{"index":2,"key":"2","status":"succeeded"}],"outputs":[{},{}]}`
 
 func TestParseForeachAggregate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		in      string
@@ -114,6 +115,7 @@ func sixItems() Aggregate {
 }
 
 func TestAggregateItems(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		q           model.ForeachQuery
@@ -163,6 +165,7 @@ func itemList(items []model.ForeachItemSummary) string {
 }
 
 func TestAggregateItem(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		path    string
 		wantOK  bool
@@ -191,6 +194,7 @@ func TestAggregateItem(t *testing.T) {
 }
 
 func TestForeachItemsHasMore(t *testing.T) {
+	t.Parallel()
 	one := 1
 	three := 3
 	counts := gen.ForeachCounts{Failed: &three, Succeeded: &one}
@@ -235,6 +239,7 @@ func equalJSON(t *testing.T, a, b any) bool {
 }
 
 func TestBucketOf(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		status    int
 		want      string

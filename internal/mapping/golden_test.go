@@ -172,6 +172,7 @@ func aggregateFixture(tb testing.TB) Aggregate {
 var serverPathMarkers = [][]byte{[]byte("/var/lib/dagu"), []byte("/srv/dagu")}
 
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	for _, tc := range goldenCases() {
 		t.Run(tc.golden, func(t *testing.T) {
 			out := checkGolden(t, tc.golden, tc.mapped(t))

@@ -10,6 +10,7 @@ import (
 )
 
 func TestKeepTail(t *testing.T) {
+	t.Parallel()
 	n, more := 3, false
 	small := &gen.Log{Content: "a\nb\nc", LineCount: &n, HasMore: &more}
 	tests := []struct {

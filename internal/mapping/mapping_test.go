@@ -13,6 +13,7 @@ import (
 func ptr[T any](v T) *T { return &v }
 
 func TestWikiPageURI(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		selected string
@@ -40,6 +41,7 @@ func TestWikiPageURI(t *testing.T) {
 }
 
 func TestStepLogStream(t *testing.T) {
+	t.Parallel()
 	out := &gen.Log{Content: "o", LineCount: ptr(1), TotalLines: ptr(10), HasMore: ptr(true)}
 	errLog := &gen.Log{Content: "e", LineCount: ptr(2), TotalLines: ptr(2)}
 	tests := []struct {
@@ -63,6 +65,7 @@ func TestStepLogStream(t *testing.T) {
 }
 
 func TestRunDetailRefs(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		details    gen.DAGRunDetails
@@ -119,6 +122,7 @@ func TestRunDetailRefs(t *testing.T) {
 }
 
 func TestStepOrder(t *testing.T) {
+	t.Parallel()
 	node := func(name, started string) gen.Node {
 		return gen.Node{Step: gen.Step{Name: name}, StartedAt: started}
 	}
@@ -154,6 +158,7 @@ func TestStepOrder(t *testing.T) {
 }
 
 func TestLatestRunOnlyWhenTheDAGRan(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		runID string
@@ -181,6 +186,7 @@ func TestLatestRunOnlyWhenTheDAGRan(t *testing.T) {
 // TestNilAnswers checks that every mapping accepts a missing answer and
 // still gives the arrays the contract requires.
 func TestNilAnswers(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		mapped any
@@ -212,6 +218,7 @@ func TestNilAnswers(t *testing.T) {
 }
 
 func TestWaitingSteps(t *testing.T) {
+	t.Parallel()
 	task := &gen.HumanTaskConfig{Prompt: "why?", Form: map[string]any{"type": "object"}}
 	gate := &gen.ApprovalConfig{Prompt: ptr("ok?"), Input: []string{"a"}}
 	tests := []struct {

@@ -8,6 +8,7 @@ import (
 )
 
 func TestTime(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in, want string
 	}{

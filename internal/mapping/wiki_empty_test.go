@@ -12,6 +12,7 @@ import (
 // TestEmptyWikiKeepsItsModeList: Dagu omits an empty list, the contract
 // still wants data.tree (tree mode) or data.items (flat mode).
 func TestEmptyWikiKeepsItsModeList(t *testing.T) {
+	t.Parallel()
 	for flat, want := range map[bool]string{
 		false: `{"pagination":{"totalRecords":0,"currentPage":1,"totalPages":1,"nextPage":1,"prevPage":1},"tree":[]}`,
 		true:  `{"pagination":{"totalRecords":0,"currentPage":1,"totalPages":1,"nextPage":1,"prevPage":1},"items":[]}`,

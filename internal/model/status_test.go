@@ -7,6 +7,7 @@ import "testing"
 // TestStatusLabels pins every DAG-run and step status label the contract
 // names, and the fallback for numbers outside the table.
 func TestStatusLabels(t *testing.T) {
+	t.Parallel()
 	runs := map[int]string{
 		0: "not_started", 1: "running", 2: "failed", 3: "aborted", 4: "succeeded",
 		5: "queued", 6: "partially_succeeded", 7: "waiting", 8: "rejected",

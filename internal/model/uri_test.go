@@ -8,6 +8,7 @@ import (
 )
 
 func TestURIBuilders(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ got, want string }{
 		{ReferenceURI("read-tool"), "dagu://reference/read-tool"},
 		{DAGSpecURI("mcp.read-contract"), "dagu://dags/mcp.read-contract/spec"},

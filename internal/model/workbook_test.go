@@ -10,6 +10,7 @@ import (
 )
 
 func TestColumnTypesJSONKeepsHeaderOrder(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		types ColumnTypes
@@ -41,6 +42,7 @@ func TestColumnTypesJSONKeepsHeaderOrder(t *testing.T) {
 }
 
 func TestSampleRowJSON(t *testing.T) {
+	t.Parallel()
 	row := SampleRow{Row: 7, Cells: []SampleCell{
 		{"b", int64(3)}, {"a", 2.5}, {"when", "2026-10-01"}, {"ok", true}, {"none", nil},
 	}}
@@ -62,6 +64,7 @@ func TestSampleRowJSON(t *testing.T) {
 }
 
 func TestOrderedJSONRejectsNonObjects(t *testing.T) {
+	t.Parallel()
 	for _, doc := range []string{`[]`, `"x"`, `{"a":1}`, `{`} {
 		var types ColumnTypes
 		var row SampleRow
@@ -80,6 +83,7 @@ func TestOrderedJSONRejectsNonObjects(t *testing.T) {
 }
 
 func TestWorkbookSheetOmitsOptionalFields(t *testing.T) {
+	t.Parallel()
 	raw, err := json.Marshal(WorkbookSheet{Headers: []string{}, Types: ColumnTypes{}})
 	if err != nil {
 		t.Fatal(err)

@@ -41,6 +41,7 @@ func topicNames(items []model.ReferenceItem) []string {
 }
 
 func TestTopicsListsBuiltinsInRegistryOrder(t *testing.T) {
+	t.Parallel()
 	l := newLibrary(t, Options{})
 	items := l.Topics()
 	want := []string{"authoring", "tools", "read-tool", "change-tool", "execute-tool", "notifications"}
@@ -61,12 +62,14 @@ func TestTopicsListsBuiltinsInRegistryOrder(t *testing.T) {
 }
 
 func TestDefaultTopicIsBuiltin(t *testing.T) {
+	t.Parallel()
 	if !slices.Contains(builtinTopics, DefaultTopic) {
 		t.Fatalf("DefaultTopic %q is not a built-in topic", DefaultTopic)
 	}
 }
 
 func TestEveryEmbeddedFileIsRegistered(t *testing.T) {
+	t.Parallel()
 	entries, err := embeddedFS.ReadDir("topics")
 	if err != nil {
 		t.Fatal(err)
@@ -80,6 +83,7 @@ func TestEveryEmbeddedFileIsRegistered(t *testing.T) {
 }
 
 func TestTopicRejectsUnknownAndMalformedNames(t *testing.T) {
+	t.Parallel()
 	l := newLibrary(t, Options{Dir: t.TempDir()})
 	names := []string{
 		"", "unknown", "Authoring", "authoring.md", "../authoring", "./authoring",
@@ -99,6 +103,7 @@ func TestTopicRejectsUnknownAndMalformedNames(t *testing.T) {
 }
 
 func TestDirOverridesBuiltinTopic(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "authoring.md"), "# House rules\n\nUse our template.\n")
 	l := newLibrary(t, Options{Dir: dir})
@@ -117,6 +122,7 @@ func TestDirOverridesBuiltinTopic(t *testing.T) {
 }
 
 func TestDirExtraTopicsFollowBuiltins(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for name, text := range map[string]string{
 		"zeta.md":      "# Zeta\n",
@@ -153,6 +159,7 @@ func TestDirExtraTopicsFollowBuiltins(t *testing.T) {
 }
 
 func TestDirReadsAreCachedForTTL(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "authoring.md")
 	writeFile(t, path, "# Old\n")
@@ -191,6 +198,7 @@ func TestDirReadsAreCachedForTTL(t *testing.T) {
 }
 
 func TestDirRemovedOverrideFallsBackToBuiltin(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "tools.md")
 	writeFile(t, path, "# Temporary\n")
@@ -210,6 +218,7 @@ func TestDirRemovedOverrideFallsBackToBuiltin(t *testing.T) {
 }
 
 func TestDirNeverReadsOutside(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	const secret = "TOP SECRET"
 	writeFile(t, filepath.Join(base, "secret.md"), "# "+secret+"\n")
@@ -240,6 +249,7 @@ func TestDirNeverReadsOutside(t *testing.T) {
 }
 
 func TestDirRejectsUnusableFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "huge.md"), strings.Repeat("x", maxTopicBytes+1))
 	writeFile(t, filepath.Join(dir, "binary.md"), "# Bin\n\xff\xfe")
@@ -270,6 +280,7 @@ func TestDirRejectsUnusableFiles(t *testing.T) {
 }
 
 func TestNewValidatesOptions(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join(t.TempDir(), "file.md")
 	writeFile(t, file, "# x\n")
 	tests := []struct {
@@ -290,6 +301,7 @@ func TestNewValidatesOptions(t *testing.T) {
 }
 
 func TestConcurrentReads(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "authoring.md"), "# Shared\n")
 	l := newLibrary(t, Options{Dir: dir})

@@ -13,6 +13,7 @@ import (
 )
 
 func TestValidName(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		want bool
@@ -41,6 +42,7 @@ func TestValidName(t *testing.T) {
 }
 
 func TestTitleOf(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, in, want string
 	}{

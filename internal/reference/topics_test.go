@@ -47,6 +47,7 @@ func builtinText(t *testing.T, name string) string {
 }
 
 func TestBuiltinTopicsAreSubstantial(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		topic    string
 		minBytes int
@@ -94,6 +95,7 @@ func TestBuiltinTopicsAreSubstantial(t *testing.T) {
 }
 
 func TestReadToolCoversContractVocabulary(t *testing.T) {
+	t.Parallel()
 	text := builtinText(t, "read-tool")
 	for _, group := range [][]string{readTargets, inputFields, queryParams, errorCodes} {
 		for _, word := range group {
@@ -127,6 +129,7 @@ func fencedBlocks(text string) (jsonBlocks, yamlBlocks []string) {
 }
 
 func TestJSONExamplesAreValidCalls(t *testing.T) {
+	t.Parallel()
 	for _, topic := range builtinTopics {
 		jsonBlocks, _ := fencedBlocks(builtinText(t, topic))
 		for i, block := range jsonBlocks {
@@ -168,6 +171,7 @@ func checkCall(t *testing.T, topic string, call map[string]any) {
 }
 
 func TestYAMLExamplesParse(t *testing.T) {
+	t.Parallel()
 	count := 0
 	for _, topic := range builtinTopics {
 		_, yamlBlocks := fencedBlocks(builtinText(t, topic))
@@ -193,6 +197,7 @@ func TestYAMLExamplesParse(t *testing.T) {
 }
 
 func TestTopicsAreFinished(t *testing.T) {
+	t.Parallel()
 	for _, topic := range builtinTopics {
 		text := builtinText(t, topic)
 		for _, bad := range []string{"TODO", "FIXME", "lorem ipsum"} {

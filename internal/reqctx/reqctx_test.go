@@ -9,6 +9,7 @@ import (
 )
 
 func TestSanitizeRequestID(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		"abc-123":                  "abc-123",
 		"  trace:42.a_b  ":         "trace:42.a_b",
@@ -30,6 +31,7 @@ func TestSanitizeRequestID(t *testing.T) {
 }
 
 func TestCounterAndInfo(t *testing.T) {
+	t.Parallel()
 	CountUpstream(context.Background()) // no request: nothing to count, no panic
 	ctx := With(context.Background(), Info{RequestID: "r1", Caller: "ops"})
 	for range 3 {

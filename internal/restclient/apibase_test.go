@@ -14,6 +14,7 @@ import (
 // (1.17 with a static token refuses it without the token, and also has a
 // legacy /api/v1); a missing base is a router-level 404.
 func TestDetectAPIBase(t *testing.T) {
+	t.Parallel()
 	type answer func(w http.ResponseWriter)
 	var (
 		health answer = func(w http.ResponseWriter) { writeJSON(w, 200, healthJSON) }
@@ -70,6 +71,7 @@ func TestDetectAPIBase(t *testing.T) {
 // TestCallsUseTheDetectedBase: after detection every call, and the guard,
 // work under the detected base.
 func TestCallsUseTheDetectedBase(t *testing.T) {
+	t.Parallel()
 	srv, rec := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/api/v2/") {
 			writeJSON(w, 200, healthJSON)

@@ -42,6 +42,7 @@ func canonicalRequest(t *testing.T, requestURI string) string {
 
 // TestHelpersAgainstFixtures drives every helper over real recorded answers.
 func TestHelpersAgainstFixtures(t *testing.T) {
+	t.Parallel()
 	c := newTestClient(t, fixtureServer(t), nil)
 	ctx := context.Background()
 	one, three, two, zero := 1, 3, 2, int64(0)
@@ -129,6 +130,7 @@ func TestHelpersAgainstFixtures(t *testing.T) {
 }
 
 func TestHelpersReportMissingThings(t *testing.T) {
+	t.Parallel()
 	c := newTestClient(t, fixtureServer(t), nil)
 	ctx := context.Background()
 	tests := []struct {
@@ -162,6 +164,7 @@ func TestHelpersReportMissingThings(t *testing.T) {
 }
 
 func TestDownloadStepLogLimit(t *testing.T) {
+	t.Parallel()
 	const log = "line one\nline two\n"
 	srv, rec := newServer(t, func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")

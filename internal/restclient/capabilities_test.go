@@ -42,6 +42,7 @@ const newerDoc = `{"openapi":"3.0.0","info":{"title":"x","paths":{"/decoy":{"get
 },"components":{"schemas":{"A":{"type":"object","properties":{"b":[1,2,{"c":null}]}}}}}`
 
 func TestDetectCapabilities(t *testing.T) {
+	t.Parallel()
 	recorded := string(loadFixtures(t)["001-openapi-json.json"].Response.JSON)
 	tests := []struct {
 		name        string
@@ -76,6 +77,7 @@ func TestDetectCapabilities(t *testing.T) {
 }
 
 func TestDetectCapabilitiesFailures(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		doc  string

@@ -9,6 +9,7 @@ import (
 )
 
 func TestRestBaseURL(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		base string
 		want string
@@ -41,6 +42,7 @@ func TestRestBaseURL(t *testing.T) {
 }
 
 func TestConfigDefaults(t *testing.T) {
+	t.Parallel()
 	cfg := Config{}.withDefaults()
 	if cfg.Timeout != DefaultTimeout || cfg.MaxResponseBytes != DefaultMaxResponseBytes ||
 		cfg.Retries != DefaultRetries || cfg.UserAgent != DefaultUserAgent || cfg.Logger == nil || cfg.Key == nil {
@@ -52,6 +54,7 @@ func TestConfigDefaults(t *testing.T) {
 }
 
 func TestBasePathIsKept(t *testing.T) {
+	t.Parallel()
 	srv, rec := newServer(t, func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, `{"spec":"steps: []"}`) })
 	c := newTestClient(t, srv.URL+"/dagu/", nil)
 	if spec, err := c.GetDAGSpec(context.Background(), "a b"); err != nil || spec.Spec != "steps: []" {

@@ -12,6 +12,7 @@ import (
 )
 
 func TestAuthorizationAndUserAgent(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		key      KeySource
@@ -46,6 +47,7 @@ func TestAuthorizationAndUserAgent(t *testing.T) {
 }
 
 func TestDefaultUserAgent(t *testing.T) {
+	t.Parallel()
 	srv, rec := newServer(t, func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, healthJSON) })
 	c := newTestClient(t, srv.URL, nil)
 	if _, err := c.Health(context.Background()); err != nil {
@@ -90,6 +92,7 @@ func scripted(t *testing.T, steps ...step) http.HandlerFunc {
 }
 
 func TestRetries(t *testing.T) {
+	t.Parallel()
 	future := time.Now().Add(time.Hour).UTC().Format(http.TimeFormat)
 	tests := []struct {
 		name       string
@@ -133,6 +136,7 @@ func TestRetries(t *testing.T) {
 }
 
 func TestRetryKeepsLastErrorBody(t *testing.T) {
+	t.Parallel()
 	srv, _ := newServer(t, func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, 503, `{"code":"timeout","message":"busy"}`)
 	})
@@ -145,6 +149,7 @@ func TestRetryKeepsLastErrorBody(t *testing.T) {
 }
 
 func TestRetryWaitPolicy(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	tests := []struct {
 		header string
@@ -171,6 +176,7 @@ func TestRetryWaitPolicy(t *testing.T) {
 }
 
 func TestBackoffGrowsAndIsCapped(t *testing.T) {
+	t.Parallel()
 	p := &retryPolicy{baseWait: 100 * time.Millisecond}
 	for attempt, limit := range map[int]time.Duration{1: 100 * time.Millisecond, 2: 200 * time.Millisecond, 3: 400 * time.Millisecond, 20: maxBackoff} {
 		for range 50 {
@@ -199,6 +205,7 @@ func FuzzParseRetryAfter(f *testing.F) {
 }
 
 func TestTimeoutAndCancel(t *testing.T) {
+	t.Parallel()
 	block := make(chan struct{})
 	t.Cleanup(func() { close(block) })
 	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
@@ -226,6 +233,7 @@ func TestTimeoutAndCancel(t *testing.T) {
 }
 
 func TestNetworkFailure(t *testing.T) {
+	t.Parallel()
 	srv, _ := newServer(t, func(http.ResponseWriter, *http.Request) {})
 	url := srv.URL
 	srv.Close()
@@ -237,6 +245,7 @@ func TestNetworkFailure(t *testing.T) {
 }
 
 func TestResponseSizeCap(t *testing.T) {
+	t.Parallel()
 	const limit = 200
 	tests := []struct {
 		name string
@@ -267,6 +276,7 @@ func TestResponseSizeCap(t *testing.T) {
 }
 
 func TestUndecodableAnswers(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, contentType, body string
 	}{
@@ -294,6 +304,7 @@ func TestUndecodableAnswers(t *testing.T) {
 }
 
 func TestRedirectIsNotFollowed(t *testing.T) {
+	t.Parallel()
 	srv, rec := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/api/v1/dags/", http.StatusMovedPermanently)
 	})

@@ -23,6 +23,7 @@ func serveFixture(fx fixture) http.HandlerFunc {
 }
 
 func TestErrorBodies(t *testing.T) {
+	t.Parallel()
 	fixtures := loadFixtures(t)
 	textBadRequest := fixture{}
 	textBadRequest.Response.Status = 400
@@ -69,6 +70,7 @@ func TestErrorBodies(t *testing.T) {
 }
 
 func TestSurfaceDeniedNeedsPlainText(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		status      int

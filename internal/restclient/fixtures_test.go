@@ -157,6 +157,7 @@ var parsers = map[string]func(*http.Response) (bool, error){
 // TestFixturesDecode checks that every recorded 2xx JSON answer decodes into
 // the generated response type of its route.
 func TestFixturesDecode(t *testing.T) {
+	t.Parallel()
 	decoded := 0
 	for name, fx := range loadFixtures(t) {
 		if fx.Response.Status/100 != 2 || fx.Response.JSON == nil {
@@ -184,6 +185,7 @@ func TestFixturesDecode(t *testing.T) {
 // filled from the richest fixtures: a misspelt field name in openapi.yaml
 // would decode without error but stay empty.
 func TestFixturesKeyFieldsFilled(t *testing.T) {
+	t.Parallel()
 	fx := loadFixtures(t)
 	var run gen.DAGRunDetailsResponse
 	mustUnmarshal(t, fx["042-dag-runs-approval-job-0356UUns2Uzg25nn0kcIIt.json"].Response.JSON, &run)

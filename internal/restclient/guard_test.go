@@ -14,6 +14,7 @@ import (
 )
 
 func TestGuardCheck(t *testing.T) {
+	t.Parallel()
 	base, err := restBaseURL("https://dagu.example:8443/dagu", APIv1)
 	if err != nil {
 		t.Fatal(err)
@@ -76,6 +77,7 @@ func TestGuardCheck(t *testing.T) {
 }
 
 func TestGuardRefusesBody(t *testing.T) {
+	t.Parallel()
 	base, _ := restBaseURL("http://dagu", APIv1)
 	req, _ := http.NewRequest("GET", "http://dagu/api/v1/dags", strings.NewReader("x"))
 	if _, err := newGuard(base).check(req); kindOf(err) != "refused" {
@@ -199,6 +201,7 @@ func pathOps() []pathOp {
 // one request arrives, on the intended route, carrying the value unchanged
 // in the intended segment.
 func TestHostilePathParams(t *testing.T) {
+	t.Parallel()
 	srv, rec := newServer(t, func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, `{}`) })
 	c := newTestClient(t, srv.URL, func(cfg *Config) { cfg.Retries = -1 })
 	ops := pathOps()
@@ -275,6 +278,7 @@ func checkArrived(t *testing.T, route, escapedPath string, values []string) {
 // the helpers' parameter checks: URL resolution eats dot segments, but the
 // doer's guard still refuses anything outside the allow-list.
 func TestRawClientCannotEscape(t *testing.T) {
+	t.Parallel()
 	srv, rec := newServer(t, func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, `{}`) })
 	c := newTestClient(t, srv.URL, nil)
 	ctx := context.Background()
@@ -305,6 +309,7 @@ func TestRawClientCannotEscape(t *testing.T) {
 // generated client with every parameter set, so the allow-list can never
 // be narrower than what openapi.yaml declares.
 func TestEveryGeneratedOperationPassesGuard(t *testing.T) {
+	t.Parallel()
 	srv, rec := newServer(t, func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, `{}`) })
 	c := newTestClient(t, srv.URL, nil)
 	raw := reflect.ValueOf(c.api().ClientInterface)

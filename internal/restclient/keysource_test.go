@@ -25,6 +25,7 @@ func writeFile(t *testing.T, path, content string) {
 }
 
 func TestKeyFingerprint(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ key, want string }{
 		{"", "anon"},
 		{"dagu_secret", "723862eced3dc758"}, // first 16 hex digits of its SHA-256
@@ -40,6 +41,7 @@ func TestKeyFingerprint(t *testing.T) {
 }
 
 func TestFileKeyRotation(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "key")
 	writeFile(t, path, "dagu_first\n")
 	clock := newFakeClock()
@@ -75,6 +77,7 @@ func TestFileKeyRotation(t *testing.T) {
 // TestFileKeySymlinkSwap mimics a Kubernetes secret volume: the key path is
 // a symlink through "..data", which is swapped atomically on update.
 func TestFileKeySymlinkSwap(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, v := range []string{"v1", "v2"} {
 		if err := os.Mkdir(filepath.Join(dir, v), 0o700); err != nil {
@@ -111,6 +114,7 @@ func mustSymlink(t *testing.T, target, link string) {
 }
 
 func TestFileKeyFailures(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	missing := FileKey(filepath.Join(dir, "missing"))
 	if _, err := missing.Key(); err == nil {
@@ -138,6 +142,7 @@ func TestFileKeyFailures(t *testing.T) {
 }
 
 func TestRotatedKeyIsSent(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "key")
 	writeFile(t, path, "dagu_old")
 	clock := newFakeClock()
@@ -160,6 +165,7 @@ func TestRotatedKeyIsSent(t *testing.T) {
 }
 
 func TestUnreadableKeySendsNothing(t *testing.T) {
+	t.Parallel()
 	srv, rec := newServer(t, func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, healthJSON) })
 	c := newTestClient(t, srv.URL, func(cfg *Config) { cfg.Key = FileKey(filepath.Join(t.TempDir(), "none")) })
 	_, err := c.Health(context.Background())

@@ -14,6 +14,7 @@ import (
 // (within its deadline), a third is refused at once (Error.Busy) and a
 // retry hint, and nothing is refused once the slot is free.
 func TestConcurrencyCap(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	arrived := make(chan struct{}, 3)
 	srv, rec := newServer(t, func(w http.ResponseWriter, _ *http.Request) {

@@ -14,6 +14,7 @@ import (
 // caller's key, never the configured one; the gateway's own calls (no
 // caller) carry none.
 func TestPassthroughSendsTheCallersCredential(t *testing.T) {
+	t.Parallel()
 	var seen []string
 	srv, rec := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		seen = append(seen, r.Header.Get("Authorization"))

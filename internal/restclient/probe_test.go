@@ -13,6 +13,7 @@ import (
 )
 
 func TestProbe(t *testing.T) {
+	t.Parallel()
 	fixtures := loadFixtures(t)
 	tests := []struct {
 		name    string
@@ -54,6 +55,7 @@ func TestProbe(t *testing.T) {
 }
 
 func TestProbeNetworkAndTLS(t *testing.T) {
+	t.Parallel()
 	closed, _ := newServer(t, func(http.ResponseWriter, *http.Request) {})
 	closed.Close()
 	c := newTestClient(t, closed.URL, nil)
@@ -68,6 +70,7 @@ func TestProbeNetworkAndTLS(t *testing.T) {
 }
 
 func TestMetrics(t *testing.T) {
+	t.Parallel()
 	srv, _ := newServer(t, scripted(t, step{status: 503}, step{status: 200}, step{status: 404}))
 	reg := prometheus.NewRegistry()
 	c := newTestClient(t, srv.URL, func(cfg *Config) { cfg.Metrics = reg })

@@ -12,6 +12,7 @@ import (
 // TestRoutesMatchOpenAPI keeps the guard's allow-list and api/openapi.yaml in
 // step: both must name exactly the same route templates.
 func TestRoutesMatchOpenAPI(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile("../../api/openapi.yaml")
 	if err != nil {
 		t.Fatal(err)

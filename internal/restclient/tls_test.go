@@ -61,6 +61,7 @@ func writeOtherCA(t *testing.T) string {
 }
 
 func TestTLS(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, healthJSON) }))
 	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // failed handshakes are expected
 	srv.StartTLS()
@@ -92,6 +93,7 @@ func TestTLS(t *testing.T) {
 }
 
 func TestBadCAFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	notPEM := filepath.Join(dir, "junk.pem")
 	if err := os.WriteFile(notPEM, []byte("not a certificate"), 0o600); err != nil {

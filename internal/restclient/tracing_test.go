@@ -24,6 +24,7 @@ func (r *recordHeader) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 func TestTracingTransport(t *testing.T) {
+	t.Parallel()
 	prev := otel.GetTextMapPropagator()
 	otel.SetTextMapPropagator(propagation.TraceContext{})
 	t.Cleanup(func() { otel.SetTextMapPropagator(prev) })
@@ -54,6 +55,7 @@ func TestTracingTransport(t *testing.T) {
 }
 
 func TestSpanName(t *testing.T) {
+	t.Parallel()
 	req := httptest.NewRequest(http.MethodGet, "http://dagu.test/api/v1/dags/a", nil)
 	if got := spanName("", req); got != "GET" {
 		t.Errorf("without a route: %q", got)

@@ -14,6 +14,7 @@ import (
 // last lines that fit the budget and says more exists; an explicit window
 // is returned whole.
 func TestDefaultLogWindowsKeepTheByteBudget(t *testing.T) {
+	t.Parallel()
 	env := newAdapterEnv(t, envOptions{adapter: func(o *AdapterOptions) { o.LogBudget = 100 }})
 	addr := model.StepAddress{RunAddress: model.RunAddress{Name: "big_log_job", DAGRunID: "0356UUo2lMk0yUwBDR9c0n"}, StepName: "spew"}
 	got, err := env.adapter.GetStepLog(context.Background(), addr, model.LogQuery{Stream: "stdout"})

@@ -31,6 +31,7 @@ func stepOf(addr model.RunAddress, name string) model.StepAddress {
 func ignore[T any](_ T, err error) error { return err }
 
 func TestAdapterCallPlans(t *testing.T) {
+	t.Parallel()
 	from := fromDateOf(fakeNow)
 	failing := "/dag-runs/failing_job/" + failingRun
 	parent := "/dag-runs/parent_job/" + parentRun

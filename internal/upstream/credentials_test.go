@@ -16,6 +16,7 @@ import (
 // now ask Dagu again and fail with its 401, never be answered from what the
 // other key read.
 func TestCachesNeverServeAnotherCredential(t *testing.T) {
+	t.Parallel()
 	env := cachedEnv(t, fakedagu.Options{Foreach: fakedagu.ForeachRoutes, Role: "manager"})
 	ctx := context.Background()
 	var served []namedRead
@@ -47,6 +48,7 @@ func TestCachesNeverServeAnotherCredential(t *testing.T) {
 // key's first read of a finished run asks Dagu, and each key's second read
 // is answered from that key's own entries.
 func TestSecondCredentialFillsItsOwnEntries(t *testing.T) {
+	t.Parallel()
 	env := newAdapterEnv(t, envOptions{noAuth: true, adapter: withCaches})
 	ctx := context.Background()
 	steps := []struct {

@@ -7,6 +7,7 @@ import (
 )
 
 func TestRunCursorRoundTrip(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		cursor string
 		from   int64
@@ -28,6 +29,7 @@ func TestRunCursorRoundTrip(t *testing.T) {
 }
 
 func TestUnwrapRunCursorRejects(t *testing.T) {
+	t.Parallel()
 	tests := []string{
 		"",
 		"gw1.",

@@ -19,6 +19,7 @@ import (
 )
 
 func TestDAGReadsNameTheMissingDAG(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		read func(context.Context, *Adapter) error
@@ -38,6 +39,7 @@ func TestDAGReadsNameTheMissingDAG(t *testing.T) {
 }
 
 func TestSpecCache(t *testing.T) {
+	t.Parallel()
 	env := newAdapterEnv(t, envOptions{noAuth: true})
 	keyA, keyB := "dagu_key_a", "dagu_key_b"
 	ctx := context.Background()
@@ -71,6 +73,7 @@ func TestSpecCache(t *testing.T) {
 }
 
 func TestCachesCanBeDisabledAndErrorsAreNotCached(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name                      string
 		ttl                       time.Duration
@@ -109,6 +112,7 @@ func TestCachesCanBeDisabledAndErrorsAreNotCached(t *testing.T) {
 // TestDAGNamesPaging serves synthetic pages: the adapter reads until the
 // last page, but never more than namesMaxPages.
 func TestDAGNamesPaging(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		pages     int
@@ -157,6 +161,7 @@ func dagPage(page, total int) string {
 }
 
 func TestSearchBlamesTheRightInput(t *testing.T) {
+	t.Parallel()
 	notFound := func(w http.ResponseWriter, r *http.Request) bool {
 		return strings.HasPrefix(r.URL.Path, "/api/v1/search/") && answerJSON(w, http.StatusNotFound, `{"code":"not_found","message":"Resource not found"}`)
 	}
@@ -220,6 +225,7 @@ func TestSearchBlamesTheRightInput(t *testing.T) {
 }
 
 func TestWikiModesAnswerArrays(t *testing.T) {
+	t.Parallel()
 	for _, flat := range []bool{false, true} {
 		env := newAdapterEnv(t, envOptions{})
 		env.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
@@ -242,6 +248,7 @@ func TestWikiModesAnswerArrays(t *testing.T) {
 }
 
 func TestWikiDisabled(t *testing.T) {
+	t.Parallel()
 	reads := []struct {
 		name string
 		read func(context.Context, *Adapter) error

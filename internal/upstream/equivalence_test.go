@@ -131,6 +131,7 @@ func missingPrepareStderr(w http.ResponseWriter, r *http.Request) bool {
 // adapter with every cache on and through one with every cache off, and
 // compares the answers (and failures) byte for byte.
 func TestCachedAnswersEqualUncached(t *testing.T) {
+	t.Parallel()
 	fakes := map[string]fakedagu.Options{
 		"recorded":                 {},
 		"foreach routes, attempts": {Foreach: fakedagu.ForeachRoutes, Role: "manager"},

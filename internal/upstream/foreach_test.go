@@ -25,6 +25,7 @@ var foreachModes = []struct {
 }
 
 func TestForeachItemsInBothModes(t *testing.T) {
+	t.Parallel()
 	for _, m := range foreachModes {
 		t.Run(m.name, func(t *testing.T) {
 			env := newAdapterEnv(t, envOptions{fake: fakedagu.Options{Foreach: m.mode}, detect: true})
@@ -53,6 +54,7 @@ func TestForeachItemsInBothModes(t *testing.T) {
 }
 
 func TestForeachFailuresInBothModes(t *testing.T) {
+	t.Parallel()
 	nested := model.StepAddress{RunAddress: runOf("nested_foreach_job", nestedRun), StepName: "regions"}
 	tests := []struct {
 		name string
@@ -142,6 +144,7 @@ func (f failure) check(t *testing.T, err error) {
 // foreach step that never started, one that wrote nothing, and output that
 // is not a summary.
 func TestForeachSummaryEdges(t *testing.T) {
+	t.Parallel()
 	download := "/steps/each/log/download"
 	tests := []struct {
 		name      string
@@ -215,6 +218,7 @@ func TestForeachSummaryEdges(t *testing.T) {
 // detection found the foreach routes. The router-level 404 makes the read
 // fall back to the summary and re-detects, at most once per interval.
 func TestForeachRouteVanishes(t *testing.T) {
+	t.Parallel()
 	env := newAdapterEnv(t, envOptions{fake: fakedagu.Options{Foreach: fakedagu.ForeachRoutes}, detect: true})
 	if caps, _ := env.adapter.Capabilities(); !caps.ForeachRoutes {
 		t.Fatal("the newer fake was not detected")

@@ -17,12 +17,14 @@ import (
 )
 
 func TestNewAdapterNeedsAClient(t *testing.T) {
+	t.Parallel()
 	if _, err := NewAdapter(AdapterOptions{}); err == nil {
 		t.Fatal("no error without a client")
 	}
 }
 
 func TestAdapterDefaults(t *testing.T) {
+	t.Parallel()
 	o := AdapterOptions{}.withDefaults()
 	if o.CacheTTL != DefaultCacheTTL || o.RunWindow != DefaultRunWindow || o.RunLogsTail != DefaultRunLogsTail ||
 		o.StepLogTail != DefaultStepLogTail || o.CapabilityRefresh != DefaultCapabilityRefresh || o.Now == nil || o.Logger == nil {
@@ -43,6 +45,7 @@ func isCanceled(err error) bool {
 
 // TestCanceledContext: every read gives up on a canceled context.
 func TestCanceledContext(t *testing.T) {
+	t.Parallel()
 	run := runOf("failing_job", "latest")
 	reads := map[string]func(context.Context, *Adapter) error{
 		"dags":      func(ctx context.Context, a *Adapter) error { return ignore(a.ListDAGs(ctx, model.DAGListQuery{})) },
@@ -85,6 +88,7 @@ func TestCanceledContext(t *testing.T) {
 // TestCancelDuringProbes cancels a run_logs read while its probes are in
 // flight: the read ends with the cancellation, and no probe outlives it.
 func TestCancelDuringProbes(t *testing.T) {
+	t.Parallel()
 	env := newAdapterEnv(t, envOptions{})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -105,6 +109,7 @@ func TestCancelDuringProbes(t *testing.T) {
 // TestStartDetectsAndStops: Start detects at once and its goroutine ends
 // with the context.
 func TestStartDetectsAndStops(t *testing.T) {
+	t.Parallel()
 	env := newAdapterEnv(t, envOptions{fake: fakedagu.Options{Foreach: fakedagu.ForeachRoutes}})
 	if _, ok := env.adapter.Capabilities(); ok {
 		t.Fatal("capabilities before any detection")
@@ -130,6 +135,7 @@ func TestStartDetectsAndStops(t *testing.T) {
 }
 
 func TestRefreshKeepsTheLastSuccess(t *testing.T) {
+	t.Parallel()
 	env := newAdapterEnv(t, envOptions{detect: true})
 	before, _ := env.adapter.Capabilities()
 	env.fake.Load().Inject(fakedagu.Fault{Route: restclient.RouteHealth, Status: http.StatusServiceUnavailable})

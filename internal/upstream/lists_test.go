@@ -42,6 +42,7 @@ type listStep struct {
 }
 
 func TestListMicroCache(t *testing.T) {
+	t.Parallel()
 	dags := func(ctx context.Context, a *Adapter) error { return ignore(a.ListDAGs(ctx, model.DAGListQuery{})) }
 	dagsPage2 := func(ctx context.Context, a *Adapter) error {
 		return ignore(a.ListDAGs(ctx, model.DAGListQuery{Page: 2, PerPage: 3}))
@@ -142,6 +143,7 @@ func TestConcurrentListReadsShareOneCall(t *testing.T) {
 // TestLeavingCallerReadsAsCanceled: a caller whose context ends while it
 // waits on a shared call gets the failure an unshared call would give.
 func TestLeavingCallerReadsAsCanceled(t *testing.T) {
+	t.Parallel()
 	env := newAdapterEnv(t, envOptions{detect: true})
 	release := make(chan struct{})
 	env.setIntercept(func(http.ResponseWriter, *http.Request) bool {

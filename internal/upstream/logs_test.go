@@ -16,6 +16,7 @@ import (
 const notFoundJSON = `{"code":"not_found","message":"log file not found"}`
 
 func TestRunLogsStreamFlagsAreExact(t *testing.T) {
+	t.Parallel()
 	env := newAdapterEnv(t, envOptions{})
 	// The explode step's stderr file is gone although its path is recorded.
 	env.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
@@ -46,6 +47,7 @@ func TestRunLogsStreamFlagsAreExact(t *testing.T) {
 }
 
 func TestRunLogsStepsWithoutPaths(t *testing.T) {
+	t.Parallel()
 	env := newAdapterEnv(t, envOptions{})
 	got, err := env.adapter.GetRunLogs(context.Background(), runOf("nested_foreach_job", nestedRun), model.LogQuery{})
 	if err != nil {
@@ -60,6 +62,7 @@ func TestRunLogsStepsWithoutPaths(t *testing.T) {
 }
 
 func TestRunLogsFailures(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		intercept interceptor
@@ -119,6 +122,7 @@ func TestRunLogsFailures(t *testing.T) {
 }
 
 func TestStepLogContent(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		q          model.LogQuery
@@ -145,6 +149,7 @@ func TestStepLogContent(t *testing.T) {
 }
 
 func TestStepLogNamesWhatIsMissing(t *testing.T) {
+	t.Parallel()
 	sub := model.RunAddress{Name: "parent_job", DAGRunID: parentRun, SubRunID: childRun}
 	body := func(item, bodyStep string) model.StepAddress {
 		a := stepOf(runOf("foreach_job", foreachRun), "each")
@@ -201,6 +206,7 @@ func TestStepLogNamesWhatIsMissing(t *testing.T) {
 // TestBodyStepLogMissingStream: with both streams read, a body step
 // without a stderr file answers its stdout and an empty stderr.
 func TestBodyStepLogMissingStream(t *testing.T) {
+	t.Parallel()
 	env := newAdapterEnv(t, envOptions{fake: fakedagu.Options{Foreach: fakedagu.ForeachRoutes}, detect: true})
 	addr := stepOf(runOf("foreach_job", "latest"), "each")
 	addr.Item, addr.BodyStepName = "0", "work"
@@ -214,6 +220,7 @@ func TestBodyStepLogMissingStream(t *testing.T) {
 }
 
 func TestBodyStepLogNeedsTheRoutes(t *testing.T) {
+	t.Parallel()
 	addr := stepOf(runOf("foreach_job", foreachRun), "each")
 	addr.Item, addr.BodyStepName = "0", "work"
 	for _, detect := range []bool{true, false} {

@@ -38,6 +38,7 @@ type repeatCase struct {
 }
 
 func TestRunCacheRepeatedReads(t *testing.T) {
+	t.Parallel()
 	failing := "/dag-runs/failing_job/" + failingRun
 	parent := "/dag-runs/parent_job/" + parentRun
 	child := parent + "/sub-dag-runs/" + childRun
@@ -143,6 +144,7 @@ var errUnexpectedSuccess = errors.New("the read succeeded")
 // TestRunningRunIsAlwaysReRead: nothing of a run that is still running is
 // kept; every read asks Dagu again.
 func TestRunningRunIsAlwaysReRead(t *testing.T) {
+	t.Parallel()
 	running := runOf("nested_foreach_job", nestedRun)
 	reads := map[string]func(context.Context, *Adapter) error{
 		"run": func(ctx context.Context, a *Adapter) error { return ignore(a.GetRun(ctx, running)) },
@@ -182,6 +184,7 @@ func TestRunningRunIsAlwaysReRead(t *testing.T) {
 }
 
 func TestFinalRun(t *testing.T) {
+	t.Parallel()
 	limit := func(n int) *int { return &n }
 	tests := []struct {
 		name string
@@ -216,6 +219,7 @@ func TestFinalRun(t *testing.T) {
 // TestRunCacheByteBudget: the cache never holds more than its budget, and
 // a run too large for it is simply read again.
 func TestRunCacheByteBudget(t *testing.T) {
+	t.Parallel()
 	const budget = 4 << 10
 	env := newAdapterEnv(t, envOptions{detect: true, adapter: func(o *AdapterOptions) { o.RunCacheBytes = budget }})
 	ctx := context.Background()
@@ -241,6 +245,7 @@ func TestRunCacheByteBudget(t *testing.T) {
 // TestRunCacheSeesRetries: a run whose state changed behind the cache (a
 // retry under the same ID) is dropped as soon as a read shows the change.
 func TestRunCacheSeesRetries(t *testing.T) {
+	t.Parallel()
 	failing := runOf("failing_job", failingRun)
 	retried := func(w http.ResponseWriter, r *http.Request) bool {
 		switch {
@@ -287,6 +292,7 @@ func TestRunCacheSeesRetries(t *testing.T) {
 // TestCachesAreOffInTheZeroOptions: an adapter built without the new
 // settings behaves as before: every read of a finished run asks Dagu.
 func TestCachesAreOffInTheZeroOptions(t *testing.T) {
+	t.Parallel()
 	env := newAdapterEnv(t, envOptions{detect: true})
 	if env.adapter.runs.store.enabled() || env.adapter.lists.store != nil || env.adapter.opts.RunCacheTTL != DefaultRunCacheTTL {
 		t.Fatalf("caches on by default: runs %v, lists %v, options %+v", env.adapter.runs.store.enabled(), env.adapter.lists.store != nil, env.adapter.opts)

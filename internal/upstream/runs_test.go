@@ -20,6 +20,7 @@ import (
 // the clock moves: page 2 must be asked for with page 1's fromDate and
 // Dagu's own cursor, or Dagu would refuse the cursor.
 func TestRunsCursorKeepsTheWindow(t *testing.T) {
+	t.Parallel()
 	now := fakeNow
 	env := newAdapterEnv(t, envOptions{adapter: func(o *AdapterOptions) {
 		o.Now = func() time.Time { return now }
@@ -78,6 +79,7 @@ func queryOf(t *testing.T, call string) url.Values {
 }
 
 func TestRunsCursorErrors(t *testing.T) {
+	t.Parallel()
 	zero := int64(0)
 	tests := []struct {
 		name      string
@@ -107,6 +109,7 @@ func TestRunsCursorErrors(t *testing.T) {
 }
 
 func TestLatestRunOfADAG(t *testing.T) {
+	t.Parallel()
 	from := func(at time.Time) *int64 { u := at.Unix(); return &u }
 	tests := []struct {
 		name   string
@@ -152,6 +155,7 @@ func TestLatestRunOfADAG(t *testing.T) {
 }
 
 func TestGetRunResolvesAndNamesTheMissingID(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		addr      model.RunAddress
@@ -187,6 +191,7 @@ func TestGetRunResolvesAndNamesTheMissingID(t *testing.T) {
 }
 
 func TestAttemptID(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		role   string
@@ -215,6 +220,7 @@ func TestAttemptID(t *testing.T) {
 // TestAttemptIDWithoutKey covers Dagu without authentication: no key is
 // sent, no role is asked for, and the event log is read.
 func TestAttemptIDWithoutKey(t *testing.T) {
+	t.Parallel()
 	env := newAdapterEnv(t, envOptions{noAuth: true})
 	calls := env.calls(func() {
 		if _, err := env.adapter.Refresh(context.Background()); err != nil {
@@ -235,6 +241,7 @@ func TestAttemptIDWithoutKey(t *testing.T) {
 // TestAttemptIDFailureIsHidden: a failing event-log read leaves the
 // attempt ID out instead of failing the read.
 func TestAttemptIDFailureIsHidden(t *testing.T) {
+	t.Parallel()
 	env := newAdapterEnv(t, envOptions{fake: fakedagu.Options{Role: "admin"}, detect: true})
 	env.fake.Load().Inject(fakedagu.Fault{Route: restclient.RouteEventLogs, Status: http.StatusServiceUnavailable})
 	got, err := env.adapter.GetRun(context.Background(), runOf("failing_job", failingRun))

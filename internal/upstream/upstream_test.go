@@ -18,6 +18,7 @@ var _ readtool.Upstream = (*upstream.Adapter)(nil)
 // dagu_read target, in the order the tool advertises them, on every kind
 // of server.
 func TestSupportCoversEveryTarget(t *testing.T) {
+	t.Parallel()
 	enum := readtool.Definition().InputSchema.(map[string]any)["properties"].(map[string]any)["target"].(map[string]any)["enum"].([]string)
 	for _, caps := range []restclient.Capabilities{
 		{Wiki: true, SearchDAGs: true, RunListFilters: true, SubRuns: true, ForeachRoutes: true, EventLogs: true},

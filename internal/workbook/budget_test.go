@@ -10,6 +10,7 @@ import (
 )
 
 func TestMemoryBudget(t *testing.T) {
+	t.Parallel()
 	b := newMemoryBudget(100, "book.xlsx")
 	steps := []struct {
 		reserve, release int64
@@ -47,6 +48,7 @@ func TestMemoryBudget(t *testing.T) {
 }
 
 func TestGrowSliceReservesBeforeAllocating(t *testing.T) {
+	t.Parallel()
 	b := newMemoryBudget(1000, "b")
 	c := charge{mem: b}
 	var s []int64

@@ -5,6 +5,7 @@ package workbook
 import "testing"
 
 func TestParseCellRef(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		ref      string
 		col, row int
@@ -31,6 +32,7 @@ func TestParseCellRef(t *testing.T) {
 }
 
 func TestColumnName(t *testing.T) {
+	t.Parallel()
 	for col, want := range map[int]string{1: "A", 26: "Z", 27: "AA", 52: "AZ", 703: "AAA", 16384: "XFD"} {
 		if got := columnName(col); got != want {
 			t.Errorf("columnName(%d) = %q, want %q", col, got, want)
@@ -39,6 +41,7 @@ func TestColumnName(t *testing.T) {
 }
 
 func TestBounds(t *testing.T) {
+	t.Parallel()
 	var b bounds
 	if b.String() != "" {
 		t.Errorf("empty bounds = %q", b.String())

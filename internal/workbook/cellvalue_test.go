@@ -9,6 +9,7 @@ import (
 )
 
 func TestSerialTime(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		serial   float64
 		date1904 bool
@@ -43,6 +44,7 @@ func TestSerialTime(t *testing.T) {
 }
 
 func TestNumberValue(t *testing.T) {
+	t.Parallel()
 	typer := &cellTyper{}
 	tests := []struct {
 		raw    string
@@ -68,6 +70,7 @@ func TestNumberValue(t *testing.T) {
 }
 
 func TestJSONValueAndDisplay(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		v       cellValue
 		json    any
@@ -93,6 +96,7 @@ func TestJSONValueAndDisplay(t *testing.T) {
 }
 
 func TestISODateValue(t *testing.T) {
+	t.Parallel()
 	typer := &cellTyper{}
 	tests := []struct {
 		raw  string
@@ -117,6 +121,7 @@ func TestISODateValue(t *testing.T) {
 }
 
 func TestClassifyFormatCode(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		code string
 		want formatKind
@@ -150,6 +155,7 @@ func TestClassifyFormatCode(t *testing.T) {
 }
 
 func TestParseStyles(t *testing.T) {
+	t.Parallel()
 	styles := `<styleSheet><numFmts><numFmt numFmtId="164" formatCode="yyyy/mm/dd"/>` +
 		`<numFmt numFmtId="14" formatCode="0.00"/></numFmts>` +
 		`<cellXfs><xf numFmtId="0"/><xf numFmtId="164"/><xf numFmtId="14"/><xf numFmtId="22"/><xf numFmtId="46"/></cellXfs></styleSheet>`

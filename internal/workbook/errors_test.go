@@ -85,6 +85,7 @@ func runErrorCases(t *testing.T, cases []errorCase) {
 }
 
 func TestProfilePathErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := smallBook(t, "good.xlsx")
 	text := writeFile(t, dir, "notes.xlsx", []byte("just some text, not a zip"))
@@ -109,6 +110,7 @@ func TestProfilePathErrors(t *testing.T) {
 }
 
 func TestProfileRoots(t *testing.T) {
+	t.Parallel()
 	root, outside := t.TempDir(), t.TempDir()
 	inside := smallBook(t, "in.xlsx")
 	if err := os.Rename(inside, filepath.Join(root, "in.xlsx")); err != nil {
@@ -153,6 +155,7 @@ func TestProfileExpandsHome(t *testing.T) {
 }
 
 func TestProfileLockFiles(t *testing.T) {
+	t.Parallel()
 	for _, lock := range []string{"~$held.xlsx", ".~lock.held.xlsx#"} {
 		t.Run(lock, func(t *testing.T) {
 			path := smallBook(t, "held.xlsx")
@@ -164,6 +167,7 @@ func TestProfileLockFiles(t *testing.T) {
 }
 
 func TestProfilePasswords(t *testing.T) {
+	t.Parallel()
 	path := encryptedBook(t, "s3cret pass ")
 	runErrorCases(t, []errorCase{
 		{"missing", Config{}, path, "", KindInvalidInput, FieldPassword,
@@ -181,6 +185,7 @@ func TestProfilePasswords(t *testing.T) {
 }
 
 func TestProfileAcceptsExtensionsInAnyCase(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"Book.XLSX", "macros.xlsm", "Macros.XLSM"} {
 		path := filepath.Join(t.TempDir(), name)
 		if err := os.Rename(smallBook(t, "plain.xlsx"), path); err != nil {
@@ -193,6 +198,7 @@ func TestProfileAcceptsExtensionsInAnyCase(t *testing.T) {
 }
 
 func TestProfileContainerErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	plainZip := writeFile(t, dir, "plain.xlsx", zipWith(t, map[string]string{"readme.txt": "hello"}))
 	brokenSheet := smallBook(t, "broken.xlsx")
@@ -214,6 +220,7 @@ func TestProfileContainerErrors(t *testing.T) {
 // is refused by the declared size, and one whose directory lies about its
 // size is refused when inflating passes the declared size.
 func TestProfileZipBomb(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	huge := bombSheet(4 << 20)
 	honest := writeFile(t, dir, "honest.xlsx", bombBook(t, huge, false))
@@ -231,6 +238,7 @@ func TestProfileZipBomb(t *testing.T) {
 // a package excelize encrypted (standard encryption, 3.2) to the
 // extensible one (3.3), which excelize cannot decrypt.
 func TestProfileUnsupportedEncryption(t *testing.T) {
+	t.Parallel()
 	path := encryptedBook(t, "pw")
 	raw, err := os.ReadFile(path)
 	if err != nil {
@@ -251,6 +259,7 @@ func TestProfileUnsupportedEncryption(t *testing.T) {
 // TestProfileEncryptedWorkbookIsBudgeted checks decrypting is reserved
 // first: a budget smaller than the decryption needs refuses the read.
 func TestProfileEncryptedWorkbookIsBudgeted(t *testing.T) {
+	t.Parallel()
 	path := encryptedBook(t, "pw")
 	info, err := os.Stat(path)
 	if err != nil {

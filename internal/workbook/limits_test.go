@@ -94,6 +94,7 @@ func TestManyTinySharedStringsAreRefused(t *testing.T) {
 // read N+1 is refused as unavailable when its context ends first, and
 // otherwise waits for a slot and runs once one is free.
 func TestReadsWaitForASlot(t *testing.T) {
+	t.Parallel()
 	path := smallBook(t, "small.xlsx")
 	for _, slots := range []int{1, 2} {
 		t.Run(strings.Repeat("slot", slots), func(t *testing.T) {
@@ -131,6 +132,7 @@ func TestReadsWaitForASlot(t *testing.T) {
 // TestCancelledContextIsNotBusy keeps the contract of Profile: a context
 // already ended is reported as such, not as a busy gateway.
 func TestCancelledContextIsNotBusy(t *testing.T) {
+	t.Parallel()
 	p := newProfiler(t, Config{Concurrency: 1})
 	p.slots.TryAcquire(1)
 	defer p.slots.Release(1)

@@ -169,6 +169,7 @@ func TestHostileWorkbooksStayBounded(t *testing.T) {
 // TestRepeatedTablePartIsListedOnce checks the table part a sheet lists
 // over and over is read and listed once.
 func TestRepeatedTablePartIsListedOnce(t *testing.T) {
+	t.Parallel()
 	wb := mustProfile(t, newProfiler(t, Config{}), writeBomb(t, "tables.xlsx", repeatedTablesBook(t, 5)), "")
 	if got := wb.Sheets[0].Tables; len(got) != 1 || got[0].Name != "Prices" || got[0].Range != "S!A1:B1" {
 		t.Errorf("tables = %v", got)
@@ -178,6 +179,7 @@ func TestRepeatedTablePartIsListedOnce(t *testing.T) {
 // TestWideSheetUnderTheDefaultBudget reads a wide sheet of long text
 // under the default budget: refused, or answered within the budget.
 func TestWideSheetUnderTheDefaultBudget(t *testing.T) {
+	t.Parallel()
 	path := writeBomb(t, "wide.xlsx", wideTextBook(t, 3))
 	out := readWithBudget(t, newProfiler(t, Config{}), path)
 	t.Logf("budget peak %.1f MiB, answer %.1f MiB, err %v", mib(out.peak), mib(int64(out.answer)), out.err)
@@ -194,6 +196,7 @@ func TestWideSheetUnderTheDefaultBudget(t *testing.T) {
 // for a plain package and one with zip64 records, and stays small for an
 // ordinary workbook.
 func TestZipDirectoryCostBoundsArchiveZip(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		data    []byte

@@ -51,6 +51,7 @@ func columnTypes(pairs ...string) model.ColumnTypes {
 }
 
 func TestProfileTypedSheet(t *testing.T) {
+	t.Parallel()
 	wb := mustProfile(t, newProfiler(t, Config{}), typedBook(t), "")
 	s := sheetNamed(t, wb, "Data")
 
@@ -94,6 +95,7 @@ func TestProfileTypedSheet(t *testing.T) {
 }
 
 func TestProfileSampleIsTyped(t *testing.T) {
+	t.Parallel()
 	wb := mustProfile(t, newProfiler(t, Config{}), typedBook(t), "")
 	s := sheetNamed(t, wb, "Data")
 	got, err := json.Marshal(s.Sample[0])
@@ -112,6 +114,7 @@ func TestProfileSampleIsTyped(t *testing.T) {
 }
 
 func TestProfileSheetShapes(t *testing.T) {
+	t.Parallel()
 	b := newBook(t)
 	b.sheet("Empty").sheet("HeaderOnly").sheet("OneValue").sheet("List").sheet("Hidden").sheet("VeryHidden")
 	b.set("Sheet1", "A1", "k", "v").set("Sheet1", "A2", "a", 1)
@@ -164,6 +167,7 @@ func TestProfileSheetShapes(t *testing.T) {
 }
 
 func TestProfileHeaderRules(t *testing.T) {
+	t.Parallel()
 	b := newBook(t)
 	b.set("Sheet1", "A1", "Amount", nil, "Amount", " Line\nBreak ", "_row", "Amount")
 	b.set("Sheet1", "A2", 1, 2, 3, 4, 5, 6, "extra")
@@ -190,6 +194,7 @@ func TestProfileHeaderRules(t *testing.T) {
 }
 
 func TestProfileHiddenRowsAndTruncation(t *testing.T) {
+	t.Parallel()
 	b := newBook(t)
 	b.set("Sheet1", "A1", "n", "label")
 	for i := 1; i <= 30; i++ {
@@ -224,6 +229,7 @@ func TestProfileHiddenRowsAndTruncation(t *testing.T) {
 }
 
 func TestProfileTablesAndNames(t *testing.T) {
+	t.Parallel()
 	b := newBook(t)
 	b.sheet("Other Sheet")
 	b.set("Sheet1", "A1", "k", "v").set("Sheet1", "A2", "a", 1).set("Sheet1", "A3", "b", 2)
@@ -249,6 +255,7 @@ func TestProfileTablesAndNames(t *testing.T) {
 }
 
 func TestProfileDateSystem1904(t *testing.T) {
+	t.Parallel()
 	b := newBook(t)
 	on := true
 	b.must(b.f.SetWorkbookProps(&excelize.WorkbookPropsOptions{Date1904: &on}))
@@ -264,6 +271,7 @@ func TestProfileDateSystem1904(t *testing.T) {
 }
 
 func TestProfileFormulasAndErrors(t *testing.T) {
+	t.Parallel()
 	b := newBook(t)
 	b.set("Sheet1", "A1", "a", "sum", "pending", "lookup")
 	b.set("Sheet1", "A2", 2).set("Sheet1", "A3", 3)
@@ -302,6 +310,7 @@ func TestProfileFormulasAndErrors(t *testing.T) {
 }
 
 func TestProfileWarningCap(t *testing.T) {
+	t.Parallel()
 	b := newBook(t)
 	b.set("Sheet1", "A1", "x", "y")
 	for i := 2; i <= 151; i++ {
@@ -321,6 +330,7 @@ func TestProfileWarningCap(t *testing.T) {
 }
 
 func TestProfileSheetLimit(t *testing.T) {
+	t.Parallel()
 	b := newBook(t)
 	b.sheet("Two").sheet("Three")
 	b.set("Three", "A1", "a", "b")
@@ -336,6 +346,7 @@ func TestProfileSheetLimit(t *testing.T) {
 }
 
 func TestProfileHonoursContext(t *testing.T) {
+	t.Parallel()
 	path := typedBook(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -346,6 +357,7 @@ func TestProfileHonoursContext(t *testing.T) {
 }
 
 func TestProfileJSONShape(t *testing.T) {
+	t.Parallel()
 	wb := mustProfile(t, newProfiler(t, Config{}), typedBook(t), "")
 	raw, err := json.Marshal(wb)
 	if err != nil {

@@ -23,6 +23,7 @@ func sharedStringList(t *testing.T, table *sharedStrings) []string {
 }
 
 func TestReadSharedStrings(t *testing.T) {
+	t.Parallel()
 	doc := `<sst count="5"><si><t>plain</t></si>` +
 		`<si><r><rPr><b/></rPr><t>rich</t></r><r><t xml:space="preserve"> text</t></r></si>` +
 		`<si><t>漢字</t><rPh sb="0" eb="2"><t>かんじ</t></rPh></si>` +

@@ -40,6 +40,7 @@ func readRows(doc string) ([]string, []string, error) {
 }
 
 func TestSheetReaderRows(t *testing.T) {
+	t.Parallel()
 	doc := `<worksheet xmlns:r="rel"><dimension ref="A1:C3"/><sheetData>` +
 		`<row r="1" spans="1:3"><c r="A1" t="s"><v>0</v></c><c r="C1" s="2"><v>1.5</v></c></row>` +
 		`<row r="3" hidden="1"><c r="B3" t="inlineStr"><is><r><t>in</t></r><r><t>line</t></r><rPh><t>x</t></rPh></is></c>` +
@@ -66,6 +67,7 @@ func TestSheetReaderRows(t *testing.T) {
 }
 
 func TestSheetReaderRejects(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, doc, want string
 	}{

@@ -9,6 +9,7 @@ import (
 )
 
 func TestCutText(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("é", maxTextRunes)
 	tests := []struct {
 		name, in, want string
@@ -64,6 +65,7 @@ func FuzzPieceTextMatchesCut(f *testing.F) {
 // its formula) more than 256 characters: each is cut and counted in one
 // workbook warning.
 func TestProfileCutsLongNames(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("n", 300)
 	cut := strings.Repeat("n", maxTextRunes) + textCutMarker
 	data := packageWith(t, map[string]string{
@@ -94,6 +96,7 @@ func TestProfileCutsLongNames(t *testing.T) {
 // 256 characters but not after stay distinct values, while the same long
 // text twice is one value.
 func TestProfileCountsLongTextsApart(t *testing.T) {
+	t.Parallel()
 	head := strings.Repeat("x", 300)
 	b := newBook(t)
 	b.set("Sheet1", "A1", "note", "n")

@@ -39,6 +39,7 @@ func tokens(r io.Reader) ([]string, error) {
 }
 
 func TestXMLScannerTokens(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		doc  string
@@ -76,6 +77,7 @@ func TestXMLScannerTokens(t *testing.T) {
 }
 
 func TestXMLScannerErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		doc  io.Reader
@@ -106,6 +108,7 @@ func (infiniteReader) Read(p []byte) (int, error) {
 }
 
 func TestXMLScannerSkipsUnwantedTextWithoutBuffering(t *testing.T) {
+	t.Parallel()
 	doc := io.MultiReader(strings.NewReader("<a>"), io.LimitReader(infiniteReader{}, 3*maxXMLTokenBytes), strings.NewReader("</a>"))
 	sc := newXMLScanner(doc, nil)
 	var names []string
@@ -125,6 +128,7 @@ func TestXMLScannerSkipsUnwantedTextWithoutBuffering(t *testing.T) {
 }
 
 func TestNextAttr(t *testing.T) {
+	t.Parallel()
 	raw := []byte(` r="A1" x:s = '3' t="s" broken`)
 	var got []string
 	for {
@@ -205,6 +209,7 @@ func FuzzXMLScannerPieces(f *testing.F) {
 // text decoded at once, wherever entities and escapes fall; text too
 // dense with them to be cut safely arrives whole.
 func TestXMLScannerSplitsLongText(t *testing.T) {
+	t.Parallel()
 	sparse := strings.Repeat("plain text ", 9) + "&amp;&#95;x0041_ _x000D_"
 	tests := []struct {
 		name  string
