@@ -38,6 +38,7 @@ func (t *Tool) withRequestInfo(ctx context.Context, extra *mcp.RequestExtra, met
 		if caller := extra.Header.Get(reqctx.HeaderCaller); caller != "" {
 			info.Caller = caller
 		}
+		info.Trust = extra.Header.Get(reqctx.HeaderTrust)
 	}
 	if info.RequestID == "" {
 		info.RequestID = reqctx.NewRequestID()

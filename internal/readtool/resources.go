@@ -144,6 +144,9 @@ func (t *Tool) readURI(ctx context.Context, uri string) (*call, any, *Error) {
 	if e := t.refuseDisabled(c); e != nil {
 		return c, nil, e
 	}
+	if e := t.refuseUnverified(ctx, c); e != nil {
+		return c, nil, e
+	}
 	data, e := t.read(ctx, c)
 	return c, data, e
 }

@@ -16,6 +16,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
@@ -164,6 +165,9 @@ func (t *Tool) run(ctx context.Context, args json.RawMessage) (*call, *mcp.CallT
 	if e := t.refuseDisabled(c); e != nil {
 		return nil, errorResult(e)
 	}
+	if e := t.refuseUnverified(ctx, c); e != nil {
+		return c, errorResult(e)
+	}
 	data, e := t.read(ctx, c)
 	if e != nil {
 		return c, errorResult(e)
@@ -195,7 +199,12 @@ func (t *Tool) refuseDisabled(c *call) *Error {
 func (t *Tool) read(ctx context.Context, c *call) (any, *Error) {
 	data, err := c.spec.read(t, ctx, c)
 	if err != nil {
-		return nil, classify(err, c)
+		f, isFailure := model.AsFailure(err)
+		e := classify(err, c)
+		if isFailure && t.passthrough {
+			blameCallerKey(e, f)
+		}
+		return nil, e
 	}
 	return data, nil
 }

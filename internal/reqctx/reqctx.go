@@ -22,6 +22,25 @@ import (
 const (
 	HeaderRequestID = "X-Request-Id"
 	HeaderCaller    = "X-Gateway-Caller"
+	// HeaderTrust carries the front door's trust decision of the request
+	// (one of the Trust* values); like HeaderCaller it is the front
+	// door's alone.
+	HeaderTrust = "X-Gateway-Trust"
+)
+
+// Trust decisions the front door hands on in HeaderTrust.
+const (
+	// TrustVerified: the caller proved who it is (an inbound token, or a
+	// Dagu key Dagu accepted).
+	TrustVerified = "verified"
+	// TrustRefused: Dagu refused the caller's key.
+	TrustRefused = "refused"
+	// TrustLacksSurface: Dagu knows the key, but it lacks the rest_api
+	// surface.
+	TrustLacksSurface = "lacks-surface"
+	// TrustUnchecked: no key, or no verdict yet (Dagu could not say, or
+	// the caller's address used up its checks).
+	TrustUnchecked = "unchecked"
 )
 
 // MaxRequestIDLen bounds a request ID taken from a client.
@@ -31,7 +50,10 @@ const MaxRequestIDLen = 128
 type Info struct {
 	RequestID string
 	Caller    string
-	calls     *atomic.Int64
+	// Trust is the front door's trust decision (a Trust* value); empty
+	// outside HTTP (stdio: the local user).
+	Trust string
+	calls *atomic.Int64
 }
 
 type key struct{}

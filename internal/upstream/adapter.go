@@ -15,6 +15,7 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/sync/singleflight"
 )
 
 // Adapter defaults, applied by NewAdapter to zero AdapterOptions fields.
@@ -147,6 +148,11 @@ type Adapter struct {
 	// caps holds the last successful capability detection; nil until one
 	// succeeded.
 	caps atomic.Pointer[restclient.Capabilities]
+	// detectFailed is set when the last detection failed, so that the next
+	// caller credential checked (passthrough) detects again with it.
+	detectFailed atomic.Bool
+	// detecting lets concurrent credential checks share one detection.
+	detecting singleflight.Group
 
 	mu           sync.Mutex // guards baseCtx, started and lastRedetect
 	baseCtx      context.Context
@@ -232,6 +238,7 @@ func (a *Adapter) Refresh(ctx context.Context) (restclient.Capabilities, error) 
 	ctx, cancel := context.WithTimeout(ctx, detectTimeout)
 	defer cancel()
 	caps, err := a.client.DetectCapabilities(ctx)
+	a.detectFailed.Store(err != nil)
 	if err != nil {
 		return caps, err
 	}

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package readtool
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
+)
+
+// passthroughTool is a tool reading Dagu with callers' own keys, over
+// stubs that record whether anything was read.
+func passthroughTool(t *testing.T) (*Tool, *stubUpstream, *stubBooks) {
+	t.Helper()
+	up, books := &stubUpstream{}, &stubBooks{}
+	tool, err := New(Options{Upstream: up, References: stubRefs{}, Workbooks: books, PassthroughCredentials: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tool, up, books
+}
+
+// callAs makes one tools/call with the bearer and the front door's trust
+// decision (none when trust is "").
+func callAs(tool *Tool, trust, args string) *mcp.CallToolResult {
+	h := http.Header{"Authorization": {"Bearer bogus_token_xyz"}, reqctx.HeaderCaller: {"unverified:192.0.2.1"}}
+	if trust != "" {
+		h.Set(reqctx.HeaderTrust, trust)
+	}
+	res, _ := tool.Handle(context.Background(), &mcp.CallToolRequest{
+		Params: &mcp.CallToolParamsRaw{Arguments: json.RawMessage(args)},
+		Extra:  &mcp.RequestExtra{Header: h},
+	})
+	return res
+}
+
+// TestUnverifiedCallerReadsNothing: in passthrough a caller whose key Dagu
+// did not accept gets no read of any kind (issue 20: a bogus bearer read
+// the whole profile of any workbook), only the reference topics; nothing
+// reaches Dagu or the file system for it.
+func TestUnverifiedCallerReadsNothing(t *testing.T) {
+	t.Parallel()
+	reads := []string{
+		`{"target":"workbook","path":"/data/payroll.xlsx"}`,
+		`{"target":"dags"}`,
+		`{"target":"run","name":"nightly","dagRunId":"latest"}`,
+		`{"uri":"dagu://dags/nightly/spec"}`,
+	}
+	for _, tt := range []struct {
+		trust string
+		code  Code
+	}{
+		{"", CodeResourceUnavailable},
+		{reqctx.TrustUnchecked, CodeResourceUnavailable},
+		{reqctx.TrustRefused, CodeUnauthenticated},
+		{reqctx.TrustLacksSurface, CodeUnauthorized},
+		{"verified-by-the-client", CodeResourceUnavailable},
+	} {
+		t.Run("trust="+tt.trust, func(t *testing.T) {
+			t.Parallel()
+			tool, up, books := passthroughTool(t)
+			for _, args := range reads {
+				if e := errorOf(t, callAs(tool, tt.trust, args)); e.Code != tt.code {
+					t.Errorf("%s: code %s, want %s", args, e.Code, tt.code)
+				}
+			}
+			if len(up.calls) != 0 || books.path != "" {
+				t.Errorf("an unverified caller reached Dagu (%d calls) or a workbook (%q)", len(up.calls), books.path)
+			}
+			if res := callAs(tool, tt.trust, `{"target":"reference","name":"authoring"}`); res.IsError {
+				t.Errorf("reference topics must stay open: %+v", res.StructuredContent)
+			}
+		})
+	}
+}
+
+// TestVerifiedCallerReads: the verified decision lets every read through.
+func TestVerifiedCallerReads(t *testing.T) {
+	t.Parallel()
+	tool, up, books := passthroughTool(t)
+	for _, args := range []string{`{"target":"workbook","path":"/data/a.xlsx"}`, `{"target":"dags"}`} {
+		if res := callAs(tool, reqctx.TrustVerified, args); res.IsError {
+			t.Errorf("%s: %+v", args, res.StructuredContent)
+		}
+	}
+	if len(up.calls) != 1 || books.path != "/data/a.xlsx" {
+		t.Errorf("calls %d, workbook %q", len(up.calls), books.path)
+	}
+}
+
+// TestUnverifiedResourceRead: dagu:// resources follow the same rule.
+func TestUnverifiedResourceRead(t *testing.T) {
+	t.Parallel()
+	tool, up, _ := passthroughTool(t)
+	_, err := tool.ReadResource(context.Background(), &mcp.ReadResourceRequest{
+		Params: &mcp.ReadResourceParams{URI: "dagu://dags"},
+		Extra:  &mcp.RequestExtra{Header: http.Header{reqctx.HeaderTrust: {reqctx.TrustRefused}}},
+	})
+	if err == nil || len(up.calls) != 0 {
+		t.Fatalf("an unverified resource read: err %v, %d upstream calls", err, len(up.calls))
+	}
+}
+
+// TestPassthroughBlamesTheCallersKey: Dagu's 401 and 403 for a verified
+// caller's read are about the caller's own key, not the operator's.
+func TestPassthroughBlamesTheCallersKey(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		failure *model.Failure
+		want    string
+	}{
+		{&model.Failure{Kind: model.FailureHTTP, Status: http.StatusForbidden, SurfaceDenied: true}, surfaceAdvice},
+		{&model.Failure{Kind: model.FailureHTTP, Status: http.StatusUnauthorized}, "Dagu did not accept your API key; check the key you send as Authorization: Bearer <key>."},
+		{&model.Failure{Kind: model.FailureHTTP, Status: http.StatusForbidden}, "Your Dagu API key is not allowed to read this resource."},
+	} {
+		tool, up, _ := passthroughTool(t)
+		up.err = tt.failure
+		if e := errorOf(t, callAs(tool, reqctx.TrustVerified, `{"target":"dags"}`)); e.Message != tt.want {
+			t.Errorf("status %d: message %q, want %q", tt.failure.Status, e.Message, tt.want)
+		}
+	}
+	tool, up := newStubTool(t)
+	up.err = &model.Failure{Kind: model.FailureHTTP, Status: http.StatusForbidden, SurfaceDenied: true}
+	if e := errorOf(t, callJSON(t, tool, `{"target":"dags"}`)); e.Message == surfaceAdvice {
+		t.Errorf("the service mode blames the caller's key: %q", e.Message)
+	}
+}

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package upstream
+
+import (
+	"context"
+	"errors"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
+)
+
+// CredentialVerdict is what Dagu said of a caller's own credential
+// (passthrough mode).
+type CredentialVerdict int
+
+// Verdicts of CheckCredential.
+const (
+	// CredentialAccepted: Dagu answered an authenticated read with it.
+	CredentialAccepted CredentialVerdict = iota + 1
+	// CredentialRefused: Dagu refused it (401, or 403 for a key that is
+	// not allowed to read).
+	CredentialRefused
+	// CredentialLacksSurface: Dagu knows the key, but it lacks the rest_api
+	// surface, so it can read nothing through REST.
+	CredentialLacksSurface
+)
+
+// ErrCredentialUnchecked is returned when Dagu could not say (unreachable,
+// timed out, or an answer that is neither an acceptance nor a refusal).
+var ErrCredentialUnchecked = errors.New("Dagu could not check the credential")
+
+// CheckCredential puts the credential ctx carries (reqctx.WithCredential)
+// to Dagu with the cheapest authenticated read every supported release has
+// (GET /dags?perPage=1 on the detected REST base). Until a capability
+// detection has succeeded, or after the last one failed, it first detects
+// the server's capabilities with this credential: a passthrough gateway has
+// no key of its own, and an authenticated Dagu tells an anonymous caller
+// nothing of its release.
+func (a *Adapter) CheckCredential(ctx context.Context) (CredentialVerdict, error) {
+	if _, ok := a.Capabilities(); !ok || a.detectFailed.Load() {
+		_, err, _ := a.detecting.Do("detect", func() (any, error) { return a.Refresh(ctx) })
+		if err != nil {
+			a.log.DebugContext(ctx, "capability detection with the caller's credential failed", "error", err)
+		}
+	}
+	res := a.client.Probe(ctx)
+	switch {
+	case res.OK:
+		return CredentialAccepted, nil
+	case res.Reason == restclient.ProbeSurface:
+		return CredentialLacksSurface, nil
+	case res.Reason == restclient.ProbeAuth:
+		return CredentialRefused, nil
+	}
+	return 0, errors.Join(ErrCredentialUnchecked, errors.New(res.Reason+": "+res.Detail))
+}

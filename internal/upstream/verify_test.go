@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package upstream
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
+	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu/fakedagutest"
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
+)
+
+// TestPassthroughLearnsTheReleaseFromTheFirstAcceptedKey: a passthrough
+// gateway has no key, so its start-up detection against an authenticated
+// Dagu fails. The first caller key Dagu accepts detects the release (the
+// REST base of 1.x is /api/v2), refused and unknown keys are told apart,
+// and a read with the accepted key then uses the release's routes.
+func TestPassthroughLearnsTheReleaseFromTheFirstAcceptedKey(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		profile fakedagu.Profile
+		base    restclient.APIBase
+		mcpOnly CredentialVerdict
+	}{
+		{fakedagu.Profile117, restclient.APIv2, CredentialRefused},
+		{fakedagu.Profile129, restclient.APIv2, CredentialAccepted},
+		{fakedagu.Profile20, restclient.APIv1, CredentialAccepted},
+		{fakedagu.Profile26, restclient.APIv1, CredentialAccepted},
+		{fakedagu.ProfileCurrent, restclient.APIv1, CredentialLacksSurface},
+	} {
+		t.Run(string(tt.profile), func(t *testing.T) {
+			t.Parallel()
+			_, url := fakedagutest.Start(t, fakedagu.Options{Profile: tt.profile,
+				APIKey: fakedagutest.APIKey, MCPOnlyKey: fakedagutest.MCPOnlyKey})
+			client, err := restclient.New(restclient.Config{BaseURL: url, Passthrough: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := NewAdapter(AdapterOptions{Client: client})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			_, _ = a.Refresh(ctx) // the start-up detection, without a key
+			with := func(key string) context.Context { return reqctx.WithCredential(ctx, key) }
+
+			if v, err := a.CheckCredential(with("bogus_token_xyz")); err != nil || v != CredentialRefused {
+				t.Errorf("bogus key: verdict %v, err %v; want refused", v, err)
+			}
+			if v, err := a.CheckCredential(with(fakedagutest.MCPOnlyKey)); err != nil || v != tt.mcpOnly {
+				t.Errorf("mcp-only key: verdict %v, err %v; want %v", v, err, tt.mcpOnly)
+			}
+			if v, err := a.CheckCredential(with(fakedagutest.APIKey)); err != nil || v != CredentialAccepted {
+				t.Fatalf("valid key: verdict %v, err %v; want accepted", v, err)
+			}
+			caps, ok := a.Capabilities()
+			if !ok || caps.APIBase != tt.base {
+				t.Fatalf("capabilities after the accepted key: %+v (ok %v), want REST base %s", caps, ok, tt.base)
+			}
+			if _, err := a.ListDAGs(with(fakedagutest.APIKey), model.DAGListQuery{}); err != nil {
+				t.Fatalf("a read with the accepted key: %v", err)
+			}
+		})
+	}
+}
+
+// TestCheckCredentialWhenDaguIsDown: an unreachable Dagu gives no verdict.
+func TestCheckCredentialWhenDaguIsDown(t *testing.T) {
+	t.Parallel()
+	client, err := restclient.New(restclient.Config{BaseURL: "http://127.0.0.1:1", Passthrough: true, Retries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := NewAdapter(AdapterOptions{Client: client})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = a.CheckCredential(reqctx.WithCredential(context.Background(), fakedagutest.APIKey))
+	if !errors.Is(err, ErrCredentialUnchecked) {
+		t.Fatalf("err = %v, want ErrCredentialUnchecked", err)
+	}
+}
