@@ -37,11 +37,18 @@ func serveHTTP(ctx context.Context, cfg config.Config, log *slog.Logger, getenv 
 		go serveMetrics(ctx, cfg, log, metrics)
 		metrics = nil // /metrics moves off the MCP listener
 	}
+	var verify func(ctx context.Context, credential, remoteAddr string) (string, string)
+	if cfg.Passthrough() {
+		if verify, err = g.callerVerifier(); err != nil {
+			return err
+		}
+	}
 	handler, err := frontdoor.New(frontdoor.Options{
 		MCP:          g.mcpHandler(),
 		Metrics:      metrics,
 		Ready:        g.ready,
 		Passthrough:  cfg.Passthrough(),
+		Verify:       verify,
 		Tokens:       cfg.AuthTokens,
 		TokenFile:    cfg.AuthTokenFile,
 		AllowedHosts: cfg.AllowedHosts,

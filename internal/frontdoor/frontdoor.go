@@ -57,6 +57,12 @@ type Options struct {
 	// Dagu key: /mcp requires one (a 401 with a Bearer challenge otherwise),
 	// Dagu judges it, and no inbound tokens are configured.
 	Passthrough bool
+	// Verify makes the one trust decision of a passthrough request before
+	// any work: what Dagu says of the caller's key (a reqctx.Trust* value)
+	// and the caller's name for logs and per-caller limits. Required with
+	// Passthrough. The decision reaches the tool in reqctx.HeaderTrust and
+	// reqctx.HeaderCaller; /metrics answers only a verified caller.
+	Verify func(ctx context.Context, credential, remoteAddr string) (trust, caller string)
 	// AllowedHosts are extra Host/Origin values accepted, as host or
 	// host:port.
 	AllowedHosts []string
@@ -98,13 +104,18 @@ func New(o Options) (http.Handler, error) {
 	if !auth.enabled() && !o.Passthrough && !config.IsLoopbackListen(o.Listen) {
 		return nil, fmt.Errorf("front door: refusing to serve %s without inbound tokens", o.Listen)
 	}
+	if o.Passthrough && o.Verify == nil {
+		return nil, errors.New("front door: passthrough needs a Verify function")
+	}
 	logger := o.Logger
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	protect := func(h http.Handler) http.Handler { return guard.wrap(auth.wrap(h)) }
+	protectMetrics := protect
 	if o.Passthrough {
-		protect = func(h http.Handler) http.Handler { return guard.wrap(requireCallerKey(h)) }
+		protect = func(h http.Handler) http.Handler { return guard.wrap(verifyCaller(o.Verify, h)) }
+		protectMetrics = func(h http.Handler) http.Handler { return protect(requireVerified(h)) }
 	}
 
 	mcp := protect(limitBody(refuseBatches(o.MCP), orDefault(o.MaxBodyBytes, defaultMaxBodyBytes)))
@@ -113,13 +124,14 @@ func New(o Options) (http.Handler, error) {
 		mux.Handle(method+" /mcp", mcp)
 	}
 	if o.Metrics != nil {
-		mux.Handle("GET /metrics", protect(o.Metrics))
+		mux.Handle("GET /metrics", protectMetrics(o.Metrics))
 	}
-	if auth.enabled() {
+	if auth.enabled() || o.Passthrough {
+		// Every mode that can answer 401 serves where the challenge points.
 		metadata := guard.wrap(http.HandlerFunc(serveProtectedResourceMetadata))
 		mux.Handle("GET "+protectedResourcePath, metadata)
 		mux.Handle("GET "+protectedResourceMCP, metadata)
-		mux.Handle("POST "+registrationPath, guard.wrap(http.HandlerFunc(refuseRegistration)))
+		mux.Handle("POST "+registrationPath, guard.wrap(refuseRegistration(o.Passthrough)))
 	}
 	mux.HandleFunc("GET /healthz", serveHealth)
 	trusted := func(r *http.Request) bool {

@@ -50,8 +50,12 @@ func serveProtectedResourceMetadata(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// msgNoOAuth answers an OAuth client's dynamic client registration.
-const msgNoOAuth = "This gateway does not use OAuth and offers no client registration: configure the client to send Authorization: Bearer <token> with a token from the gateway's operator (--auth-token or GATEWAY_AUTH_TOKENS)."
+// msgNoOAuth answers an OAuth client's dynamic client registration;
+// msgNoOAuthPassthrough does when callers bring their own Dagu keys.
+const (
+	msgNoOAuth            = "This gateway does not use OAuth and offers no client registration: configure the client to send Authorization: Bearer <token> with a token from the gateway's operator (--auth-token or GATEWAY_AUTH_TOKENS)."
+	msgNoOAuthPassthrough = "This gateway does not use OAuth and offers no client registration: configure the client to send Authorization: Bearer <your Dagu API key with the rest_api surface>."
+)
 
 // refuseRegistration answers POST /register. An OAuth client that finds no
 // authorization server in the metadata falls back to treating the gateway's
@@ -59,8 +63,14 @@ const msgNoOAuth = "This gateway does not use OAuth and offers no client registr
 // mcp-remote) and tries dynamic client registration there; an OAuth error
 // body (RFC 6749 access_denied) makes it stop with this message instead of
 // "HTTP 404: Invalid OAuth error response".
-func refuseRegistration(w http.ResponseWriter, _ *http.Request) {
-	writeJSONText(w, http.StatusForbidden, map[string]string{"error": "access_denied", "error_description": msgNoOAuth})
+func refuseRegistration(passthrough bool) http.Handler {
+	message := msgNoOAuth
+	if passthrough {
+		message = msgNoOAuthPassthrough
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		writeJSONText(w, http.StatusForbidden, map[string]string{"error": "access_denied", "error_description": message})
+	})
 }
 
 // bearerChallenge is the WWW-Authenticate value of a 401: the Bearer scheme

@@ -5,6 +5,7 @@ package frontdoor
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"net"
 	"net/http"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
@@ -13,9 +14,10 @@ import (
 // withRequestID gives every request an ID: the client's X-Request-Id when
 // it is short and plain (see reqctx.SanitizeRequestID), else a new one. The
 // ID is echoed in the response, put on the request for the log line and
-// the read tool, and forwarded to Dagu. The caller header is the front
-// door's alone: a client's value is dropped, and an accepted token names
-// the caller by a short fingerprint (never the token).
+// the read tool, and forwarded to Dagu. The caller and trust headers are
+// the front door's alone: a client's values are dropped. An accepted token
+// names the caller by a short fingerprint (never the token) and is a
+// verified caller; in passthrough verifyCaller decides both later.
 func withRequestID(h http.Handler, auth *tokenAuth, passthrough bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := reqctx.SanitizeRequestID(r.Header.Get(reqctx.HeaderRequestID))
@@ -24,34 +26,35 @@ func withRequestID(h http.Handler, auth *tokenAuth, passthrough bool) http.Handl
 		}
 		r.Header.Set(reqctx.HeaderRequestID, id)
 		w.Header().Set(reqctx.HeaderRequestID, id)
-		r.Header.Set(reqctx.HeaderCaller, callerOf(r, auth, passthrough))
+		caller, trust := callerOf(r, auth, passthrough)
+		r.Header.Set(reqctx.HeaderCaller, caller)
+		r.Header.Set(reqctx.HeaderTrust, trust)
 		h.ServeHTTP(w, r)
 	})
 }
 
-// callerOf names the caller for logs: the name of a named token
-// ("name:token" lines), "token:<fingerprint>" for another accepted token, "key:<fingerprint>" for a caller's own Dagu key
-// in passthrough mode, "anonymous" when the gateway has no tokens.
-func callerOf(r *http.Request, auth *tokenAuth, passthrough bool) string {
+// callerOf names the caller for logs and says whether it is verified: the
+// name of a named token ("name:token" lines), "token:<fingerprint>" for
+// another accepted token, "anonymous" (verified: the local user) when the
+// gateway has no tokens, "unauthenticated" otherwise. In passthrough the
+// caller stays unverified until verifyCaller has Dagu's verdict.
+func callerOf(r *http.Request, auth *tokenAuth, passthrough bool) (caller, trust string) {
 	authorization := r.Header.Get("Authorization")
-	token, ok := bearerToken(authorization)
 	if passthrough {
-		if ok {
-			return "key:" + shortFingerprint(token)
-		}
-		return "unauthenticated"
+		return "unverified:" + remoteHost(r.RemoteAddr), reqctx.TrustUnchecked
 	}
 	if !auth.enabled() {
-		return "anonymous"
+		return "anonymous", reqctx.TrustVerified
 	}
 	name, accepted := auth.match(authorization)
 	switch {
 	case !accepted:
-		return "unauthenticated"
+		return "unauthenticated", reqctx.TrustUnchecked
 	case name != "":
-		return name
+		return name, reqctx.TrustVerified
 	}
-	return "token:" + shortFingerprint(token)
+	token, _ := bearerToken(authorization)
+	return "token:" + shortFingerprint(token), reqctx.TrustVerified
 }
 
 func shortFingerprint(secret string) string {
@@ -59,17 +62,10 @@ func shortFingerprint(secret string) string {
 	return hex.EncodeToString(sum[:4])
 }
 
-// requireCallerKey is the passthrough front door: a request to /mcp must
-// carry a bearer credential (Dagu decides whether it is valid); without one
-// it gets a 401 whose challenge and body say what to send.
-func requireCallerKey(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, ok := bearerToken(r.Header.Get("Authorization")); !ok {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="dagu"`)
-			writeJSONText(w, http.StatusUnauthorized, map[string]string{"error": "unauthorized",
-				"message": "This gateway reads Dagu with each caller's own key: send Authorization: Bearer <your Dagu API key with the rest_api surface>."})
-			return
-		}
-		h.ServeHTTP(w, r)
-	})
+// remoteHost is the address of a request's peer without its port.
+func remoteHost(remoteAddr string) string {
+	if host, _, err := net.SplitHostPort(remoteAddr); err == nil {
+		return host
+	}
+	return remoteAddr
 }

@@ -29,12 +29,12 @@ func TestRequestIDs(t *testing.T) {
 		{"header injection", "a\r\nX-Evil: 1", false},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
+		t.Run(tt.name, func(t *testing.T) { // not parallel: the subtests share seen
 			r := frontDoorRequest{path: "/mcp", auth: "Bearer " + token}
 			w := r.doWith(h, func(req *http.Request) {
 				req.Header.Set(reqctx.HeaderRequestID, tt.sent)
 				req.Header.Set(reqctx.HeaderCaller, "forged")
+				req.Header.Set(reqctx.HeaderTrust, "forged")
 			})
 			got := w.Header().Get(reqctx.HeaderRequestID)
 			if got == "" || seen.Get(reqctx.HeaderRequestID) != got || (tt.keep && got != tt.sent) || (!tt.keep && got == tt.sent) {
@@ -42,6 +42,9 @@ func TestRequestIDs(t *testing.T) {
 			}
 			if c := seen.Get(reqctx.HeaderCaller); c == "forged" || len(c) != len("token:")+8 {
 				t.Fatalf("caller %q", c)
+			}
+			if trust := seen.Get(reqctx.HeaderTrust); trust != reqctx.TrustVerified {
+				t.Fatalf("trust %q, want the front door's own verified", trust)
 			}
 		})
 	}
