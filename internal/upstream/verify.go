@@ -27,7 +27,7 @@ const (
 
 // ErrCredentialUnchecked is returned when Dagu could not say (unreachable,
 // timed out, or an answer that is neither an acceptance nor a refusal).
-var ErrCredentialUnchecked = errors.New("Dagu could not check the credential")
+var ErrCredentialUnchecked = errors.New("the credential could not be checked: Dagu gave no verdict")
 
 // CheckCredential puts the credential ctx carries (reqctx.WithCredential)
 // to Dagu with the cheapest authenticated read every supported release has
