@@ -4,6 +4,7 @@ package frontdoor
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"net/http"
 )
@@ -15,22 +16,33 @@ import (
 // one call.
 const batchRefusal = `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"JSON-RPC batches are not supported: send one request per HTTP request."}}`
 
-// maxLeadingSpace bounds the whitespace looked through before the first
-// JSON character.
-const maxLeadingSpace = 4096
+// notUTF8Refusal is the JSON-RPC error of a body in UTF-16 or UTF-32 (its
+// byte order mark starts with 0xFE or 0xFF, never valid in UTF-8): JSON-RPC
+// over HTTP is UTF-8, and such a body could hide a batch from the check.
+const notUTF8Refusal = `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"The request body must be UTF-8 JSON."}}`
 
-// refuseBatches answers 400 to a POST whose JSON body is an array.
+// peekSize is the read buffer used to look past leading whitespace; the
+// whitespace is consumed and dropped as it is read, so however much there
+// is (up to the body limit), no more than this is held.
+const peekSize = 512
+
+// refuseBatches answers 400 to a POST whose JSON body is an array, whatever
+// whitespace and UTF-8 byte order marks precede it, and to a body in UTF-16
+// or UTF-32. The body is read once: what precedes the first JSON character
+// is dropped, and the handler reads on from there.
 func refuseBatches(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost || r.Body == nil {
 			h.ServeHTTP(w, r)
 			return
 		}
-		br := bufio.NewReaderSize(r.Body, maxLeadingSpace+1)
-		if firstJSONByte(br) == '[' {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusBadRequest)
-			_, _ = io.WriteString(w, batchRefusal+"\n")
+		br := bufio.NewReaderSize(r.Body, peekSize)
+		switch skipToJSON(br) {
+		case '[':
+			refuse(w, batchRefusal)
+			return
+		case 0xFE, 0xFF:
+			refuse(w, notUTF8Refusal)
 			return
 		}
 		r.Body = struct {
@@ -41,22 +53,36 @@ func refuseBatches(h http.Handler) http.Handler {
 	})
 }
 
-// firstJSONByte peeks at the first byte that is not JSON whitespace,
-// without consuming anything; 0 when there is none within the bound.
-func firstJSONByte(br *bufio.Reader) byte {
-	for n := 1; n <= maxLeadingSpace; n++ {
-		b, err := br.Peek(n)
-		if len(b) < n {
+func refuse(w http.ResponseWriter, body string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusBadRequest)
+	_, _ = io.WriteString(w, body+"\n")
+}
+
+// utf8BOM is the UTF-8 byte order mark.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// skipToJSON consumes any amount of JSON whitespace and UTF-8 byte order
+// marks and returns the next byte without consuming it; 0 at the end of the
+// body or when it cannot be read (the handler then sees the same).
+func skipToJSON(br *bufio.Reader) byte {
+	for {
+		head, _ := br.Peek(1)
+		if len(head) == 0 {
 			return 0
 		}
-		switch c := b[n-1]; c {
+		switch c := head[0]; c {
 		case ' ', '\t', '\r', '\n':
-			if err != nil {
-				return 0
+			_, _ = br.Discard(1)
+			continue
+		case utf8BOM[0]:
+			if mark, _ := br.Peek(len(utf8BOM)); bytes.Equal(mark, utf8BOM) {
+				_, _ = br.Discard(len(utf8BOM))
+				continue
 			}
+			return c
 		default:
 			return c
 		}
 	}
-	return 0
 }
