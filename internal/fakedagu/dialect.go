@@ -32,6 +32,7 @@ type dialect struct {
 	dagListWorkspace  bool       // GET /dags binds workspace
 	dagListSort       bool       // GET /dags binds sort and order
 	listNextRun       bool       // DAG list entries carry nextRun (else it follows the schedule)
+	emptyDAGsNull     bool       // an empty DAG list is {"dags": null} (1.17's handler appends to a nil slice)
 	validatesDAGNames bool       // /dags/{fileName} answers 400 on bad names
 	dagNotFound       string     // message format of a missing DAG (%[1]s: file name)
 	specNotFound      int        // status of GET /dags/{fileName}/spec for a missing DAG
@@ -144,7 +145,7 @@ var dialects = map[Profile]*dialect{
 		profile: Profile117, release: "1.17.4", dataDir: "testdata/profiles/v1.17.4",
 		apiBase: "/api/v2", legacyBase: "/api/v1", auth: authStaticToken,
 		routes:     routeLegacySearch,
-		subRunPath: "children", subRunNoun: "child dag-run", childLookup: true, dagLabels: tagOnly,
+		subRunPath: "children", subRunNoun: "child dag-run", childLookup: true, dagLabels: tagOnly, emptyDAGsNull: true,
 		dagNotFound: dagNotFoundOld, specNotFound: http.StatusInternalServerError,
 		runLabels: noLabels, emptyRunsNull: true, subRunSchedulerLog: true, derivesFromShapes: true,
 	},

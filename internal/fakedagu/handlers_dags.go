@@ -110,9 +110,13 @@ func (s *Server) handleDAGs(c *call) {
 	sortDAGs(matched, q.byNextRun, q.descending, s.nextRunOf)
 	start := min((q.page-1)*q.perPage, len(matched))
 	end := min(start+q.perPage, len(matched))
-	items := arr{}
-	for _, d := range matched[start:end] {
-		items = append(items, d.listEntry)
+	var items any // null: an empty page of a release that answers null
+	if end > start || !s.dialect.emptyDAGsNull {
+		page := make(arr, 0, end-start)
+		for _, d := range matched[start:end] {
+			page = append(page, d.listEntry)
+		}
+		items = page
 	}
 	c.ok(obj{"dags": items, "errors": nil, "pagination": pagination(len(matched), q.page, q.perPage)})
 }

@@ -149,19 +149,27 @@ func (c *call) labelsParam() ([]string, bool) {
 // labelFilter reads a list's label filter the way the release names it;
 // releases without one ignore every label parameter.
 func (c *call) labelFilter(kind labelParam) ([]string, bool) {
-	var name string
 	switch kind {
 	case labelsOrTags:
 		return c.labelsParam()
 	case tagsOnly:
-		name = "tags"
+		raw, ok := c.stringParam("tags")
+		return normalizeLabels(raw), ok
 	case tagOnly:
-		name = "tag"
-	default:
-		return nil, true
+		return c.tagParam()
 	}
-	raw, ok := c.stringParam(name)
-	return normalizeLabels(raw), ok
+	return nil, true
+}
+
+// tagParam reads 1.x's tag filter: one label, matched whole and ignoring
+// case (1.x compares it with strings.EqualFold against labels it stores
+// lower-cased), neither trimmed nor split at commas; empty is no filter.
+func (c *call) tagParam() ([]string, bool) {
+	raw, ok := c.stringParam("tag")
+	if !ok || raw == "" {
+		return nil, ok
+	}
+	return []string{strings.ToLower(raw)}, true
 }
 
 // requiredString returns a required string parameter; a missing one is the

@@ -125,3 +125,61 @@ func TestDAGListQueriesPerRelease(t *testing.T) {
 		})
 	}
 }
+
+// TestTagFilterOf1x pins the DAG list's tag filter of Dagu 1.17 and 1.29
+// as their list handlers apply it: one value, equal to one of a DAG's
+// labels ignoring case, neither trimmed nor split at commas; labels is
+// ignored. An empty page is null on 1.17 and [] on 1.29.
+func TestTagFilterOf1x(t *testing.T) {
+	t.Parallel()
+	all := map[fakedagu.Profile]int{fakedagu.Profile117: 8, fakedagu.Profile129: 13}
+	tests := []struct {
+		name  string
+		query string
+		dags  []string // nil: the page is empty
+		total int      // -1: every DAG
+	}{
+		{"one label", "?tag=team-a", []string{"failing_job", "parent_job"}, 2},
+		{"case is ignored", "?tag=TEAM-A", []string{"failing_job", "parent_job"}, 2},
+		{"a comma is not a list", "?tag=team-a,nightly", nil, 0},
+		{"spaces are kept", "?tag=%20team-a", nil, 0},
+		{"empty is no filter", "?tag=&perPage=1", []string{"big_log_job"}, -1},
+		{"labels are ignored", "?labels=team-a&perPage=1", []string{"big_log_job"}, -1},
+		{"pages the filtered list", "?tag=nightly&perPage=1&page=2", []string{"scheduled_job"}, 2},
+		{"a page past the end", "?tag=nightly&page=3&perPage=1", nil, 2},
+	}
+	for p, every := range all {
+		a := startProfile(t, p, nil)
+		for _, tt := range tests {
+			t.Run(p.String()+"/"+tt.name, func(t *testing.T) {
+				t.Parallel()
+				ans := a.get(t, "/dags"+tt.query)
+				if ans.status != http.StatusOK {
+					t.Fatalf("status %d: %s", ans.status, ans.body)
+				}
+				body := ans.object(t)
+				switch {
+				case tt.dags != nil:
+					if got := names(t, body["dags"], "fileName"); !slices.Equal(got, tt.dags) {
+						t.Errorf("dags = %v, want %v", got, tt.dags)
+					}
+				case p == fakedagu.Profile117:
+					if body["dags"] != nil {
+						t.Errorf("dags = %v, want null", body["dags"])
+					}
+				default:
+					if got, ok := body["dags"].([]any); !ok || len(got) != 0 {
+						t.Errorf("dags = %v, want []", body["dags"])
+					}
+				}
+				want := tt.total
+				if want < 0 {
+					want = every
+				}
+				if got := number(body["pagination"].(map[string]any), "totalRecords"); got != want {
+					t.Errorf("total = %d, want %d", got, want)
+				}
+			})
+		}
+	}
+}

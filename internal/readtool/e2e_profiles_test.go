@@ -26,6 +26,8 @@ type profileCase struct {
 var profileCases = []profileCase{
 	{name: "dags", args: `{"target":"dags"}`},
 	{name: "dags-labels", args: `{"target":"dags","query":"labels=team-a"}`},
+	{name: "dags-two-labels", args: `{"target":"dags","query":"labels=nightly,TEAM-A"}`},
+	{name: "dags-two-labels-past-the-end", args: `{"target":"dags","query":"labels=nightly,team-a&page=2&perPage=1"}`},
 	{name: "dag", args: `{"target":"dag","name":"failing_job"}`},
 	{name: "dag-spec", args: `{"target":"dag_spec","name":"failing_job"}`},
 	{name: "dag-spec-missing", args: `{"target":"dag_spec","name":"no_such_dag"}`, want: allProfiles("resource_not_found")},

@@ -20,16 +20,24 @@ const (
 )
 
 // listDAGs reads one page of the DAG collection (1 call, shared with
-// identical reads: see listCache).
+// identical reads: see listCache), with the labels in the release's label
+// filter. Several labels on a release that filters by one take up to
+// emulatedMaxPages calls (see dags_legacy.go).
 func (a *Adapter) listDAGs(ctx context.Context, q model.DAGListQuery) (*model.DAGCollection, error) {
-	resp, err := a.fetchDAGList(ctx, gen.ListDAGsParams{
+	p, rest := dagListParams(gen.ListDAGsParams{
 		Page:    ptr(q.Page),
 		PerPage: ptr(q.PerPage),
 		Name:    ptr(q.Name),
-		Labels:  ptr(joinLabels(q.Labels)),
 		Sort:    ptr(gen.ListDAGsParamsSort(q.Sort)),
 		Order:   ptr(gen.SortOrder(q.Order)),
-	})
+	}, normalizeLabels(q.Labels), a.capsOrCurrent())
+	var resp *gen.DAGListResponse
+	var err error
+	if len(rest) > 0 {
+		resp, err = a.dagsWithAllLabels(ctx, p, rest)
+	} else {
+		resp, err = a.fetchDAGList(ctx, p)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -24,6 +24,8 @@ const (
 	defaultSearchLimit = 20
 	// defaultWikiPerPage is Dagu's own default page size of the wiki list.
 	defaultWikiPerPage = 50
+	// defaultDAGsPerPage is Dagu's own default page size of the DAG list.
+	defaultDAGsPerPage = 50
 )
 
 // Agent-facing explanations of reads an older Dagu cannot serve at all.
@@ -73,13 +75,14 @@ func workspaceWithout(route, ws string) error {
 const defaultWorkspace = "default"
 
 // dagLabelParam is the DAG list's label filter parameter of the release:
-// labels (2.6 and later), tags (2.0), tag (1.x).
+// labels (2.6 and later), tags (2.0), tag (1.x, one label; see
+// dags_legacy.go).
 func dagLabelParam(caps restclient.Capabilities) string {
 	switch {
 	case caps.RunListFilters:
-		return "labels"
+		return labelParamLabels
 	case caps.APIBase == restclient.APIv2:
-		return "tag"
+		return labelParamTag
 	}
-	return "tags"
+	return labelParamTags
 }

@@ -146,15 +146,7 @@ func (a *Adapter) dagNamesWithLabels(ctx context.Context, labels []string, caps 
 func (a *Adapter) dagNamesWithLabel(ctx context.Context, label, param string) (map[string]bool, error) {
 	names := map[string]bool{}
 	for page := 1; page <= emulatedMaxPages; page++ {
-		p := gen.ListDAGsParams{Page: ptr(page), PerPage: ptr(emulatedPageSize)}
-		switch param {
-		case "tag":
-			p.Tag = &label
-		case "tags":
-			p.Tags = &label
-		default:
-			p.Labels = &label
-		}
+		p := withLabelFilter(gen.ListDAGsParams{Page: ptr(page), PerPage: ptr(emulatedPageSize)}, param, label)
 		resp, err := a.client.ListDAGs(ctx, p)
 		if err != nil {
 			return nil, err

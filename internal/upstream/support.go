@@ -31,7 +31,7 @@ func Support(caps restclient.Capabilities) []TargetSupport {
 	local := TargetSupport{How: Served, Note: "answered by the gateway itself"}
 	rows := []TargetSupport{
 		withTarget("references", local), withTarget("reference", local),
-		{Target: "dags", How: Served},
+		dagsSupport(caps),
 		{Target: "dag", How: Served},
 		{Target: "dag_spec", How: Served},
 		dagSearchSupport(caps),
@@ -50,6 +50,14 @@ func Support(caps restclient.Capabilities) []TargetSupport {
 func withTarget(target string, s TargetSupport) TargetSupport {
 	s.Target = target
 	return s
+}
+
+func dagsSupport(caps restclient.Capabilities) TargetSupport {
+	if dagLabelParam(caps) == labelParamTag {
+		return TargetSupport{Target: "dags", How: Served,
+			Note: fmt.Sprintf("this Dagu filters by one label (tag): with several, the first is sent and the gateway applies the others over at most %d DAGs", emulatedMaxItems)}
+	}
+	return TargetSupport{Target: "dags", How: Served}
 }
 
 func dagSearchSupport(caps restclient.Capabilities) TargetSupport {
