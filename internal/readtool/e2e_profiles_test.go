@@ -52,6 +52,12 @@ var profileCases = []profileCase{
 	{name: "run-latest", args: `{"target":"run","name":"failing_job","dagRunId":"latest"}`},
 	{name: "run-latest-of-a-dag-without-runs", args: `{"target":"run","name":"no_such_dag","dagRunId":"latest"}`, want: allProfiles("resource_not_found")},
 	{name: "run-logs-latest", args: `{"target":"run_logs","name":"failing_job","dagRunId":"latest","query":"tail=5"}`},
+	{name: "foreach-items-of-a-plain-step", args: `{"target":"foreach_items","name":"failing_job","dagRunId":"latest","stepName":"prepare"}`,
+		want: noForeachOn1x()},
+	{name: "foreach-item-of-a-plain-step", args: `{"target":"foreach_item","name":"failing_job","dagRunId":"latest","stepName":"prepare","item":"0"}`,
+		want: noForeachOn1x()},
+	{name: "foreach-items-uri-of-a-missing-run", args: `{"uri":"dagu://runs/failing_job/no_such_run/steps/explode/foreach"}`,
+		want: noForeachOn1x()},
 	{name: "sub-run-of-a-missing-run", args: `{"target":"run","name":"parent_job","dagRunId":"nope","subRunId":"nope"}`,
 		want: allProfiles("resource_not_found")},
 }
@@ -66,6 +72,15 @@ func allProfiles(code string) map[fakedagu.Profile]string {
 
 func noWikiOn1x() map[fakedagu.Profile]string {
 	return map[fakedagu.Profile]string{fakedagu.Profile129: "resource_unavailable", fakedagu.Profile117: "resource_unavailable"}
+}
+
+// noForeachOn1x: foreach reads of a step that is not a foreach step, or
+// of a missing run, are resource_not_found where foreach exists, and
+// resource_unavailable on 1.x, which has neither the /foreach routes nor
+// the step-log downloads a foreach summary is read from.
+func noForeachOn1x() map[fakedagu.Profile]string {
+	return merge(allProfiles("resource_not_found"), map[fakedagu.Profile]string{
+		fakedagu.Profile129: "resource_unavailable", fakedagu.Profile117: "resource_unavailable"})
 }
 
 func merge(a, b map[fakedagu.Profile]string) map[fakedagu.Profile]string {

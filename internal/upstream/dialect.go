@@ -34,6 +34,9 @@ const (
 		"routes of Dagu 1.17, so the gateway cannot read sub-runs on it."
 	detailNoWiki = "This Dagu server has no wiki: Dagu 2.0 to 2.6 serve it as docs and current releases as the wiki; " +
 		"Dagu 1.x has neither, so upgrading Dagu is the only way to read pages through it."
+	detailNoForeach = "This Dagu server has neither the /foreach routes of current releases nor the step-log downloads " +
+		"of Dagu 2.0 and later that a finished foreach step's summary is read from (Dagu 1.x has neither), so the " +
+		"gateway cannot read foreach items on it; upgrading Dagu is the only way to read them through it."
 )
 
 // caps returns the last detection, or the current release's capabilities
@@ -52,6 +55,13 @@ func (a *Adapter) capsOrCurrent() restclient.Capabilities {
 // /sub-dag-runs (1.29 and later) or /children (1.17; restclient's
 // RunRoutes then reads sub-runs there).
 func hasSubRunRoutes(caps restclient.Capabilities) bool { return caps.SubRuns || caps.ChildRuns }
+
+// hasForeachSource reports whether the release has anything foreach
+// items are read from: the /foreach routes, or the step-log downloads a
+// finished foreach step's summary is read from (2.0 and later).
+func hasForeachSource(caps restclient.Capabilities) bool {
+	return caps.ForeachRoutes || caps.LogDownloads
+}
 
 // hasWorkspaces reports whether the release knows workspaces: 2.6 and
 // later (the wiki, the docs feed and the run-list filters arrived with

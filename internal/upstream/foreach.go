@@ -22,8 +22,11 @@ import (
 // When the last detection found the routes, or none has succeeded, the
 // route is tried first; a router-level 404 there means the server changed
 // (or never had them): a re-detection is started and this read falls back
-// to the summary.
+// to the summary. A release with neither (1.x) is answered without a call.
 func (a *Adapter) listForeachItems(ctx context.Context, addr model.StepAddress, q model.ForeachQuery) (*model.ForeachItems, error) {
+	if !hasForeachSource(a.capsOrCurrent()) {
+		return nil, unsupported(restclient.RouteForeachItems, detailNoForeach, nil)
+	}
 	t, err := a.resolveRun(ctx, addr.RunAddress)
 	if err != nil {
 		return nil, err
@@ -49,6 +52,9 @@ func (a *Adapter) foreachItemsOf(ctx context.Context, t runTarget, step string, 
 // getForeachItem reads one item with its body steps, by the same plan as
 // listForeachItems. The summary of an older server records no body steps.
 func (a *Adapter) getForeachItem(ctx context.Context, addr model.StepAddress) (*model.ForeachItem, error) {
+	if !hasForeachSource(a.capsOrCurrent()) {
+		return nil, unsupported(restclient.RouteForeachItem, detailNoForeach, nil)
+	}
 	t, err := a.resolveRun(ctx, addr.RunAddress)
 	if err != nil {
 		return nil, err

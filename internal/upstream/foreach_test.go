@@ -248,3 +248,57 @@ func TestForeachRouteVanishes(t *testing.T) {
 		}
 	}
 }
+
+// TestForeachOn1xIsUnavailable: a release with neither the /foreach routes
+// nor step-log downloads (1.x) answers every foreach read as unsupported
+// (resource_unavailable) without a call, whatever the run and step, as its
+// wiki reads do; the same read on 2.0 finds the step is not a foreach step.
+func TestForeachOn1xIsUnavailable(t *testing.T) {
+	t.Parallel()
+	plain := stepOf(runOf("failing_job", "latest"), "prepare")
+	missingRun := stepOf(runOf("failing_job", "no_such_run"), "explode")
+	subRun := stepOf(model.RunAddress{Name: "parent_job", DAGRunID: "latest", SubRunID: "no_such_sub"}, "each")
+	reads := []struct {
+		name string
+		read func(context.Context, *Adapter) error
+	}{
+		{"items of a plain step", func(ctx context.Context, a *Adapter) error {
+			return ignore(a.ListForeachItems(ctx, plain, model.ForeachQuery{}))
+		}},
+		{"item of a plain step", func(ctx context.Context, a *Adapter) error {
+			return ignore(a.GetForeachItem(ctx, withItem(plain, "0")))
+		}},
+		{"items of a missing run", func(ctx context.Context, a *Adapter) error {
+			return ignore(a.ListForeachItems(ctx, missingRun, model.ForeachQuery{Status: "failed"}))
+		}},
+		{"item of a sub-run", func(ctx context.Context, a *Adapter) error {
+			return ignore(a.GetForeachItem(ctx, withItem(subRun, "1")))
+		}},
+	}
+	for _, p := range []fakedagu.Profile{fakedagu.Profile129, fakedagu.Profile117} {
+		t.Run(string(p), func(t *testing.T) {
+			t.Parallel()
+			env := newAdapterEnv(t, envOptions{fake: fakedagu.Options{Profile: p}, detect: true})
+			for _, r := range reads {
+				var err error
+				calls := env.calls(func() { err = r.read(context.Background(), env.adapter) })
+				e := errorOf(t, err)
+				if e.Kind != model.FailureUnsupported || e.Detail != detailNoForeach || e.Field != "" || len(calls) != 0 {
+					t.Errorf("%s: %+v after calls %q, want unsupported without a call", r.name, e, calls)
+				}
+			}
+		})
+	}
+	t.Run("2.0", func(t *testing.T) {
+		t.Parallel()
+		env := newAdapterEnv(t, envOptions{fake: fakedagu.Options{Profile: fakedagu.Profile20}, detect: true})
+		if e := errorOf(t, reads[0].read(context.Background(), env.adapter)); e.Kind != model.FailureNotFound || e.Field != model.FieldStepName {
+			t.Errorf("%+v, want the step not found", e)
+		}
+	})
+}
+
+func withItem(s model.StepAddress, item string) model.StepAddress {
+	s.Item = item
+	return s
+}
