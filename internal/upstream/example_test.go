@@ -241,3 +241,122 @@ func ExampleAdapter_GetForeachItem() {
 	// 1 failed steps: 1
 	// work
 }
+
+// Start detects the server's capabilities in the background and again every
+// CapabilityRefresh until its context ends; Capabilities reports the last
+// detection that succeeded.
+func ExampleAdapter_Start() {
+	adapter, stop := exampleAdapter(fakedagu.Options{})
+	defer stop()
+	ctx, cancel := exampleContext()
+	defer cancel()
+
+	adapter.Start(ctx)
+	for {
+		if caps, ok := adapter.Capabilities(); ok {
+			fmt.Println(caps.APIBase, "wiki:", caps.Wiki, "event logs:", caps.EventLogs)
+			return
+		}
+		select {
+		case <-ctx.Done():
+			panic(ctx.Err())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	// Output:
+	// /api/v1 wiki: true event logs: true
+}
+
+// GetDAG reads one DAG with its latest run.
+func ExampleAdapter_GetDAG() {
+	adapter, stop := exampleAdapter(fakedagu.Options{})
+	defer stop()
+	ctx, cancel := exampleContext()
+	defer cancel()
+
+	dag, err := adapter.GetDAG(ctx, "failing_job")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(dag.Name, dag.SpecURI, dag.LatestRun.StatusLabel)
+	// Output:
+	// failing_job dagu://dags/failing_job/spec failed
+}
+
+// DAGNames lists every DAG file name (for did-you-mean suggestions).
+func ExampleAdapter_DAGNames() {
+	adapter, stop := exampleAdapter(fakedagu.Options{})
+	defer stop()
+	ctx, cancel := exampleContext()
+	defer cancel()
+
+	names, err := adapter.DAGNames(ctx)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(len(names), names[0])
+	// Output:
+	// 17 approval_job
+}
+
+// SearchDAGs searches the DAG specs' text, cursor paged.
+func ExampleAdapter_SearchDAGs() {
+	adapter, stop := exampleAdapter(fakedagu.Options{})
+	defer stop()
+	ctx, cancel := exampleContext()
+	defer cancel()
+
+	found, err := adapter.SearchDAGs(ctx, model.DAGSearchQuery{Search: "disk full", Limit: 1})
+	if err != nil {
+		panic(err)
+	}
+	for _, r := range found.Results {
+		fmt.Println(r.Name, len(r.Matches), "more:", found.HasMore)
+	}
+	// Output:
+	// failing_job 1 more: false
+}
+
+// ListWiki lists the wiki's pages; GetWikiPage reads one of them, in a
+// concrete workspace (the default one here).
+func ExampleAdapter_ListWiki() {
+	adapter, stop := exampleAdapter(fakedagu.Options{})
+	defer stop()
+	ctx, cancel := exampleContext()
+	defer cancel()
+
+	pages, err := adapter.ListWiki(ctx, model.WikiListQuery{Flat: true, PerPage: 2})
+	if err != nil {
+		panic(err)
+	}
+	for _, p := range pages.Items {
+		fmt.Println(p.ID, p.URI)
+	}
+	page, err := adapter.GetWikiPage(ctx, "default", pages.Items[0].ID)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(page.ID, page.MimeType, page.URI)
+	// Output:
+	// index dagu://wiki/default/index
+	// ops/oncall/handbook dagu://wiki/ops/oncall%2Fhandbook
+	// index text/markdown dagu://wiki/default/index
+}
+
+// SearchWiki searches the wiki's pages.
+func ExampleAdapter_SearchWiki() {
+	adapter, stop := exampleAdapter(fakedagu.Options{})
+	defer stop()
+	ctx, cancel := exampleContext()
+	defer cancel()
+
+	found, err := adapter.SearchWiki(ctx, model.WikiSearchQuery{Search: "runbook", Limit: 2})
+	if err != nil {
+		panic(err)
+	}
+	for _, r := range found.Results {
+		fmt.Println(r.ID, r.Title)
+	}
+	// Output:
+	// index index
+}

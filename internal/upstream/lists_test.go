@@ -116,8 +116,11 @@ func TestConcurrentListReadsShareOneCall(t *testing.T) {
 	for name, read := range reads {
 		t.Run(name, func(t *testing.T) {
 			env := newAdapterEnv(t, envOptions{detect: true})
-			env.setIntercept(func(http.ResponseWriter, *http.Request) bool {
-				for env.adapter.lists.flights.Waiting() < callers {
+			// The hold ends with the request too: should the call time out
+			// before every caller joined, the test fails instead of hanging
+			// on a handler that waits for callers who already left.
+			env.setIntercept(func(_ http.ResponseWriter, r *http.Request) bool {
+				for env.adapter.lists.flights.Waiting() < callers && r.Context().Err() == nil {
 					runtime.Gosched()
 				}
 				return false
