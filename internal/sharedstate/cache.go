@@ -69,6 +69,17 @@ func (s *Store) get(ctx context.Context, k Key, count bool) ([]byte, bool) {
 // Options.MaxValueBytes is not stored; a failure of Redis is counted and
 // otherwise ignored: the shared cache is only ever a second level.
 func (s *Store) Set(ctx context.Context, k Key, value []byte, ttl time.Duration) {
+	s.store(ctx, k, value, ttl, false)
+}
+
+// Add is Set when nothing is stored under k yet: a value already there
+// keeps its content and its expiry, so writing back what was read never
+// extends a value's life.
+func (s *Store) Add(ctx context.Context, k Key, value []byte, ttl time.Duration) {
+	s.store(ctx, k, value, ttl, true)
+}
+
+func (s *Store) store(ctx context.Context, k Key, value []byte, ttl time.Duration, onlyNew bool) {
 	if s == nil || ttl <= 0 {
 		return
 	}
@@ -82,12 +93,31 @@ func (s *Store) Set(ctx context.Context, k Key, value []byte, ttl time.Duration)
 		return
 	}
 	frame := encodeValue(value)
+	ttl = min(ttl, maxTTL)
 	err = s.run(ctx, "cache_set", func(ctx context.Context) error {
-		return s.client.Set(ctx, key, frame, min(ttl, maxTTL)).Err()
+		if onlyNew {
+			return s.client.SetNX(ctx, key, frame, ttl).Err()
+		}
+		return s.client.Set(ctx, key, frame, ttl).Err()
 	})
 	result := resultStored
 	if err != nil {
 		result = resultUnavailable
 	}
 	s.metrics.stores.WithLabelValues(k.Kind, result).Inc()
+}
+
+// Delete drops the value under k, for callers that learn it is stale. A
+// failure of Redis leaves the value to expire.
+func (s *Store) Delete(ctx context.Context, k Key) {
+	if s == nil {
+		return
+	}
+	key, err := s.redisKey(k)
+	if err != nil {
+		return
+	}
+	_ = s.run(ctx, "cache_delete", func(ctx context.Context) error {
+		return s.client.Del(ctx, key).Err()
+	})
 }

@@ -63,6 +63,17 @@ func TestRedisCacheIsSharedAcrossReplicasAndIsolatedByCredential(t *testing.T) {
 	if got := testutil.ToFloat64(b.metrics.lookups.WithLabelValues("run", resultHit)); got != 1 {
 		t.Fatalf("hits = %v, want 1", got)
 	}
+	a.Add(ctx, alice, []byte("write-back"), time.Hour)
+	if v, _ := b.Get(ctx, alice); string(v) != `{"status":"succeeded"}` {
+		t.Fatalf("Add replaced a stored value with %q", v)
+	}
+	if ttl, _ := srv.Client().PTTL(ctx, mustKey(t, a, alice)).Result(); ttl > time.Minute {
+		t.Fatalf("Add extended a stored value's life to %s", ttl)
+	}
+	b.Delete(ctx, alice)
+	if _, ok := a.Get(ctx, alice); ok {
+		t.Fatal("a deleted value must be gone for every replica")
+	}
 	keys, err := srv.Client().Keys(ctx, "*").Result()
 	if err != nil {
 		t.Fatal(err)
@@ -390,3 +401,12 @@ func TestRedisStoppedMidUseFallsBackAndResumes(t *testing.T) {
 }
 
 func redisZ(score float64, member any) redis.Z { return redis.Z{Score: score, Member: member} }
+
+func mustKey(t *testing.T, s *Store, k Key) string {
+	t.Helper()
+	key, err := s.redisKey(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key
+}

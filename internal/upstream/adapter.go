@@ -13,6 +13,7 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
+	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/sync/singleflight"
@@ -92,6 +93,14 @@ type AdapterOptions struct {
 	// concurrent reads share one upstream call either way. A runs answer
 	// is reused only for the same run window.
 	ListCacheTTL time.Duration
+	// Shared, when set, is the second cache level the gateway's replicas
+	// share (a Redis; see internal/sharedstate): behind the run cache, the
+	// DAG spec and name caches and the list micro-cache, each with the same
+	// keys (credential fingerprint included) and lifetimes. Concurrent
+	// reads of one run's details, one spec or one list across replicas make
+	// one call. When it is unavailable every read falls back to the local
+	// caches and Dagu. Nil shares nothing.
+	Shared *sharedstate.Store
 	// Now replaces the clock (default time.Now).
 	Now func() time.Time
 	// Logger receives diagnostics; nil discards them.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/cache"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
 )
 
 // Cache bounds. Specs are small YAML files; the byte bound keeps a server
@@ -87,7 +88,8 @@ func (a *Adapter) cachedSpec(ctx context.Context, name string, load func(context
 		return load(ctx)
 	}
 	key := specKey{fingerprint: a.client.Fingerprint(ctx), name: name}
-	spec, err := a.caches.spec.GetOrLoad(ctx, key, load)
+	shared := sharedstate.Key{Kind: sharedKindSpec, Fingerprint: key.fingerprint, Parts: []string{name}}
+	spec, err := a.caches.spec.GetOrLoad(ctx, key, throughShared(a, shared, a.opts.CacheTTL, load))
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +104,9 @@ func (a *Adapter) cachedNames(ctx context.Context, load func(context.Context) ([
 	if a.caches.names == nil {
 		return load(ctx)
 	}
-	names, err := a.caches.names.GetOrLoad(ctx, a.client.Fingerprint(ctx), load)
+	fingerprint := a.client.Fingerprint(ctx)
+	shared := sharedstate.Key{Kind: sharedKindNames, Fingerprint: fingerprint}
+	names, err := a.caches.names.GetOrLoad(ctx, fingerprint, throughShared(a, shared, a.opts.CacheTTL, load))
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/cache"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
+	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
 )
 
 // List micro-cache bounds. The TTL is short (ListCacheTTL), so these only
@@ -54,7 +55,8 @@ func newListCache(o AdapterOptions) (listCache, error) {
 	return l, nil
 }
 
-// sharedRead answers one list read through the listCache. route names the
+// sharedRead answers one list read through the listCache (and, with the
+// micro-cache on, the replicas' shared level behind it). route names the
 // REST route and query its exact parameters. The answer is shared between
 // callers and must not be changed.
 func sharedRead[T any](ctx context.Context, a *Adapter, route string, query any, read func(context.Context) (*T, error)) (*T, error) {
@@ -62,13 +64,15 @@ func sharedRead[T any](ctx context.Context, a *Adapter, route string, query any,
 	if err != nil {
 		return read(ctx)
 	}
-	key := a.client.Fingerprint(ctx) + "\x00" + string(a.client.APIBase()) + "\x00" + route + "\x00" + string(q)
-	load := func(ctx context.Context) (any, error) { return read(ctx) }
+	fingerprint, base := a.client.Fingerprint(ctx), string(a.client.APIBase())
+	key := fingerprint + "\x00" + base + "\x00" + route + "\x00" + string(q)
 	var v any
 	if a.lists.store != nil {
-		v, err = a.lists.store.GetOrLoad(ctx, key, load)
+		shared := sharedstate.Key{Kind: sharedKindList, Fingerprint: fingerprint, Parts: []string{base, route, string(q)}}
+		read := throughShared(a, shared, a.opts.ListCacheTTL, read)
+		v, err = a.lists.store.GetOrLoad(ctx, key, func(ctx context.Context) (any, error) { return read(ctx) })
 	} else {
-		v, err = a.lists.flights.Do(ctx, key, load)
+		v, err = a.lists.flights.Do(ctx, key, func(ctx context.Context) (any, error) { return read(ctx) })
 	}
 	if err != nil {
 		return nil, callerGone(ctx, route, err)

@@ -34,12 +34,17 @@ func (c *cachedRuns) cached(ctx context.Context, ref restclient.RunRef) (*gen.DA
 	return c.store.details(c.key(ctx, ref))
 }
 
-// details answers from the store, or reads and notes the run (noteRun).
+// details answers from the store, or reads (through the shared level,
+// which coalesces reads of a final run across replicas) and notes the run
+// (noteRun).
 func (c *cachedRuns) details(ctx context.Context, t runTarget) (*gen.DAGRunDetails, error) {
 	if d, ok := c.cached(ctx, t.ref); ok {
 		return d, nil
 	}
-	d, err := c.next.details(ctx, t)
+	d, err := c.store.loadDetails(ctx, c.key(ctx, t.ref), func(ctx context.Context) (*gen.DAGRunDetails, bool, error) {
+		d, err := c.next.details(ctx, t)
+		return d, err == nil && finalTarget(t, d), err
+	})
 	if err == nil {
 		c.noteRun(ctx, t, d)
 	}

@@ -61,6 +61,8 @@ type runCacheValue struct {
 // run_logs read use it. The zero value is a disabled store.
 type runStore struct {
 	c *cache.Cache[runCacheKey, runCacheValue]
+	// shared is the second level behind c (AdapterOptions.Shared).
+	shared sharedRuns
 }
 
 func newRunStore(o AdapterOptions) (runStore, error) {
@@ -74,24 +76,39 @@ func newRunStore(o AdapterOptions) (runStore, error) {
 	if err != nil {
 		return runStore{}, fmt.Errorf("upstream adapter: %w", err)
 	}
-	return runStore{c: c}, nil
+	return runStore{c: c, shared: sharedRuns{store: o.Shared, ttl: o.RunCacheTTL}}, nil
 }
 
 // enabled reports whether the cache stores anything.
 func (r runStore) enabled() bool { return r.c != nil }
 
+// get looks an entry up here, then in the shared level, keeping what the
+// shared level had.
 func (r runStore) get(k runCacheKey) (any, bool) {
 	if r.c == nil {
 		return nil, false
 	}
-	v, ok := r.c.Get(k)
-	return v.value, ok
+	if v, ok := r.c.Get(k); ok {
+		return v.value, true
+	}
+	v, ok := r.sharedGet(k)
+	if ok {
+		r.keep(k, v)
+	}
+	return v, ok
 }
 
+// put keeps an entry here and shares it.
 func (r runStore) put(k runCacheKey, v any) {
 	if r.c == nil {
 		return
 	}
+	r.keep(k, v)
+	r.sharedPut(k, v)
+}
+
+// keep stores an entry here only.
+func (r runStore) keep(k runCacheKey, v any) {
 	r.c.Add(k, runCacheValue{value: v, size: cache.ApproxSize(k) + cache.ApproxSize(v)})
 }
 
@@ -100,6 +117,7 @@ func (r runStore) forget(run runKey) {
 	if r.c == nil {
 		return
 	}
+	r.sharedForget(run)
 	r.c.RemoveIf(func(k runCacheKey) bool {
 		return k.run.fingerprint == run.fingerprint && k.run.name == run.name && k.run.rootID == run.rootID
 	})
@@ -169,8 +187,14 @@ func (r runStore) putStream(k runCacheKey, o streamRead) {
 }
 
 // has reports whether the run's details are cached, without counting a
-// lookup.
+// lookup; details only the shared level holds are kept here first.
 func (r runStore) has(k runKey) bool {
-	_, ok := r.peekDetails(k)
+	if _, ok := r.peekDetails(k); ok {
+		return true
+	}
+	d, ok := r.sharedGet(runCacheKey{run: k, part: partDetails})
+	if ok {
+		r.keep(runCacheKey{run: k, part: partDetails}, d)
+	}
 	return ok
 }
