@@ -58,7 +58,7 @@ func benchHandler(b *testing.B, transport http.RoundTripper) http.Handler {
 	if err != nil {
 		b.Fatal(err)
 	}
-	g, err := assemble(cfg, log, reg, client)
+	g, err := assemble(cfg, log, reg, client, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
+	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
 	"github.com/dagu-mcp-gateway/gateway/internal/upstream"
 )
 
@@ -26,9 +27,11 @@ func runDoctor(ctx context.Context, cfg config.Config, env environment) error {
 	if err != nil {
 		return err
 	}
+	defer g.close()
 	ctx, cancel := context.WithTimeout(ctx, 2*cfg.UpstreamTimeout+5*time.Second)
 	defer cancel()
 	w := env.stdout
+	printSharedState(ctx, w, g.shared)
 	fmt.Fprintf(w, "Dagu:         %s\n", cfg.DaguURL)
 	fmt.Fprintf(w, "API key:      %s\n", keyOrigin(cfg))
 	caps, detectErr := g.adapter.Refresh(ctx)
@@ -183,4 +186,21 @@ func accessLosses(access []upstream.RoleAccess) []string {
 		}
 	}
 	return out
+}
+
+// printSharedState reports the replicas' shared state: none, or whether it
+// answers and which server and version it is. It is optional, so an
+// unreachable one is reported but does not fail doctor.
+func printSharedState(ctx context.Context, w io.Writer, shared *sharedstate.Store) {
+	if shared == nil {
+		fmt.Fprintln(w, "Shared state: none (each replica keeps its own caches and limits)")
+		return
+	}
+	info, err := shared.Probe(ctx)
+	if err != nil {
+		fmt.Fprintf(w, "Shared state: unreachable at %s (%v); replicas fall back to their own caches and limits\n", shared.URL(), err)
+		return
+	}
+	fmt.Fprintf(w, "Shared state: %s %s at %s, reachable (answered in %s)\n", info.Server, info.Version, shared.URL(),
+		info.RoundTrip.Round(10*time.Microsecond))
 }

@@ -25,6 +25,7 @@ func serveHTTP(ctx context.Context, cfg config.Config, log *slog.Logger, getenv 
 	if err != nil {
 		return err
 	}
+	defer g.close()
 	// Read once here to fail early; the front door reads the file again
 	// whenever it changes.
 	tokens, err := cfg.InboundTokens()
@@ -75,6 +76,7 @@ func serveStdio(ctx context.Context, cfg config.Config, log *slog.Logger, env en
 	if err != nil {
 		return err
 	}
+	defer g.close()
 	g.adapter.Start(ctx)
 	log.Info("gateway serving on stdio", "dagu", cfg.DaguURL, "version", version)
 	err = g.server.Run(ctx, &mcp.IOTransport{Reader: nopReadCloser{env.stdin}, Writer: nopWriteCloser{env.stdout}})

@@ -17,6 +17,7 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
 	"github.com/dagu-mcp-gateway/gateway/internal/reference"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
+	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
 	"github.com/dagu-mcp-gateway/gateway/internal/telemetry"
 	"github.com/dagu-mcp-gateway/gateway/internal/upstream"
 	"github.com/dagu-mcp-gateway/gateway/internal/workbook"
@@ -39,6 +40,16 @@ type gateway struct {
 	// passthrough: callers bring their own Dagu keys, so readiness only
 	// checks that Dagu answers.
 	passthrough bool
+	// shared is the replicas' shared state; nil without --shared-state.
+	shared *sharedstate.Store
+}
+
+// close releases what the gateway holds outside the process (the shared
+// state's connections and leases).
+func (g *gateway) close() {
+	if err := g.shared.Close(); err != nil {
+		g.log.Debug("closing the shared state", "error", err)
+	}
 }
 
 // newGateway builds the gateway for a validated configuration.
@@ -47,6 +58,15 @@ func newGateway(cfg config.Config, log *slog.Logger) (*gateway, error) {
 	if cfg.DaguInsecureSkipVerify {
 		log.Warn("TLS VERIFICATION OF THE DAGU SERVER IS DISABLED (--dagu-insecure-skip-verify): " +
 			"anyone on the network path can read the API key and forge answers; use --dagu-ca-file instead")
+	}
+	shared, err := openSharedState(cfg, log, reg)
+	if err != nil {
+		return nil, err
+	}
+	budget, err := sharedBudget(cfg, shared)
+	if err != nil {
+		_ = shared.Close()
+		return nil, err
 	}
 	client, err := restclient.New(restclient.Config{
 		BaseURL:            cfg.DaguURL,
@@ -60,24 +80,35 @@ func newGateway(cfg config.Config, log *slog.Logger) (*gateway, error) {
 		Logger:             log,
 		Metrics:            reg,
 		Concurrency:        cfg.UpstreamConcurrency,
+		SharedBudget:       budget,
 		Passthrough:        cfg.Passthrough(),
 	})
 	if err != nil {
+		_ = shared.Close()
 		return nil, fmt.Errorf("dagu client: %w", err)
 	}
-	return assemble(cfg, log, reg, client)
+	g, err := assemble(cfg, log, reg, client, shared)
+	if err != nil {
+		_ = shared.Close()
+	}
+	return g, err
 }
 
-// assemble wires the adapter, the tool and the MCP server around a client.
-func assemble(cfg config.Config, log *slog.Logger, reg *prometheus.Registry, client *restclient.Client) (*gateway, error) {
+// assemble wires the adapter, the tool and the MCP server around a client
+// and the shared state (nil: none).
+func assemble(cfg config.Config, log *slog.Logger, reg *prometheus.Registry, client *restclient.Client, shared *sharedstate.Store) (*gateway, error) {
 	adapter, err := upstream.NewAdapter(upstream.AdapterOptions{
 		Client: client, CacheTTL: cacheTTL(cfg), Logger: log, Registerer: reg,
-		ListCacheTTL: cfg.ListCacheTTL, RunCacheBytes: cfg.RunCacheSize,
+		ListCacheTTL: cfg.ListCacheTTL, RunCacheBytes: cfg.RunCacheSize, Shared: shared,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("dagu adapter: %w", err)
 	}
-	tool, err := newTool(cfg, log, reg, adapter)
+	limit, err := sharedRateLimit(cfg, shared)
+	if err != nil {
+		return nil, fmt.Errorf("shared state: %w", err)
+	}
+	tool, err := newTool(cfg, log, reg, adapter, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -85,10 +116,12 @@ func assemble(cfg config.Config, log *slog.Logger, reg *prometheus.Registry, cli
 		&mcp.ServerOptions{Instructions: serverInstructions, Capabilities: serverCapabilities()})
 	tool.Register(server)
 	return &gateway{log: log, registry: reg, client: client, adapter: adapter, server: server, readiness: readinessCache{log: log},
-		passthrough: cfg.Passthrough()}, nil
+		passthrough: cfg.Passthrough(), shared: shared}, nil
 }
 
-func newTool(cfg config.Config, log *slog.Logger, reg prometheus.Registerer, up readtool.Upstream) (*readtool.Tool, error) {
+// newTool builds the read tool; limit, when set, is the cluster-wide rate
+// limit in front of the tool's own.
+func newTool(cfg config.Config, log *slog.Logger, reg prometheus.Registerer, up readtool.Upstream, limit *clusterRateLimit) (*readtool.Tool, error) {
 	// Topic files are re-read at most once a second even with caching off.
 	refs, err := reference.New(reference.Options{Dir: cfg.ReferenceDir, TTL: max(cfg.CacheTTL, time.Second), Registerer: reg})
 	if err != nil {
@@ -111,7 +144,7 @@ func newTool(cfg config.Config, log *slog.Logger, reg prometheus.Registerer, up 
 	return readtool.New(readtool.Options{
 		Upstream: up, References: refs, Workbooks: books, Logger: log, Registerer: reg,
 		CallTimeout: cfg.CallTimeout, TextContent: cfg.TextContent, ResourceLinks: cfg.ResourceLinks,
-		RateLimit: cfg.RateLimit, RateBurst: cfg.RateBurst, DisabledTargets: cfg.DisabledTargets,
+		RateLimit: cfg.RateLimit, RateBurst: cfg.RateBurst, SharedRateLimit: sharedLimiter(limit), DisabledTargets: cfg.DisabledTargets,
 		PassthroughCredentials: cfg.Passthrough(),
 	})
 }

@@ -82,6 +82,14 @@ type Config struct {
 	// RunCacheSize is the memory of the finished-run cache (0: off).
 	RunCacheSize int64
 
+	// SharedStateURL is the redis:// or rediss:// URL of the state the
+	// replicas share; empty: none. Logged without its password.
+	SharedStateURL string `json:"-"`
+	// SharedStatePasswordFile holds the shared state's password.
+	SharedStatePasswordFile string
+	// SharedStateTimeout bounds one shared-state operation.
+	SharedStateTimeout time.Duration
+
 	// WorkbookRoots restrict workbook reads to these directories when set.
 	WorkbookRoots []string
 	// WorkbookMaxBytes is the largest workbook file that is opened.

@@ -44,6 +44,7 @@ func TestResolveDefaults(t *testing.T) {
 		UpstreamAuth:        "service",
 		ListCacheTTL:        time.Second,
 		RunCacheSize:        32 << 20,
+		SharedStateTimeout:  100 * time.Millisecond,
 		WorkbookMaxBytes:    50 << 20,
 		WorkbookMaxRows:     10000,
 		WorkbookMaxSheets:   50,

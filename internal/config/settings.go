@@ -150,6 +150,9 @@ const (
 	flagWorkbookMaxMemory   = "workbook-max-memory"
 	flagWorkbookConcurrency = "workbook-concurrency"
 	flagShutdownTimeout     = "shutdown-timeout"
+	flagSharedState         = "shared-state"
+	flagSharedStatePassword = "shared-state-password-file"
+	flagSharedStateTimeout  = "shared-state-timeout"
 )
 
 // Defaults that other packages own too: the REST client's concurrency, the
@@ -253,6 +256,17 @@ var settings = []Setting{
 	{Flag: flagDisableTarget, Env: "GATEWAY_DISABLE_TARGETS", Kind: KindList, ZeroDefault: "none", Chart: "config.disableTargets", Modes: modesRead, split: splitComma,
 		Help:  "dagu_read target to switch off (it leaves the tool description and answers unsupported_read_target); repeat for several (env: comma-separated list)",
 		field: func(c *Config) any { return &c.DisabledTargets }},
+
+	// Shared state: one Redis (or Valkey) shared by every replica.
+	{Flag: flagSharedState, Env: "GATEWAY_SHARED_STATE", Kind: KindString, ZeroDefault: "none: each replica keeps its own caches and limits", Chart: "sharedState.url", Modes: modesRead,
+		Help:  "redis:// or rediss:// URL of a Redis or Valkey shared by the gateway's replicas: a second cache level behind the local caches, the rate limit and the upstream concurrency budget enforced across replicas; when it is down or slow every read falls back to the replica's own caches and limits (put the password in --shared-state-password-file, not in the URL)",
+		field: func(c *Config) any { return &c.SharedStateURL }},
+	{Flag: flagSharedStatePassword, Env: "GATEWAY_SHARED_STATE_PASSWORD_FILE", Kind: KindString, ZeroDefault: "none", Chart: "sharedState.existingSecret", Modes: modesRead,
+		Help:  "file holding the shared state's password, read again for every new connection",
+		field: func(c *Config) any { return &c.SharedStatePasswordFile }},
+	{Flag: flagSharedStateTimeout, Env: "GATEWAY_SHARED_STATE_TIMEOUT", Kind: KindDuration, Default: "100ms", Chart: "sharedState.timeout", Modes: modesRead,
+		Help:  "time limit for each shared-state operation; a slower answer counts as unavailable and the read goes on without it",
+		field: func(c *Config) any { return &c.SharedStateTimeout }},
 
 	// Workbooks.
 	{Flag: flagWorkbookRoot, Env: "GATEWAY_WORKBOOK_ROOTS", Kind: KindList, ZeroDefault: "none: any readable file", Chart: "config.workbookRoots", Modes: modesRead, split: filepath.SplitList,

@@ -5,7 +5,9 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"slices"
+	"time"
 )
 
 // validatePolicy checks the read policy.
@@ -35,6 +37,7 @@ func (c Config) validatePolicy(targets []string) []error {
 	if c.RateLimit < 0 || c.RateBurst < 0 {
 		errs = append(errs, fmt.Errorf("--%s and --%s must not be negative", flagRateLimit, flagRateBurst))
 	}
+	errs = append(errs, c.validateSharedState()...)
 	for _, t := range c.DisabledTargets {
 		if !slices.Contains(targets, t) {
 			errs = append(errs, fmt.Errorf("--%s %q is not a dagu_read target (%v)", flagDisableTarget, t, targets))
@@ -56,6 +59,29 @@ func (c Config) validatePassthrough(mode Mode) []error {
 	}
 	if c.DaguAPIKey != "" || c.DaguAPIKeyFile != "" {
 		errs = append(errs, errors.New("--upstream-auth passthrough uses each caller's own Dagu key: unset --dagu-api-key and --dagu-api-key-file"))
+	}
+	return errs
+}
+
+// maxSharedStateTimeout bounds --shared-state-timeout: shared state only
+// helps while it answers much faster than Dagu.
+const maxSharedStateTimeout = 5 * time.Second
+
+// validateSharedState checks the shared-state settings.
+func (c Config) validateSharedState() []error {
+	if c.SharedStateURL == "" {
+		if c.SharedStatePasswordFile != "" {
+			return []error{fmt.Errorf("--%s needs --%s", flagSharedStatePassword, flagSharedState)}
+		}
+		return nil
+	}
+	var errs []error
+	if c.SharedStateTimeout < 0 || c.SharedStateTimeout > maxSharedStateTimeout {
+		errs = append(errs, fmt.Errorf("--%s must be above 0 and at most %s, got %s", flagSharedStateTimeout, maxSharedStateTimeout, c.SharedStateTimeout))
+	}
+	u, err := url.Parse(c.SharedStateURL)
+	if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
+		errs = append(errs, fmt.Errorf("--%s %q: use redis://host:port[/db] or rediss://host:port[/db]", flagSharedState, redactURL(c.SharedStateURL)))
 	}
 	return errs
 }

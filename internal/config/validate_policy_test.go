@@ -38,6 +38,10 @@ func TestPolicyValidation(t *testing.T) {
 		{"negative rate", func(c *Config) { c.RateLimit = -1 }, "rate-limit"},
 		{"unknown target", func(c *Config) { c.DisabledTargets = []string{"queues"} }, "disable-target"},
 		{"zero concurrency", func(c *Config) { c.UpstreamConcurrency = 0 }, "upstream-concurrency"},
+		{"shared state over http", func(c *Config) { c.SharedStateURL = "http://cache:6379" }, "shared-state"},
+		{"shared state without a host", func(c *Config) { c.SharedStateURL = "redis://" }, "shared-state"},
+		{"shared-state password without a URL", func(c *Config) { c.SharedStatePasswordFile = "/run/secrets/redis" }, "shared-state"},
+		{"slow shared state", func(c *Config) { c.SharedStateURL = "redis://cache:6379"; c.SharedStateTimeout = time.Minute }, "shared-state-timeout"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -52,5 +56,23 @@ func TestPolicyValidation(t *testing.T) {
 				t.Fatalf("errors %v, want one naming %s", errs, tt.want)
 			}
 		})
+	}
+}
+
+func TestSharedStateSettings(t *testing.T) {
+	t.Parallel()
+	got, err := resolveFrom(t, []string{"--shared-state", "rediss://:hunter2@cache:6380/1", "--shared-state-timeout", "250ms"},
+		map[string]string{"GATEWAY_SHARED_STATE_PASSWORD_FILE": "/run/secrets/redis"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.SharedStateURL != "rediss://:hunter2@cache:6380/1" || got.SharedStatePasswordFile != "/run/secrets/redis" || got.SharedStateTimeout != 250*time.Millisecond {
+		t.Fatalf("config %+v", got)
+	}
+	if errs := got.validatePolicy(testTargets); len(errs) != 0 {
+		t.Fatalf("valid shared-state settings refused: %v", errs)
+	}
+	if logged := got.String(); strings.Contains(logged, "hunter2") {
+		t.Fatalf("the printed configuration carries the URL's password: %s", logged)
 	}
 }

@@ -5,6 +5,7 @@ package readtool
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -109,5 +110,67 @@ func TestPerCallerRateLimit(t *testing.T) {
 	}
 	if n := len(up.calls); n != 3 {
 		t.Fatalf("upstream saw %d reads, want 3", n)
+	}
+}
+
+// fakeSharedLimit is an in-memory SharedRateLimiter whose answers the test
+// sets: the shared state's own behaviour is tested against a real Redis in
+// internal/sharedstate.
+type fakeSharedLimit struct {
+	allowed bool
+	wait    time.Duration
+	err     error
+	callers []string
+}
+
+func (f *fakeSharedLimit) Allow(_ context.Context, caller string) (bool, time.Duration, error) {
+	f.callers = append(f.callers, caller)
+	return f.allowed, f.wait, f.err
+}
+
+// TestSharedRateLimitDecidesFirst: the cluster-wide limit decides while it
+// can; when it cannot, the replica's own bucket does.
+func TestSharedRateLimitDecidesFirst(t *testing.T) {
+	cases := []struct {
+		name     string
+		shared   fakeSharedLimit
+		admitted int // of 4 reads with a local burst of 2
+		waitMs   int64
+	}{
+		{"shared admits beyond the local burst", fakeSharedLimit{allowed: true}, 4, 0},
+		{"shared refuses within the local burst", fakeSharedLimit{wait: 1500 * time.Millisecond}, 0, 1500},
+		{"shared unavailable: the local bucket decides", fakeSharedLimit{err: errors.New("shared state unavailable")}, 2, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			shared := c.shared
+			tool, err := New(Options{Upstream: &stubUpstream{}, References: stubRefs{}, RateLimit: 1, RateBurst: 2, SharedRateLimit: &shared})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := reqctx.With(context.Background(), reqctx.Info{Caller: "alice"})
+			admitted := 0
+			for range 4 {
+				res := tool.Call(ctx, json.RawMessage(`{"target":"dags"}`))
+				if !res.IsError {
+					admitted++
+					continue
+				}
+				e := res.StructuredContent.(*Error)
+				if e.Code != CodeResourceUnavailable {
+					t.Fatalf("refusal %+v", e)
+				}
+				if c.waitMs > 0 && e.Details["retryAfterMs"] != c.waitMs {
+					t.Fatalf("retryAfterMs %v, want the shared limit's %d", e.Details["retryAfterMs"], c.waitMs)
+				}
+			}
+			if admitted != c.admitted {
+				t.Fatalf("admitted %d of 4, want %d", admitted, c.admitted)
+			}
+			if len(shared.callers) != 4 || shared.callers[0] != "alice" {
+				t.Fatalf("the shared limit saw callers %q", shared.callers)
+			}
+		})
 	}
 }

@@ -17,15 +17,26 @@ import (
 // least recently seen caller's bucket is dropped first.
 const maxRateCallers = 4096
 
-// callerLimits is a token bucket per caller (Options.RateLimit); nil when
-// rate limiting is off.
-type callerLimits struct {
-	every rate.Limit
-	burst int
-	byKey *lru.Cache[string, *rate.Limiter]
+// SharedRateLimiter is a per-caller token bucket shared by every replica of
+// the gateway (the shared state's cluster-wide limit).
+type SharedRateLimiter interface {
+	// Allow takes a token from caller's bucket; when it is refused,
+	// retryAfter says how long to wait. An error means the shared limit
+	// could not decide, and the replica's own bucket decides instead.
+	Allow(ctx context.Context, caller string) (allowed bool, retryAfter time.Duration, err error)
 }
 
-func newCallerLimits(perSecond float64, burst int) (*callerLimits, error) {
+// callerLimits is a token bucket per caller (Options.RateLimit); nil when
+// rate limiting is off. With a shared limiter it decides first, and the
+// local buckets decide only while it cannot.
+type callerLimits struct {
+	every  rate.Limit
+	burst  int
+	byKey  *lru.Cache[string, *rate.Limiter]
+	shared SharedRateLimiter
+}
+
+func newCallerLimits(perSecond float64, burst int, shared SharedRateLimiter) (*callerLimits, error) {
 	if perSecond <= 0 {
 		return nil, nil
 	}
@@ -36,7 +47,7 @@ func newCallerLimits(perSecond float64, burst int) (*callerLimits, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &callerLimits{every: rate.Limit(perSecond), burst: burst, byKey: byKey}, nil
+	return &callerLimits{every: rate.Limit(perSecond), burst: burst, byKey: byKey, shared: shared}, nil
 }
 
 // admit takes a token from the caller's bucket, or returns the
@@ -46,6 +57,14 @@ func (l *callerLimits) admit(ctx context.Context) *Error {
 		return nil
 	}
 	info, _ := reqctx.From(ctx)
+	if l.shared != nil {
+		if allowed, wait, err := l.shared.Allow(ctx, info.Caller); err == nil {
+			if allowed {
+				return nil
+			}
+			return tooManyReads(wait)
+		}
+	}
 	lim, ok := l.byKey.Get(info.Caller)
 	if !ok {
 		lim = rate.NewLimiter(l.every, l.burst)
@@ -57,6 +76,12 @@ func (l *callerLimits) admit(ctx context.Context) *Error {
 		return nil
 	}
 	r.Cancel()
+	return tooManyReads(delay)
+}
+
+// tooManyReads is the resource_unavailable error that tells the agent how
+// long to wait.
+func tooManyReads(delay time.Duration) *Error {
 	wait := max(delay, time.Millisecond)
 	return newError(CodeResourceUnavailable, fmt.Sprintf("Too many reads from this caller; try again in %d ms.", wait.Milliseconds())).
 		withDetail("retryAfterMs", wait.Milliseconds())

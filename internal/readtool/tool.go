@@ -46,6 +46,10 @@ type Options struct {
 	// bucket of RateBurst, default twice the rate); 0 disables it.
 	RateLimit float64
 	RateBurst int
+	// SharedRateLimit, when set, enforces RateLimit across every replica
+	// of the gateway; while it cannot decide, each replica's own buckets
+	// do. It is used only when RateLimit is on.
+	SharedRateLimit SharedRateLimiter
 	// DisabledTargets are targets the operator switched off: absent from
 	// the tool definition, they answer unsupported_read_target.
 	DisabledTargets []string
@@ -94,7 +98,7 @@ func New(opts Options) (*Tool, error) {
 	default:
 		return nil, fmt.Errorf("readtool: resource links %q is not contract or omit", opts.ResourceLinks)
 	}
-	limits, err := newCallerLimits(opts.RateLimit, opts.RateBurst)
+		limits, err := newCallerLimits(opts.RateLimit, opts.RateBurst, opts.SharedRateLimit)
 	if err != nil {
 		return nil, err
 	}

@@ -84,6 +84,11 @@ type Config struct {
 	// and beyond that a call is refused (Error.Busy).
 	Concurrency int
 
+	// SharedBudget, when set, is the Concurrency budget enforced across
+	// every replica of the gateway; while it cannot decide, each replica's
+	// own cap holds.
+	SharedBudget SharedBudget
+
 	// BodyBudget caps the bytes of Dagu's answers that all calls together
 	// hold while reading them (default DefaultBodyBudget); an answer that
 	// finds it spent is refused (Error.Busy).

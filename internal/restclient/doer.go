@@ -51,7 +51,7 @@ func newDoer(cfg Config, g *guard, hc *http.Client, m *metrics) *doer {
 		return err
 	})
 	return &doer{resty: rc, guard: g, key: cfg.Key, timeout: cfg.Timeout, limit: cfg.MaxResponseBytes, metrics: m,
-		cap: newConcurrencyCap(cfg.Concurrency), bodies: newBodyBudget(cfg.BodyBudget), passthrough: cfg.Passthrough}
+		cap: newConcurrencyCap(cfg.Concurrency, cfg.SharedBudget), bodies: newBodyBudget(cfg.BodyBudget), passthrough: cfg.Passthrough}
 }
 
 // Do sends one guarded GET.

@@ -4,6 +4,7 @@ package restclient
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"sync"
 	"testing"
@@ -50,5 +51,64 @@ func TestConcurrencyCap(t *testing.T) {
 	}
 	if rec.count() != 2 {
 		t.Fatalf("Dagu saw %d requests, want 2", rec.count())
+	}
+}
+
+// fakeBudget is an in-memory SharedBudget whose answer the test sets: the
+// shared state's semaphore itself is tested against a real Redis in
+// internal/sharedstate.
+type fakeBudget struct {
+	mu       sync.Mutex
+	busy     bool
+	err      error
+	taken    int
+	released int
+}
+
+func (f *fakeBudget) Acquire(context.Context) (func(), bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.busy || f.err != nil {
+		return nil, f.busy, f.err
+	}
+	f.taken++
+	return func() { f.mu.Lock(); f.released++; f.mu.Unlock() }, false, nil
+}
+
+// TestSharedBudget: a request holds a slot of the shared budget while it
+// runs; an exhausted budget refuses it with KindBusy before Dagu sees it
+// (and frees the local slot); a budget that cannot decide leaves the
+// request to the local cap.
+func TestSharedBudget(t *testing.T) {
+	cases := []struct {
+		name       string
+		budget     *fakeBudget
+		wantBusy   bool
+		wantCalls  int
+		wantLeases int
+	}{
+		{"a slot is taken and given back", &fakeBudget{}, false, 2, 2},
+		{"exhausted budget refuses", &fakeBudget{busy: true}, true, 0, 0},
+		{"unavailable budget: the local cap holds", &fakeBudget{err: errors.New("shared state unavailable")}, false, 2, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			srv, rec := newServer(t, func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, healthJSON) })
+			budget := c.budget
+			client := newTestClient(t, srv.URL, func(cfg *Config) { cfg.Concurrency, cfg.Retries, cfg.SharedBudget = 1, -1, budget })
+			for range 2 { // the second request finds the local slot free again
+				_, err := client.Health(context.Background())
+				e, busy := AsError(err)
+				busy = busy && e.Busy
+				if busy != c.wantBusy || (!c.wantBusy && err != nil) {
+					t.Fatalf("request: %v, want busy %v", err, c.wantBusy)
+				}
+			}
+			if rec.count() != c.wantCalls || budget.taken != c.wantLeases || budget.released != budget.taken {
+				t.Fatalf("Dagu saw %d requests, budget taken %d released %d; want %d requests and %d leases, all released",
+					rec.count(), budget.taken, budget.released, c.wantCalls, c.wantLeases)
+			}
+		})
 	}
 }

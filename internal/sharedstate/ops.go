@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -54,11 +55,19 @@ func (s *Store) run(ctx context.Context, op string, f func(context.Context) erro
 	if s == nil {
 		return &unavailableError{op: op}
 	}
+	return s.runFor(ctx, op, s.opts.Timeout, f)
+}
+
+// runFor is run with its own time limit.
+func (s *Store) runFor(ctx context.Context, op string, timeout time.Duration, f func(context.Context) error) error {
+	if s == nil {
+		return &unavailableError{op: op}
+	}
 	if !s.health.allow() {
 		s.metrics.fallbacks.WithLabelValues(op).Inc()
 		return &unavailableError{op: op}
 	}
-	opCtx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
+	opCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	err := f(opCtx)
 	switch {

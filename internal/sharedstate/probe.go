@@ -22,12 +22,20 @@ type ServerInfo struct {
 // maxInfoBytes bounds the INFO answer Probe looks at.
 const maxInfoBytes = 64 << 10
 
-// Probe asks the server who it is (INFO server), within Options.Timeout.
-// It is for doctor and readiness reports; reads never need it.
+// minProbeTimeout lets Probe connect (TLS included) even when
+// Options.Timeout is short.
+const minProbeTimeout = 2 * time.Second
+
+// Probe asks the server who it is (INFO server), within Options.Timeout
+// or minProbeTimeout, whichever is longer. It is for doctor and readiness
+// reports; reads never need it.
 func (s *Store) Probe(ctx context.Context) (ServerInfo, error) {
+	if s == nil {
+		return ServerInfo{}, &unavailableError{op: "probe"}
+	}
 	var raw string
 	start := time.Now()
-	err := s.run(ctx, "probe", func(ctx context.Context) error {
+	err := s.runFor(ctx, "probe", max(s.opts.Timeout, minProbeTimeout), func(ctx context.Context) error {
 		var err error
 		raw, err = s.client.Info(ctx, "server").Result()
 		return err

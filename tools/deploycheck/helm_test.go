@@ -156,19 +156,22 @@ func TestHelmFullValues(t *testing.T) {
 	}
 	e := env(c)
 	for name, value := range map[string]string{
-		"DAGU_URL":                     "https://dagu.example.com/dagu",
-		"DAGU_CA_FILE":                 "/etc/dagu-mcp-gateway/ca/dagu-ca.pem",
-		"DAGU_API_KEY_FILE":            "/var/run/secrets/dagu-mcp-gateway/dagu-api-key",
-		"GATEWAY_AUTH_TOKEN_FILE":      "/var/run/secrets/dagu-mcp-gateway/auth-tokens",
-		"GATEWAY_ALLOWED_HOSTS":        "dagu-mcp.example.com,dagu-mcp.example.com:8443,dagu-mcp,dagu-mcp.dagu-mcp,dagu-mcp.dagu-mcp.svc,dagu-mcp.dagu-mcp.svc.cluster.local",
-		"GATEWAY_MAX_RESPONSE_BYTES":   "33554432",
-		"GATEWAY_UPSTREAM_BODY_BUDGET": "48MiB",
-		"GATEWAY_WORKBOOK_MAX_ROWS":    "1000000",
-		"GATEWAY_WORKBOOK_ROOTS":       "/srv/workbooks:/srv/shared",
-		"GATEWAY_REFERENCE_DIR":        "/etc/dagu-mcp-gateway/reference",
-		"GATEWAY_LOG_FORMAT":           "text",
-		"GATEWAY_WORKBOOK_MAX_MEMORY":  "128MiB",
-		"GATEWAY_WORKBOOK_CONCURRENCY": "4",
+		"DAGU_URL":                           "https://dagu.example.com/dagu",
+		"DAGU_CA_FILE":                       "/etc/dagu-mcp-gateway/ca/dagu-ca.pem",
+		"DAGU_API_KEY_FILE":                  "/var/run/secrets/dagu-mcp-gateway/dagu-api-key",
+		"GATEWAY_AUTH_TOKEN_FILE":            "/var/run/secrets/dagu-mcp-gateway/auth-tokens",
+		"GATEWAY_ALLOWED_HOSTS":              "dagu-mcp.example.com,dagu-mcp.example.com:8443,dagu-mcp,dagu-mcp.dagu-mcp,dagu-mcp.dagu-mcp.svc,dagu-mcp.dagu-mcp.svc.cluster.local",
+		"GATEWAY_MAX_RESPONSE_BYTES":         "33554432",
+		"GATEWAY_UPSTREAM_BODY_BUDGET":       "48MiB",
+		"GATEWAY_WORKBOOK_MAX_ROWS":          "1000000",
+		"GATEWAY_WORKBOOK_ROOTS":             "/srv/workbooks:/srv/shared",
+		"GATEWAY_REFERENCE_DIR":              "/etc/dagu-mcp-gateway/reference",
+		"GATEWAY_LOG_FORMAT":                 "text",
+		"GATEWAY_WORKBOOK_MAX_MEMORY":        "128MiB",
+		"GATEWAY_WORKBOOK_CONCURRENCY":       "4",
+		"GATEWAY_SHARED_STATE":               "rediss://valkey.dagu-mcp.svc:6380/0",
+		"GATEWAY_SHARED_STATE_TIMEOUT":       "250ms",
+		"GATEWAY_SHARED_STATE_PASSWORD_FILE": "/var/run/secrets/dagu-mcp-gateway-shared-state/valkey-password",
 	} {
 		if e[name] != value {
 			t.Errorf("%s = %q, want %q", name, e[name], value)

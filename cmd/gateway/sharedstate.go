@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/config"
+	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
+	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
+)
+
+// sharedBudgetLease is how long a crashed replica's upstream slots stay
+// taken; a live replica renews its leases while it holds them.
+const sharedBudgetLease = 15 * time.Second
+
+// sharedBudgetMaxWait bounds the wait for a cluster-wide upstream slot of a
+// request without a deadline (every REST call has one).
+const sharedBudgetMaxWait = 5 * time.Second
+
+// openSharedState opens the replicas' shared state (--shared-state); nil
+// when none is configured. It does not contact Redis.
+func openSharedState(cfg config.Config, log *slog.Logger, reg prometheus.Registerer) (*sharedstate.Store, error) {
+	if cfg.SharedStateURL == "" {
+		return nil, nil
+	}
+	store, err := sharedstate.Open(sharedstate.Options{
+		URL: cfg.SharedStateURL, PasswordFile: cfg.SharedStatePasswordFile, Timeout: cfg.SharedStateTimeout,
+		// Another Dagu, or another gateway version (whose cached shapes may
+		// differ), never shares entries with this one.
+		Scope:      cfg.DaguURL + " " + version,
+		Registerer: reg, Logger: log,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("shared state: %w", err)
+	}
+	log.Info("shared state configured; caches, the rate limit and the upstream budget are shared across replicas", "url", store.URL())
+	return store, nil
+}
+
+// sharedRateLimit returns the cluster-wide form of --rate-limit, or nil.
+func sharedRateLimit(cfg config.Config, store *sharedstate.Store) (*clusterRateLimit, error) {
+	if store == nil || cfg.RateLimit <= 0 {
+		return nil, nil
+	}
+	burst := cfg.RateBurst
+	if burst <= 0 {
+		burst = max(1, int(2*cfg.RateLimit)) // the read tool's default
+	}
+	l, err := store.RateLimiter(cfg.RateLimit, burst)
+	if err != nil {
+		return nil, err
+	}
+	return &clusterRateLimit{l: l}, nil
+}
+
+// sharedBudget returns the cluster-wide form of --upstream-concurrency, or
+// nil.
+func sharedBudget(cfg config.Config, store *sharedstate.Store) (restclient.SharedBudget, error) {
+	if store == nil {
+		return nil, nil
+	}
+	limit := cfg.UpstreamConcurrency
+	if limit <= 0 {
+		limit = restclient.DefaultConcurrency
+	}
+	sem, err := store.Semaphore("upstream", limit, sharedBudgetLease)
+	if err != nil {
+		return nil, err
+	}
+	return clusterBudget{sem: sem}, nil
+}
+
+// clusterRateLimit is the shared rate limit as the read tool asks for it
+// (readtool.SharedRateLimiter).
+type clusterRateLimit struct{ l *sharedstate.RateLimiter }
+
+// Allow takes a token of the caller's cluster-wide bucket.
+func (c *clusterRateLimit) Allow(ctx context.Context, caller string) (bool, time.Duration, error) {
+	d, err := c.l.Allow(ctx, caller)
+	return d.Allowed, d.RetryAfter, err
+}
+
+// clusterBudget is the shared semaphore as the REST client asks for it
+// (restclient.SharedBudget).
+type clusterBudget struct{ sem *sharedstate.Semaphore }
+
+// Acquire takes a cluster-wide upstream slot, waiting at most until the
+// request's deadline.
+func (c clusterBudget) Acquire(ctx context.Context) (func(), bool, error) {
+	wait := sharedBudgetMaxWait
+	if deadline, ok := ctx.Deadline(); ok {
+		wait = time.Until(deadline)
+	}
+	release, err := c.sem.Acquire(ctx, wait)
+	switch {
+	case errors.Is(err, sharedstate.ErrBusy):
+		return nil, true, nil
+	case err != nil:
+		return nil, false, err
+	}
+	return release, false, nil
+}
+
+// sharedLimiter turns a missing limit into a nil interface (never a nil
+// pointer inside one).
+func sharedLimiter(l *clusterRateLimit) readtool.SharedRateLimiter {
+	if l == nil {
+		return nil
+	}
+	return l
+}
