@@ -258,13 +258,13 @@ var settings = []Setting{
 		field: func(c *Config) any { return &c.DisabledTargets }},
 
 	// Shared state: one Redis (or Valkey) shared by every replica.
-	{Flag: flagSharedState, Env: "GATEWAY_SHARED_STATE", Kind: KindString, ZeroDefault: "none: each replica keeps its own caches and limits", Chart: "sharedState.url", Modes: modesRead,
+	{Flag: flagSharedState, Env: "GATEWAY_SHARED_STATE", Kind: KindString, ZeroDefault: "none: each replica keeps its own caches and limits", Chart: "sharedState.url", Modes: modesUpstream,
 		Help:  "redis:// or rediss:// URL of a Redis or Valkey shared by the gateway's replicas: a second cache level behind the local caches, the rate limit and the upstream concurrency budget enforced across replicas; when it is down or slow every read falls back to the replica's own caches and limits (put the password in --shared-state-password-file, not in the URL)",
 		field: func(c *Config) any { return &c.SharedStateURL }},
-	{Flag: flagSharedStatePassword, Env: "GATEWAY_SHARED_STATE_PASSWORD_FILE", Kind: KindString, ZeroDefault: "none", Chart: "sharedState.existingSecret", Modes: modesRead,
+	{Flag: flagSharedStatePassword, Env: "GATEWAY_SHARED_STATE_PASSWORD_FILE", Kind: KindString, ZeroDefault: "none", Chart: "sharedState.existingSecret", Modes: modesUpstream,
 		Help:  "file holding the shared state's password, read again for every new connection",
 		field: func(c *Config) any { return &c.SharedStatePasswordFile }},
-	{Flag: flagSharedStateTimeout, Env: "GATEWAY_SHARED_STATE_TIMEOUT", Kind: KindDuration, Default: "100ms", Chart: "sharedState.timeout", Modes: modesRead,
+	{Flag: flagSharedStateTimeout, Env: "GATEWAY_SHARED_STATE_TIMEOUT", Kind: KindDuration, Default: "100ms", Chart: "sharedState.timeout", Modes: modesUpstream,
 		Help:  "time limit for each shared-state operation; a slower answer counts as unavailable and the read goes on without it",
 		field: func(c *Config) any { return &c.SharedStateTimeout }},
 
