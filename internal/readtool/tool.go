@@ -98,7 +98,7 @@ func New(opts Options) (*Tool, error) {
 	default:
 		return nil, fmt.Errorf("readtool: resource links %q is not contract or omit", opts.ResourceLinks)
 	}
-		limits, err := newCallerLimits(opts.RateLimit, opts.RateBurst, opts.SharedRateLimit)
+	limits, err := newCallerLimits(opts.RateLimit, opts.RateBurst, opts.SharedRateLimit)
 	if err != nil {
 		return nil, err
 	}
