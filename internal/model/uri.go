@@ -37,13 +37,23 @@ func build(family string, parts ...part) string {
 	b.WriteString(family)
 	for _, p := range parts {
 		b.WriteByte('/')
-		if p.literal || !needsEscape(p.text) {
+		if p.literal {
 			b.WriteString(p.text)
 		} else {
-			b.WriteString(url.PathEscape(p.text))
+			b.WriteString(EscapeSegment(p.text))
 		}
 	}
 	return b.String()
+}
+
+// EscapeSegment escapes a value as one path segment of a dagu:// URI, the
+// way every builder here does: a "/" inside it becomes %2F. A value that
+// needs no escaping is returned as is, without allocating.
+func EscapeSegment(s string) string {
+	if !needsEscape(s) {
+		return s
+	}
+	return url.PathEscape(s)
 }
 
 // needsEscape reports whether url.PathEscape would change s.

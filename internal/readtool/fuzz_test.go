@@ -5,6 +5,8 @@ package readtool
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
 )
 
 var contractCodes = map[Code]bool{
@@ -66,7 +68,7 @@ func FuzzParseQuery(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw string) {
 		for _, spec := range targets {
 			target := spec.name
-			values, p := parseQuery(spec, raw)
+			parsed, p := spec.reader.parse(target, raw)
 			if p != nil {
 				if p.message == "" {
 					t.Fatal("problem without message")
@@ -76,13 +78,14 @@ func FuzzParseQuery(f *testing.F) {
 			if target != tStepLog {
 				continue
 			}
+			q := parsed.(model.LogQuery)
 			windows := 0
-			for _, k := range []string{"tail", "head", "offset"} {
-				if values.Has(k) {
+			for _, n := range []int{q.Tail, q.Head, q.Offset} {
+				if n != 0 {
 					windows++
 				}
 			}
-			if windows > 1 || (values.Has("limit") && windows == 1 && !values.Has("offset")) {
+			if windows > 1 || (q.Limit != 0 && windows == 1 && q.Offset == 0) {
 				t.Fatalf("accepted an invalid window: %q", raw)
 			}
 		}

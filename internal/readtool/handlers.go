@@ -4,10 +4,13 @@ package readtool
 
 import (
 	"context"
-	"strconv"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 )
+
+// The handlers: each reads one target through its port method, with the
+// fields the call validated and, for targets that take a query, the typed
+// query validated once in resolve.
 
 func (t *Tool) readReferences(context.Context, *call) (any, error) {
 	return &model.ReferenceCollection{Items: t.refs.Topics()}, nil
@@ -19,7 +22,11 @@ func (t *Tool) readReference(ctx context.Context, c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &model.ReferenceTopic{Name: name, MimeType: "text/markdown", Text: text}, nil
+	return &model.ReferenceTopic{Name: name, MimeType: mimeMarkdown, Text: text}, nil
+}
+
+func (t *Tool) readDAGs(ctx context.Context, _ *call, q model.DAGListQuery) (any, error) {
+	return t.up.ListDAGs(ctx, q)
 }
 
 func (t *Tool) readDAGSearch(ctx context.Context, c *call) (any, error) {
@@ -31,29 +38,9 @@ func (t *Tool) readDAGSearch(ctx context.Context, c *call) (any, error) {
 	})
 }
 
-func (t *Tool) readDAGs(ctx context.Context, c *call) (any, error) {
-	q := c.query
-	return t.up.ListDAGs(ctx, model.DAGListQuery{
-		Page:    queryInt(q, "page"),
-		PerPage: queryInt(q, "perPage"),
-		Name:    q.Get("name"),
-		Labels:  labelsOf(q.Get("labels")),
-		Sort:    q.Get("sort"),
-		Order:   q.Get("order"),
-	})
-}
-
-func (t *Tool) readWiki(ctx context.Context, c *call) (any, error) {
-	q := c.query
-	return t.up.ListWiki(ctx, model.WikiListQuery{
-		Workspace: workspaceOrAll(c.in.get(fWorkspace)),
-		Prefix:    c.effectivePrefix(),
-		Page:      queryInt(q, "page"),
-		PerPage:   queryInt(q, "perPage"),
-		Flat:      q.Get("flat") == "true",
-		Sort:      q.Get("sort"),
-		Order:     q.Get("order"),
-	})
+func (t *Tool) readWiki(ctx context.Context, c *call, q model.WikiListQuery) (any, error) {
+	q.Workspace = workspaceOrAll(c.in.get(fWorkspace))
+	return t.up.ListWiki(ctx, q)
 }
 
 func (t *Tool) readWikiPage(ctx context.Context, c *call) (any, error) {
@@ -70,47 +57,24 @@ func (t *Tool) readWikiSearch(ctx context.Context, c *call) (any, error) {
 	})
 }
 
-func (t *Tool) readRuns(ctx context.Context, c *call) (any, error) {
-	q := c.query
-	return t.up.ListRuns(ctx, model.RunListQuery{
-		Name:     q.Get("name"),
-		DAGRunID: q.Get("dagRunId"),
-		Status:   intsOf(q["status"]),
-		FromDate: int64Of(q.Get("fromDate")),
-		ToDate:   int64Of(q.Get("toDate")),
-		Limit:    queryInt(q, "limit"),
-		Cursor:   q.Get("cursor"),
-		Labels:   labelsOf(q.Get("labels")),
-	})
+func (t *Tool) readRuns(ctx context.Context, _ *call, q model.RunListQuery) (any, error) {
+	return t.up.ListRuns(ctx, q)
 }
 
 func (t *Tool) readRun(ctx context.Context, c *call) (any, error) {
 	return t.up.GetRun(ctx, runAddress(c))
 }
 
-func (t *Tool) readRunLogs(ctx context.Context, c *call) (any, error) {
-	return t.up.GetRunLogs(ctx, runAddress(c), model.LogQuery{Tail: queryInt(c.query, "tail")})
+func (t *Tool) readRunLogs(ctx context.Context, c *call, q model.LogQuery) (any, error) {
+	return t.up.GetRunLogs(ctx, runAddress(c), q)
 }
 
-func (t *Tool) readStepLog(ctx context.Context, c *call) (any, error) {
-	q := c.query
-	return t.up.GetStepLog(ctx, stepAddress(c), model.LogQuery{
-		Tail:   queryInt(q, "tail"),
-		Head:   queryInt(q, "head"),
-		Offset: queryInt(q, "offset"),
-		Limit:  queryInt(q, "limit"),
-		Stream: q.Get("stream"),
-	})
+func (t *Tool) readStepLog(ctx context.Context, c *call, q model.LogQuery) (any, error) {
+	return t.up.GetStepLog(ctx, stepAddress(c), q)
 }
 
-func (t *Tool) readForeachItems(ctx context.Context, c *call) (any, error) {
-	q := c.query
-	return t.up.ListForeachItems(ctx, stepAddress(c), model.ForeachQuery{
-		Parent:  q.Get("parent"),
-		Status:  q.Get("status"),
-		Page:    queryInt(q, "page"),
-		PerPage: queryInt(q, "perPage"),
-	})
+func (t *Tool) readForeachItems(ctx context.Context, c *call, q model.ForeachQuery) (any, error) {
+	return t.up.ListForeachItems(ctx, stepAddress(c), q)
 }
 
 func (t *Tool) readForeachItem(ctx context.Context, c *call) (any, error) {
@@ -135,31 +99,4 @@ func workspaceOrAll(ws string) string {
 		return allWorkspaces
 	}
 	return ws
-}
-
-func labelsOf(v string) []string {
-	if v == "" {
-		return nil
-	}
-	return splitLabels(v)
-}
-
-func intsOf(vals []string) []int {
-	out := make([]int, 0, len(vals))
-	for _, v := range vals {
-		n, _ := strconv.Atoi(v)
-		out = append(out, n)
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
-}
-
-func int64Of(v string) *int64 {
-	if v == "" {
-		return nil
-	}
-	n, _ := strconv.ParseInt(v, 10, 64)
-	return &n
 }

@@ -66,7 +66,7 @@ func envelopeBytes(c *call, data []byte) []byte {
 		if !contains(c.spec.echo, f) {
 			continue
 		}
-		if v := echoValue(c, f); v != "" {
+		if v := c.in.get(f); v != "" {
 			b.WriteString(`,"` + f + `":`)
 			writeJSONString(b, v)
 		}
@@ -104,15 +104,6 @@ func (t *Tool) successMessage(c *call, data any, raw []byte) (string, error) {
 	return b.String(), nil
 }
 
-// echoValue is the echoed value of a field; the wiki prefix may come from
-// the query.
-func echoValue(c *call, field string) string {
-	if field == fPrefix {
-		return c.effectivePrefix()
-	}
-	return c.in.get(field)
-}
-
 // errorResult renders a tool error: isError, the error object as
 // structured output, and its message as text.
 func errorResult(e *Error) *mcp.CallToolResult {
@@ -123,42 +114,10 @@ func errorResult(e *Error) *mcp.CallToolResult {
 	}
 }
 
-// linkSpec is one row of the contract's resource-link table.
-type linkSpec struct {
-	name, mimeType, title string
-}
-
+// resourceLink is the link of the read's pattern to its canonical URI.
 func resourceLink(c *call) *mcp.ResourceLink {
-	spec := c.spec.link(c)
-	return &mcp.ResourceLink{URI: c.uri, Name: spec.name, MIMEType: spec.mimeType, Title: spec.title}
-}
-
-// fixedLink is a target's one resource-link row.
-func fixedLink(name, mimeType, title string) func(*call) linkSpec {
-	return func(*call) linkSpec { return linkSpec{name, mimeType, title} }
-}
-
-// runLink picks the root-run or sub-run row of a run-family link.
-func runLink(root, sub, title string) func(*call) linkSpec {
-	return func(c *call) linkSpec {
-		if c.in.has(fSubRunID) {
-			return linkSpec{sub, mimeJSON, "Sub DAG-run " + title}
-		}
-		return linkSpec{root, mimeJSON, "DAG-run " + title}
-	}
-}
-
-var (
-	stepLogRows    = runLink("dag_run_step_log", "sub_dag_run_step_log", "step log")
-	bodyStepLogRow = runLink("dag_run_foreach_step_log", "sub_dag_run_foreach_step_log", "foreach body step log")
-)
-
-// stepLogLink distinguishes a step's log from a foreach body step's log.
-func stepLogLink(c *call) linkSpec {
-	if c.in.has(fItem) {
-		return bodyStepLogRow(c)
-	}
-	return stepLogRows(c)
+	l := c.pattern.link
+	return &mcp.ResourceLink{URI: c.uri, Name: l.name, MIMEType: l.mimeType, Title: l.title}
 }
 
 // Resource-link modes of a successful read (Options.ResourceLinks).

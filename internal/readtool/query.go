@@ -11,77 +11,127 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 )
 
-// paramRule is one row of the contract's query value table.
-type paramRule struct {
+// param is one row of the contract's query value table for a target whose
+// query becomes a Q: store parses a trimmed, non-empty value and keeps it
+// in the query struct, or reports false when the value is refused.
+type param[Q any] struct {
+	key        string
 	repeatable bool
-	// valid reports whether a trimmed, non-empty value is acceptable.
-	valid func(string) bool
 	// want completes the sentence "The value of X must be ...".
-	want string
+	want  string
+	store func(q *Q, v string) bool
 }
 
-func intRange(lo, hi int) paramRule {
-	return paramRule{
-		valid: func(v string) bool {
+// queryRules is a target's row of the contract's Query handling table: its
+// parameters and the rules across them. A query is validated once, into
+// the typed struct the handler receives.
+type queryRules[Q any] struct {
+	params []param[Q]
+	// check applies rules across the parameters (both modes).
+	check func(q *Q) *queryProblem
+	// reconcile checks target-mode fields against the parsed query and may
+	// complete it; it runs in both modes.
+	reconcile func(c *call, q *Q) *Error
+}
+
+func intRange[Q any](key string, lo, hi int, field func(*Q) *int) param[Q] {
+	return param[Q]{key: key, want: fmt.Sprintf("an integer from %d through %d", lo, hi),
+		store: storeInt(lo, hi, field)}
+}
+
+func intAtLeast[Q any](key string, lo int, field func(*Q) *int) param[Q] {
+	return param[Q]{key: key, want: fmt.Sprintf("an integer greater than or equal to %d", lo),
+		store: storeInt(lo, int(^uint(0)>>1), field)}
+}
+
+func storeInt[Q any](lo, hi int, field func(*Q) *int) func(*Q, string) bool {
+	return func(q *Q, v string) bool {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < lo || n > hi {
+			return false
+		}
+		*field(q) = n
+		return true
+	}
+}
+
+func text[Q any](key string, field func(*Q) *string) param[Q] {
+	return param[Q]{key: key, want: "a non-empty string", store: func(q *Q, v string) bool {
+		*field(q) = v
+		return true
+	}}
+}
+
+func oneOf[Q any](key string, field func(*Q) *string, values ...string) param[Q] {
+	return param[Q]{key: key, want: "one of " + strings.Join(values, ", "), store: func(q *Q, v string) bool {
+		if !contains(values, v) {
+			return false
+		}
+		*field(q) = v
+		return true
+	}}
+}
+
+func flag[Q any](key string, field func(*Q) *bool) param[Q] {
+	return param[Q]{key: key, want: "one of true, false", store: func(q *Q, v string) bool {
+		if v != "true" && v != "false" {
+			return false
+		}
+		*field(q) = v == "true"
+		return true
+	}}
+}
+
+func labels[Q any](key string, field func(*Q) *[]string) param[Q] {
+	return param[Q]{key: key, want: "a comma-separated list of non-empty labels", store: func(q *Q, v string) bool {
+		parts := strings.Split(v, ",")
+		for i := range parts {
+			if parts[i] = strings.TrimSpace(parts[i]); parts[i] == "" {
+				return false
+			}
+		}
+		*field(q) = parts
+		return true
+	}}
+}
+
+// maxUnixSeconds is the last second of year 9999, so a timestamp stays
+// representable.
+const maxUnixSeconds = 253402300799
+
+func unixTime[Q any](key string, field func(*Q) **int64) param[Q] {
+	return param[Q]{key: key, want: "a Unix timestamp in seconds", store: func(q *Q, v string) bool {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 || n > maxUnixSeconds {
+			return false
+		}
+		*field(q) = &n
+		return true
+	}}
+}
+
+func runStatus[Q any](key string, field func(*Q) *[]int) param[Q] {
+	return param[Q]{key: key, repeatable: true,
+		want: fmt.Sprintf("an integer from 0 through %d (repeat status for several)", model.MaxRunStatus),
+		store: func(q *Q, v string) bool {
 			n, err := strconv.Atoi(v)
-			return err == nil && n >= lo && n <= hi
-		},
-		want: fmt.Sprintf("an integer from %d through %d", lo, hi),
-	}
+			if err != nil || n < 0 || n > model.MaxRunStatus {
+				return false
+			}
+			*field(q) = append(*field(q), n)
+			return true
+		}}
 }
 
-func intAtLeast(lo int) paramRule {
-	return paramRule{
-		valid: func(v string) bool {
-			n, err := strconv.Atoi(v)
-			return err == nil && n >= lo
-		},
-		want: fmt.Sprintf("an integer greater than or equal to %d", lo),
-	}
+func pagePrefix[Q any](key string, field func(*Q) *string) param[Q] {
+	return param[Q]{key: key, want: "a valid Wiki page path prefix", store: func(q *Q, v string) bool {
+		if !validWikiPrefix(v) {
+			return false
+		}
+		*field(q) = v
+		return true
+	}}
 }
-
-func oneOf(values ...string) paramRule {
-	return paramRule{
-		valid: func(v string) bool { return contains(values, v) },
-		want:  "one of " + strings.Join(values, ", "),
-	}
-}
-
-var (
-	nonEmpty  = paramRule{valid: func(string) bool { return true }, want: "a non-empty string"}
-	labelList = paramRule{valid: validLabelList, want: "a comma-separated list of non-empty labels"}
-	unixTime  = paramRule{valid: validUnixSeconds, want: "a Unix timestamp in seconds"}
-	runStatus = paramRule{repeatable: true, valid: intRange(0, model.MaxRunStatus).valid,
-		want: fmt.Sprintf("an integer from 0 through %d (repeat status for several)", model.MaxRunStatus)}
-	pagePref = paramRule{valid: validWikiPrefix, want: "a valid Wiki page path prefix"}
-)
-
-// The contract's Query handling table, one row per target that takes a
-// query; each row hangs off its target's targetSpec.
-var (
-	dagsQuery = map[string]paramRule{
-		"page": intAtLeast(1), "perPage": intRange(1, maxListPerPage), "name": nonEmpty,
-		"labels": labelList, "sort": oneOf("name", "nextRun"), "order": oneOf("asc", "desc"),
-	}
-	runsQuery = map[string]paramRule{
-		"name": nonEmpty, "dagRunId": nonEmpty, "status": runStatus,
-		"fromDate": unixTime, "toDate": unixTime, "limit": intRange(1, maxRunsLimit),
-		"cursor": nonEmpty, "labels": labelList,
-	}
-	wikiQuery = map[string]paramRule{
-		"page": intAtLeast(1), "perPage": intRange(1, maxListPerPage), "flat": oneOf("true", "false"),
-		"sort": oneOf("name", "type", "mtime"), "order": oneOf("asc", "desc"), "prefix": pagePref,
-	}
-	runLogsQuery = map[string]paramRule{"tail": intRange(1, maxLogLines)}
-	stepLogQuery = map[string]paramRule{
-		"tail": intRange(1, maxLogLines), "head": intRange(1, maxLogLines), "offset": intAtLeast(1),
-		"limit": intRange(1, maxLogLines), "stream": oneOf("stdout", "stderr"),
-	}
-	foreachItemsQuery = map[string]paramRule{
-		"parent": nonEmpty, "status": oneOf("not_started", "running", "succeeded", "failed", "aborted"),
-		"page": intAtLeast(1), "perPage": intRange(1, maxForeachPerPage),
-	}
-)
 
 // Bounds of the query table that the tool description repeats.
 const (
@@ -91,6 +141,55 @@ const (
 	maxForeachPerPage = 500
 )
 
+// The contract's Query handling table, one row per target that takes a
+// query, each parsing into the model's query struct its port method takes.
+// Parameters are listed in the order the resource templates name them.
+var (
+	dagsQuery = &queryRules[model.DAGListQuery]{params: []param[model.DAGListQuery]{
+		intAtLeast("page", 1, func(q *model.DAGListQuery) *int { return &q.Page }),
+		intRange("perPage", 1, maxListPerPage, func(q *model.DAGListQuery) *int { return &q.PerPage }),
+		text("name", func(q *model.DAGListQuery) *string { return &q.Name }),
+		labels("labels", func(q *model.DAGListQuery) *[]string { return &q.Labels }),
+		oneOf("sort", func(q *model.DAGListQuery) *string { return &q.Sort }, "name", "nextRun"),
+		oneOf("order", func(q *model.DAGListQuery) *string { return &q.Order }, "asc", "desc"),
+	}}
+	runsQuery = &queryRules[model.RunListQuery]{params: []param[model.RunListQuery]{
+		text("name", func(q *model.RunListQuery) *string { return &q.Name }),
+		text("dagRunId", func(q *model.RunListQuery) *string { return &q.DAGRunID }),
+		runStatus("status", func(q *model.RunListQuery) *[]int { return &q.Status }),
+		unixTime("fromDate", func(q *model.RunListQuery) **int64 { return &q.FromDate }),
+		unixTime("toDate", func(q *model.RunListQuery) **int64 { return &q.ToDate }),
+		intRange("limit", 1, maxRunsLimit, func(q *model.RunListQuery) *int { return &q.Limit }),
+		text("cursor", func(q *model.RunListQuery) *string { return &q.Cursor }),
+		labels("labels", func(q *model.RunListQuery) *[]string { return &q.Labels }),
+	}}
+	wikiQuery = &queryRules[model.WikiListQuery]{params: []param[model.WikiListQuery]{
+		intAtLeast("page", 1, func(q *model.WikiListQuery) *int { return &q.Page }),
+		intRange("perPage", 1, maxListPerPage, func(q *model.WikiListQuery) *int { return &q.PerPage }),
+		flag("flat", func(q *model.WikiListQuery) *bool { return &q.Flat }),
+		oneOf("sort", func(q *model.WikiListQuery) *string { return &q.Sort }, "name", "type", "mtime"),
+		oneOf("order", func(q *model.WikiListQuery) *string { return &q.Order }, "asc", "desc"),
+		pagePrefix("prefix", func(q *model.WikiListQuery) *string { return &q.Prefix }),
+	}, reconcile: mergeWikiPrefix}
+	runLogsQuery = &queryRules[model.LogQuery]{params: []param[model.LogQuery]{
+		intRange("tail", 1, maxLogLines, func(q *model.LogQuery) *int { return &q.Tail }),
+	}}
+	stepLogQuery = &queryRules[model.LogQuery]{params: []param[model.LogQuery]{
+		intRange("tail", 1, maxLogLines, func(q *model.LogQuery) *int { return &q.Tail }),
+		intRange("head", 1, maxLogLines, func(q *model.LogQuery) *int { return &q.Head }),
+		intAtLeast("offset", 1, func(q *model.LogQuery) *int { return &q.Offset }),
+		intRange("limit", 1, maxLogLines, func(q *model.LogQuery) *int { return &q.Limit }),
+		oneOf("stream", func(q *model.LogQuery) *string { return &q.Stream }, "stdout", "stderr"),
+	}, check: checkLogWindow}
+	foreachItemsQuery = &queryRules[model.ForeachQuery]{params: []param[model.ForeachQuery]{
+		oneOf("status", func(q *model.ForeachQuery) *string { return &q.Status },
+			"not_started", "running", "succeeded", "failed", "aborted"),
+		intAtLeast("page", 1, func(q *model.ForeachQuery) *int { return &q.Page }),
+		intRange("perPage", 1, maxForeachPerPage, func(q *model.ForeachQuery) *int { return &q.PerPage }),
+		text("parent", func(q *model.ForeachQuery) *string { return &q.Parent }),
+	}}
+)
+
 // queryProblem explains why a query string was refused; the caller turns it
 // into the mode's error code.
 type queryProblem struct {
@@ -98,101 +197,101 @@ type queryProblem struct {
 	parameter string
 }
 
-// parseQuery validates a raw query string for a target and returns its
-// trimmed values. An empty query yields nil values.
-func parseQuery(spec *targetSpec, raw string) (url.Values, *queryProblem) {
-	if raw == "" {
-		return nil, nil
+// keys lists the parameter names in table order.
+func (r *queryRules[Q]) keys() []string {
+	out := make([]string, len(r.params))
+	for i, p := range r.params {
+		out[i] = p.key
 	}
-	target, rules := spec.name, spec.query
-	if rules == nil {
-		return nil, &queryProblem{message: fmt.Sprintf("Target %s does not accept query parameters.", target)}
+	return out
+}
+
+// parse validates a raw query string for a target into its query struct;
+// an empty query gives the zero struct.
+func (r *queryRules[Q]) parse(target, raw string) (Q, *queryProblem) {
+	var q Q
+	if raw == "" {
+		return q, nil
 	}
 	values, err := url.ParseQuery(raw)
 	if err != nil {
-		return nil, &queryProblem{message: "Query contains malformed URL encoding."}
+		return q, &queryProblem{message: "Query contains malformed URL encoding."}
 	}
 	for _, key := range sortedKeys(values) {
-		if p := checkParam(target, rules, key, values[key]); p != nil {
-			return nil, p
+		if p := r.store(&q, target, key, values[key]); p != nil {
+			return q, p
 		}
 	}
-	if spec.checkQuery != nil {
-		if p := spec.checkQuery(values); p != nil {
-			return nil, p
+	if r.check != nil {
+		if p := r.check(&q); p != nil {
+			return q, p
 		}
 	}
-	if len(values) == 0 {
-		return nil, nil
-	}
-	return values, nil
+	return q, nil
 }
 
-func checkParam(target string, rules map[string]paramRule, key string, vals []string) *queryProblem {
-	rule, ok := rules[key]
-	if !ok {
+// store validates one parameter's values in order and keeps them.
+func (r *queryRules[Q]) store(q *Q, target, key string, vals []string) *queryProblem {
+	rule := r.param(key)
+	if rule == nil {
 		return &queryProblem{message: fmt.Sprintf("Unsupported query parameter %q for target %s.", key, target), parameter: key}
 	}
 	if len(vals) > 1 && !rule.repeatable {
 		return &queryProblem{message: fmt.Sprintf("Query parameter %s must not be repeated.", key), parameter: key}
 	}
-	for i, v := range vals {
+	for _, v := range vals {
 		v = strings.TrimSpace(v)
 		if v == "" {
 			return &queryProblem{message: fmt.Sprintf("Query parameter %s must not be empty.", key), parameter: key}
 		}
-		if !rule.valid(v) {
+		if !rule.store(q, v) {
 			return &queryProblem{message: fmt.Sprintf("The value of query parameter %s must be %s.", key, rule.want), parameter: key}
 		}
-		vals[i] = v
+	}
+	return nil
+}
+
+func (r *queryRules[Q]) param(key string) *param[Q] {
+	for i := range r.params {
+		if r.params[i].key == key {
+			return &r.params[i]
+		}
 	}
 	return nil
 }
 
 // checkLogWindow applies the step_log rules: at most one of tail, head and
-// offset; limit only with offset or alone.
-func checkLogWindow(values url.Values) *queryProblem {
+// offset; limit only with offset or alone. Accepted values are at least 1,
+// so a zero means the parameter is absent.
+func checkLogWindow(q *model.LogQuery) *queryProblem {
 	var set []string
-	for _, k := range []string{"tail", "head", "offset"} {
-		if values.Has(k) {
-			set = append(set, k)
+	for _, w := range []struct {
+		key string
+		n   int
+	}{{"tail", q.Tail}, {"head", q.Head}, {"offset", q.Offset}} {
+		if w.n != 0 {
+			set = append(set, w.key)
 		}
 	}
 	if len(set) > 1 {
 		return &queryProblem{message: "Use at most one of tail, head and offset.", parameter: set[1]}
 	}
-	if values.Has("limit") && len(set) == 1 && set[0] != "offset" {
+	if q.Limit != 0 && len(set) == 1 && set[0] != "offset" {
 		return &queryProblem{message: "limit can be combined only with offset.", parameter: "limit"}
 	}
 	return nil
 }
 
-func validLabelList(v string) bool {
-	for _, label := range strings.Split(v, ",") {
-		if strings.TrimSpace(label) == "" {
-			return false
-		}
+// queryError turns a refused query into the error of the request's mode.
+func queryError(p *queryProblem, c *call) *Error {
+	var e *Error
+	if c.mode == uriMode {
+		e = newError(CodeInvalidResourceURI, p.message)
+	} else {
+		e = newError(CodeInvalidToolInput, p.message).withField(fQuery)
 	}
-	return true
-}
-
-func validUnixSeconds(v string) bool {
-	n, err := strconv.ParseInt(v, 10, 64)
-	// Year 9999 bounds the value so the timestamp stays representable.
-	return err == nil && n >= 0 && n <= 253402300799
-}
-
-// splitLabels turns a validated comma list into trimmed labels.
-func splitLabels(v string) []string {
-	parts := strings.Split(v, ",")
-	for i := range parts {
-		parts[i] = strings.TrimSpace(parts[i])
+	if p.parameter != "" {
+		e = e.withDetails(map[string]any{"parameter": p.parameter})
 	}
-	return parts
-}
-
-// queryInt reads a validated integer parameter; absent gives 0.
-func queryInt(values url.Values, key string) int {
-	n, _ := strconv.Atoi(values.Get(key))
-	return n
+	return e
 }

@@ -113,14 +113,15 @@ func TestQueryTranslation(t *testing.T) {
 }
 
 func TestParseQueryTrimsValues(t *testing.T) {
-	values, problem := parseQuery(targets[tStepLog], "tail=%205%20")
+	t.Parallel()
+	parsed, problem := targets[tStepLog].reader.parse(tStepLog, "tail=%205%20")
 	if problem != nil {
 		t.Fatal(problem.message)
 	}
-	if got := values.Get("tail"); got != "5" {
-		t.Fatalf("tail = %q", got)
+	if got := parsed.(model.LogQuery).Tail; got != 5 {
+		t.Fatalf("tail = %d", got)
 	}
-	if _, p := parseQuery(targets[tStepLog], url.Values{"tail": {" "}}.Encode()); p == nil {
+	if _, p := targets[tStepLog].reader.parse(tStepLog, url.Values{"tail": {" "}}.Encode()); p == nil {
 		t.Fatal("blank value accepted")
 	}
 }

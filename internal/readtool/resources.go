@@ -5,7 +5,6 @@ package readtool
 import (
 	"context"
 	"encoding/json"
-	"slices"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -20,82 +19,71 @@ import (
 // pages are served as Markdown, DAG specs as YAML, everything else as the
 // read's JSON data.
 
-// resourceShape is one resource template: a dagu:// URI shape and its row
-// of the contract's resource-link table.
-type resourceShape struct {
-	template, name, title, mimeType, description string
+// resourceTemplates are the templates of every row's patterns that have a
+// description, in table order; a pattern of a target that takes a query
+// ends in {?query*}. Each call makes new templates, so servers built at
+// once share nothing.
+func resourceTemplates() []*mcp.ResourceTemplate {
+	var out []*mcp.ResourceTemplate
+	for i := range targetTable {
+		spec := &targetTable[i]
+		for _, p := range spec.patterns {
+			if p.description != "" {
+				out = append(out, templateOf(spec, p))
+			}
+		}
+	}
+	return out
 }
 
-// runShapes are the run-family shapes; each also exists under a sub-run
-// (".../sub/{subRunId}..."), except the scheduler log.
-var runShapes = []resourceShape{
-	{"", "dag_run", "DAG-run details", mimeJSON, "A DAG-run with its steps, status and links to logs; dagRunId may be latest."},
-	{"/steps/{stepName}/logs{?query*}", "dag_run_step_log", "DAG-run step log", mimeJSON, "A window of a step's stdout and stderr (query: tail, head, offset, limit, stream)."},
-	{"/steps/{stepName}/foreach{?query*}", "dag_run_foreach_items", "DAG-run foreach items", mimeJSON, "The items of a foreach step (query: status, page, perPage, parent)."},
-	{"/steps/{stepName}/foreach/{item}", "dag_run_foreach_item", "DAG-run foreach item", mimeJSON, "One foreach item and its body steps."},
-	{"/steps/{stepName}/foreach/{item}/steps/{bodyStepName}/logs{?query*}", "dag_run_foreach_step_log", "DAG-run foreach body step log", mimeJSON, "A window of a foreach body step's log."},
+func templateOf(spec *targetSpec, p uriPattern) *mcp.ResourceTemplate {
+	uri := model.Scheme + p.path
+	if spec.reader.queryKeys() != nil {
+		uri += "{?query*}"
+	}
+	name, title := p.link.name, p.link.title
+	if p.templateName != "" {
+		name, title = p.templateName, p.templateTitle
+	}
+	return &mcp.ResourceTemplate{URITemplate: uri, Name: name, Title: title, MIMEType: p.link.mimeType, Description: p.description}
 }
-
-// resourceShapes lists every dagu:// shape, in the order of the contract's
-// URI table.
-var resourceShapes = func() []resourceShape {
-	out := []resourceShape{
-		{"dagu://reference/{topic}", "dagu_reference", "Dagu reference", mimeMarkdown, "A built-in reference topic (authoring, tools, read-tool, ...)."},
-		{"dagu://dags{?query*}", "dags", "DAGs", mimeJSON, "The DAG list (query: page, perPage, name, labels, sort, order)."},
-		{"dagu://dags/{name}/spec", "dag_spec", "DAG spec", mimeYAML, "A DAG's YAML definition."},
-		{"dagu://runs{?query*}", "dag_runs", "DAG-runs", mimeJSON, "DAG-runs, the last 7 days unless fromDate/toDate say otherwise (query: name, dagRunId, status, fromDate, toDate, limit, cursor, labels)."},
-		{"dagu://runs/{name}/{dagRunId}/logs{?query*}", "dag_run_logs", "DAG-run logs", mimeJSON, "A run's scheduler log window and which step logs exist (query: tail)."},
-	}
-	for _, r := range runShapes {
-		root, sub := r, r
-		root.template = "dagu://runs/{name}/{dagRunId}" + r.template
-		sub.template = "dagu://runs/{name}/{dagRunId}/sub/{subRunId}" + r.template
-		sub.name, sub.title = "sub_"+r.name, "Sub "+r.title
-		out = append(out, root, sub)
-	}
-	return append(out,
-		resourceShape{"dagu://wiki{?query*}", "wiki", "Wiki", mimeJSON, "The wiki of every workspace as a tree or flat list (query: page, perPage, flat, sort, order, prefix)."},
-		resourceShape{"dagu://wiki/{workspace}{?query*}", "wiki_workspace", "Wiki workspace", mimeJSON, "The wiki of one workspace."},
-		resourceShape{"dagu://wiki/{workspace}/{path}", "wiki_page", "Wiki page", mimeMarkdown, "One wiki page; the path is one segment (a / inside it is %2F)."},
-	)
-}()
 
 // anyResource catches every other dagu:// URI, so a malformed or unknown
 // one is answered with the contract's own error code in the error data.
-var anyResource = resourceShape{"dagu://{+path}", "dagu_resource", "Any dagu:// resource", "",
-	"Any URI dagu_read accepts in URI mode; see dagu://reference/read-tool."}
+func anyResource() *mcp.ResourceTemplate {
+	return &mcp.ResourceTemplate{URITemplate: "dagu://{+path}", Name: "dagu_resource", Title: "Any dagu:// resource",
+		Description: "Any URI dagu_read accepts in URI mode; see dagu://reference/read-tool."}
+}
 
 // RegisterResources adds the resource templates, the stable entry points
 // (reference topics, dagu://dags, dagu://runs, dagu://wiki) and their one
 // read handler to an MCP server.
 func (t *Tool) RegisterResources(s *mcp.Server) {
-	// slices.Concat copies: append could write anyResource into the shared
-	// backing array of resourceShapes, a data race between servers built
-	// at once.
-	for _, r := range slices.Concat(resourceShapes, []resourceShape{anyResource}) {
-		s.AddResourceTemplate(&mcp.ResourceTemplate{
-			URITemplate: r.template, Name: r.name, Title: r.title, MIMEType: r.mimeType, Description: r.description,
-		}, t.ReadResource)
+	for _, r := range append(resourceTemplates(), anyResource()) {
+		s.AddResourceTemplate(r, t.ReadResource)
 	}
 	for _, r := range t.entryPoints() {
 		s.AddResource(r, t.ReadResource)
 	}
 }
 
-// entryPoints are the resources resources/list shows: the reference topics
-// and the collections, never individual runs.
+// entryPoints are the resources resources/list shows: the collections the
+// rows list and the reference topics, never individual runs.
 func (t *Tool) entryPoints() []*mcp.Resource {
-	out := []*mcp.Resource{{URI: model.ReferencesURI(), Name: "dagu_references", Title: "Dagu references", MIMEType: mimeJSON,
-		Description: "The list of reference topics."}}
+	var out []*mcp.Resource
+	for i := range targetTable {
+		for _, p := range targetTable[i].patterns {
+			if p.entry != "" {
+				out = append(out, &mcp.Resource{URI: p.build(nil), Name: p.link.name, Title: p.link.title,
+					MIMEType: p.link.mimeType, Description: p.entry})
+			}
+		}
+	}
 	for _, topic := range t.refs.Topics() {
 		out = append(out, &mcp.Resource{URI: topic.URI, Name: "dagu_reference_" + topic.Name, Title: "Dagu reference: " + topic.Name,
 			MIMEType: mimeMarkdown, Description: topic.Title})
 	}
-	return append(out,
-		&mcp.Resource{URI: model.DAGsURI(), Name: "dags", Title: "DAGs", MIMEType: mimeJSON, Description: "The first page of the DAG list."},
-		&mcp.Resource{URI: model.RunsURI(), Name: "dag_runs", Title: "DAG-runs", MIMEType: mimeJSON, Description: "The DAG-runs of the last 7 days."},
-		&mcp.Resource{URI: model.WikiURI(""), Name: "wiki", Title: "Wiki", MIMEType: mimeJSON, Description: "The wiki tree of every workspace."},
-	)
+	return out
 }
 
 // ReadResource answers resources/read for a dagu:// URI by the URI-mode

@@ -2,29 +2,26 @@
 
 package readtool
 
-import (
-	"context"
-	"net/url"
-)
+import "github.com/dagu-mcp-gateway/gateway/internal/model"
 
-// Read target names.
+// Read target names: short local names of the contract's target constants.
 const (
-	tReferences   = "references"
-	tReference    = "reference"
-	tDAGs         = "dags"
-	tDAG          = "dag"
-	tDAGSpec      = "dag_spec"
-	tDAGSearch    = "dag_search"
-	tWiki         = "wiki"
-	tWikiPage     = "wiki_page"
-	tWikiSearch   = "wiki_search"
-	tWorkbook     = "workbook"
-	tRuns         = "runs"
-	tRun          = "run"
-	tRunLogs      = "run_logs"
-	tStepLog      = "step_log"
-	tForeachItems = "foreach_items"
-	tForeachItem  = "foreach_item"
+	tReferences   = model.TargetReferences
+	tReference    = model.TargetReference
+	tDAGs         = model.TargetDAGs
+	tDAG          = model.TargetDAG
+	tDAGSpec      = model.TargetDAGSpec
+	tDAGSearch    = model.TargetDAGSearch
+	tWiki         = model.TargetWiki
+	tWikiPage     = model.TargetWikiPage
+	tWikiSearch   = model.TargetWikiSearch
+	tWorkbook     = model.TargetWorkbook
+	tRuns         = model.TargetRuns
+	tRun          = model.TargetRun
+	tRunLogs      = model.TargetRunLogs
+	tStepLog      = model.TargetStepLog
+	tForeachItems = model.TargetForeachItems
+	tForeachItem  = model.TargetForeachItem
 )
 
 // targetAliases maps deprecated target names to the targets they stand for.
@@ -35,12 +32,10 @@ var targetAliases = map[string]string{
 	"doc_search": tWikiSearch,
 }
 
-// handler reads one target for a validated call.
-type handler func(t *Tool, ctx context.Context, c *call) (any, error)
-
 // targetSpec is one row of the contract's Target contracts table: every
 // rule the tool applies to one target lives here, and the rest of the
-// package reads the row instead of switching on the target's name.
+// package (parsing, URIs, resources, links, the description, the schema)
+// reads the rows instead of switching on the target's name.
 type targetSpec struct {
 	name     string
 	required []string
@@ -50,26 +45,23 @@ type targetSpec struct {
 	// validate applies the target's own value rules (pairings, paths)
 	// after the generic per-field checks.
 	validate func(*call) *Error
-	// query is the target's row of the Query handling table; nil means the
-	// target accepts no query parameters.
-	query map[string]paramRule
-	// checkQuery applies rules across the query's parameters (both modes).
-	checkQuery func(url.Values) *queryProblem
-	// reconcile checks target-mode fields against the parsed query.
-	reconcile func(*call) *Error
+	// reader holds the target's query rules and its handler.
+	reader reader
+	// patterns are the target's dagu:// shapes, parsed and built alike;
+	// nil for targets without a URI.
+	patterns []uriPattern
+	// checkSegments applies the target's rules to the values a URI's path
+	// gives, before any other check of a URI-mode request.
+	checkSegments func(values map[string]string) *Error
 	// noQuery is the URI-mode message for a URI of this target that
 	// carries a query the target does not take.
 	noQuery string
-	// uri builds the canonical output URI; nil for targets without one.
-	uri func(*call) string
 	// uriInTargetMode is false for collections whose URI the contract
 	// gives only in URI mode.
 	uriInTargetMode bool
 	// singular is true when the target names one resource whose URI is
 	// resolved before lookup; lookup errors then carry that URI.
 	singular bool
-	// link names the result's resource link (name, MIME type, title).
-	link func(*call) linkSpec
 	// dataInText adds the data as indented JSON to the success text.
 	dataInText bool
 	// echo lists the input fields the envelope echoes at the top level.
@@ -77,8 +69,14 @@ type targetSpec struct {
 	// notFound names the input blamed for a not-found answer when the
 	// upstream did not say which one.
 	notFound func(*call) string
-	// read performs the read.
-	read handler
+	// describe is the target's entry in the tool description's target
+	// list ({{.Name}} placeholders are filled from descriptionArgs);
+	// sharesLine puts it on the previous target's line after "; ".
+	describe   string
+	sharesLine bool
+	// mentions are the description's other words for the target, dropped
+	// with it when the operator switches it off.
+	mentions []string
 }
 
 // allows reports whether the target accepts the field (target itself is
@@ -92,7 +90,7 @@ func (s *targetSpec) allows(field string) bool {
 
 // hasURI reports whether a read in the given mode has an output URI.
 func (s *targetSpec) hasURI(m mode) bool {
-	return s.uri != nil && (m == uriMode || s.uriInTargetMode)
+	return len(s.patterns) > 0 && (m == uriMode || s.uriInTargetMode)
 }
 
 func contains(list []string, v string) bool {

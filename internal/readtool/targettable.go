@@ -2,7 +2,12 @@
 
 package readtool
 
-import "github.com/dagu-mcp-gateway/gateway/internal/model"
+import (
+	"fmt"
+	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
+)
 
 // MIME types of resource links and resources.
 const (
@@ -11,6 +16,10 @@ const (
 	mimeYAML     = "application/yaml"
 )
 
+// runWindowDays is model.DefaultRunWindow in days, as the description and
+// the resources state it.
+const runWindowDays = int(model.DefaultRunWindow / (24 * time.Hour))
+
 // Echo field sets of the output envelope.
 var (
 	echoStep = []string{fName, fDAGRunID, fSubRunID, fStepName, fItem, fBodyStepName}
@@ -18,141 +27,156 @@ var (
 )
 
 // targetTable is the contract's Target contracts table, one row per target,
-// in the order the tool description advertises them.
+// in the order the tool description advertises them. A row is the single
+// source of its target: name, fields and defaults, query rules and handler
+// (reader), dagu:// patterns with their resource links and templates, the
+// description entry, echo and not-found rules. Adding a target is a row
+// here, its handler, its port method, and the REST slice behind the port.
 var targetTable = []targetSpec{
 	{
-		name: tReferences, noQuery: "Reference resources do not support query parameters.",
-		uri:  func(*call) string { return model.ReferencesURI() },
-		link: fixedLink("dagu_references", mimeJSON, "Dagu references"),
-		read: (*Tool).readReferences,
+		name: tReferences, reader: plain((*Tool).readReferences),
+		patterns: []uriPattern{at("reference", link("dagu_references", mimeJSON, "Dagu references"), "").
+			listed("The list of reference topics.")},
+		noQuery:  "Reference resources do not support query parameters.",
+		describe: "references",
 	},
 	{
 		name: tReference, optional: []string{fName}, defaults: map[string]string{fName: "authoring"},
-		noQuery: "Reference resources do not support query parameters.",
-		uri:     func(c *call) string { return model.ReferenceURI(c.in.get(fName)) }, uriInTargetMode: true, singular: true,
-		link:     fixedLink("dagu_reference", mimeMarkdown, "Dagu reference"),
+		reader: plain((*Tool).readReference),
+		patterns: []uriPattern{at("reference/{topic}", link("dagu_reference", mimeMarkdown, "Dagu reference"),
+			"A built-in reference topic (authoring, tools, read-tool, ...).")},
+		noQuery:         "Reference resources do not support query parameters.",
+		uriInTargetMode: true, singular: true,
 		notFound: blameAlways(fName),
-		read:     (*Tool).readReference,
+		describe: "reference [name: authoring|tools|read-tool|change-tool|execute-tool|notifications, default authoring]", sharesLine: true,
 	},
 	{
-		name: tDAGs, optional: []string{fQuery}, query: dagsQuery,
-		uri:  func(c *call) string { return model.WithQuery(model.DAGsURI(), c.rawQuery()) },
-		link: fixedLink("dags", mimeJSON, "DAGs"), dataInText: true,
-		read: (*Tool).readDAGs,
+		name: tDAGs, optional: []string{fQuery}, reader: withQuery(dagsQuery, (*Tool).readDAGs),
+		patterns: []uriPattern{at("dags", link("dags", mimeJSON, "DAGs"),
+			"The DAG list (query: page, perPage, name, labels, sort, order).").listed("The first page of the DAG list.")},
+		dataInText: true,
+		describe:   "dags [query: page, perPage 1-{{.ListPerPage}}, name, labels=a,b, sort=name|nextRun, order=asc|desc]",
 	},
 	{
-		name: tDAG, required: []string{fName},
+		name: tDAG, required: []string{fName}, reader: plain((*Tool).readDAG),
 		notFound: blameAlways(fName),
-		read:     (*Tool).readDAG,
+		describe: "dag name",
 	},
 	{
-		name: tDAGSpec, required: []string{fName},
-		noQuery: "DAG spec resources do not support query parameters.",
-		uri:     func(c *call) string { return model.DAGSpecURI(c.in.get(fName)) }, uriInTargetMode: true, singular: true,
-		link:     fixedLink("dag_spec", mimeYAML, "DAG spec"),
+		name: tDAGSpec, required: []string{fName}, reader: plain((*Tool).readDAGSpec),
+		patterns:        []uriPattern{at("dags/{name}/spec", link("dag_spec", mimeYAML, "DAG spec"), "A DAG's YAML definition.")},
+		noQuery:         "DAG spec resources do not support query parameters.",
+		uriInTargetMode: true, singular: true,
 		notFound: blameAlways(fName),
-		read:     (*Tool).readDAGSpec,
+		describe: "dag_spec name", sharesLine: true,
 	},
 	{
 		name: tDAGSearch, required: []string{fSearch}, optional: []string{fWorkspace, fCursor, fLimit},
+		reader:   plain((*Tool).readDAGSearch),
 		notFound: blameIfGiven(fWorkspace),
-		read:     (*Tool).readDAGSearch,
+		describe: "dag_search search [workspace, cursor, limit {{.SearchMin}}-{{.SearchMax}}]", sharesLine: true,
 	},
 	{
-		name: tWiki, optional: []string{fWorkspace, fQuery, fPrefix}, query: wikiQuery, reconcile: mergeWikiPrefix,
-		uri:             func(c *call) string { return model.WithQuery(model.WikiURI(c.in.get(fWorkspace)), c.rawQuery()) },
+		name: tWiki, optional: []string{fWorkspace, fQuery, fPrefix}, reader: withQuery(wikiQuery, (*Tool).readWiki),
+		patterns: []uriPattern{
+			at("wiki", link("wiki", mimeJSON, "Wiki"),
+				"The wiki of every workspace as a tree or flat list (query: page, perPage, flat, sort, order, prefix).").
+				listed("The wiki tree of every workspace."),
+			at("wiki/{workspace}", link("wiki", mimeJSON, "Wiki"), "The wiki of one workspace.").
+				template("wiki_workspace", "Wiki workspace"),
+		},
+		checkSegments:   checkWikiSegments,
 		uriInTargetMode: true,
-		link:            fixedLink("wiki", mimeJSON, "Wiki"),
 		echo:            echoWiki,
 		notFound:        blameIfGiven(fWorkspace),
-		read:            (*Tool).readWiki,
+		describe:        "wiki [workspace, prefix, query: page, perPage, flat=true|false, sort=name|type|mtime, order]",
 	},
 	{
 		name: tWikiPage, required: []string{fWorkspace, fPath}, validate: checkWikiPage,
-		noQuery: "Wiki page resources do not support query parameters.",
-		uri: func(c *call) string {
-			return model.WikiPageURI(c.in.get(fWorkspace), c.in.get(fPath))
-		},
+		reader: plain((*Tool).readWikiPage),
+		patterns: []uriPattern{at("wiki/{workspace}/{path}", link("wiki_page", mimeMarkdown, "Wiki page"),
+			"One wiki page; the path is one segment (a / inside it is %2F).")},
+		checkSegments:   checkWikiPageSegments,
+		noQuery:         "Wiki page resources do not support query parameters.",
 		uriInTargetMode: true, singular: true,
-		link:     fixedLink("wiki_page", mimeMarkdown, "Wiki page"),
 		echo:     echoWiki,
 		notFound: blameAlways(fPath),
-		read:     (*Tool).readWikiPage,
+		describe: "wiki_page workspace, path (a concrete workspace such as default)", sharesLine: true,
 	},
 	{
 		name: tWikiSearch, required: []string{fSearch}, optional: []string{fWorkspace, fPrefix, fCursor, fLimit},
+		reader:   plain((*Tool).readWikiSearch),
 		echo:     echoWiki,
 		notFound: blameIfGiven(fWorkspace),
-		read:     (*Tool).readWikiSearch,
+		describe: "wiki_search search [workspace, prefix, cursor, limit {{.SearchMin}}-{{.SearchMax}}]", sharesLine: true,
 	},
 	{
 		name: tWorkbook, required: []string{fPath}, optional: []string{fPassword},
-		echo: []string{fPath},
-		read: (*Tool).readWorkbook,
+		reader:   plain((*Tool).readWorkbook),
+		echo:     []string{fPath},
+		describe: "workbook path (absolute .xlsx/.xlsm on the gateway host) [password]",
+		mentions: []string{" local Excel workbook profiles,"},
 	},
 	{
-		name: tRuns, optional: []string{fQuery}, query: runsQuery,
-		uri:  func(c *call) string { return model.WithQuery(model.RunsURI(), c.rawQuery()) },
-		link: fixedLink("dag_runs", mimeJSON, "DAG-runs"),
-		read: (*Tool).readRuns,
+		name: tRuns, optional: []string{fQuery}, reader: withQuery(runsQuery, (*Tool).readRuns),
+		patterns: []uriPattern{at("runs", link("dag_runs", mimeJSON, "DAG-runs"),
+			fmt.Sprintf("DAG-runs, the last %d days unless fromDate/toDate say otherwise (query: name, dagRunId, status, fromDate, toDate, limit, cursor, labels).", runWindowDays)).
+			listed(fmt.Sprintf("The DAG-runs of the last %d days.", runWindowDays))},
+		describe: "runs [query: name, dagRunId (latest with name), status=0..{{.MaxRunStatus}} (repeat for several: 2=failed), fromDate, toDate (Unix seconds), limit 1-{{.RunsLimit}}, cursor, labels]. Without fromDate/toDate the list covers the last {{.RunWindowDays}} days.",
 	},
 	{
 		name: tRun, required: []string{fName, fDAGRunID}, optional: []string{fSubRunID},
-		noQuery: "DAG-run resources do not support query parameters.",
-		uri: func(c *call) string {
-			return model.RunURI(c.in.get(fName), c.in.get(fDAGRunID), c.in.get(fSubRunID))
-		},
+		reader: plain((*Tool).readRun),
+		patterns: withSubRuns("", link("dag_run", mimeJSON, "DAG-run details"),
+			"A DAG-run with its steps, status and links to logs; dagRunId may be latest."),
+		noQuery:         "DAG-run resources do not support query parameters.",
 		uriInTargetMode: true, singular: true,
-		link:     runLink("dag_run", "sub_dag_run", "details"),
 		notFound: blameRunID,
-		read:     (*Tool).readRun,
+		describe: "run name, dagRunId (or latest) [subRunId]",
 	},
 	{
-		name: tRunLogs, required: []string{fName, fDAGRunID}, optional: []string{fQuery}, query: runLogsQuery,
-		uri: func(c *call) string {
-			return model.WithQuery(model.RunLogsURI(c.in.get(fName), c.in.get(fDAGRunID)), c.rawQuery())
-		},
+		name: tRunLogs, required: []string{fName, fDAGRunID}, optional: []string{fQuery},
+		reader: withQuery(runLogsQuery, (*Tool).readRunLogs),
+		patterns: []uriPattern{at(runRoot+"/logs", link("dag_run_logs", mimeJSON, "DAG-run logs"),
+			"A run's scheduler log window and which step logs exist (query: tail).")},
 		uriInTargetMode: true, singular: true,
-		link:     fixedLink("dag_run_logs", mimeJSON, "DAG-run logs"),
 		notFound: blameRunID,
-		read:     (*Tool).readRunLogs,
+		describe: "run_logs name, dagRunId [query: tail 1-{{.LogLines}}; default: last {{.LogTail}} lines, at most {{.LogBudgetKiB}} KiB]",
 	},
 	{
 		name: tStepLog, required: []string{fName, fDAGRunID, fStepName},
 		optional: []string{fSubRunID, fQuery, fItem, fBodyStepName},
-		validate: checkItemPair, query: stepLogQuery, checkQuery: checkLogWindow,
-		uri:             func(c *call) string { return model.WithQuery(stepLogURI(c.in), c.rawQuery()) },
+		validate: checkItemPair, reader: withQuery(stepLogQuery, (*Tool).readStepLog),
+		patterns: append(
+			withSubRuns("/steps/{stepName}/logs", link("dag_run_step_log", mimeJSON, "DAG-run step log"),
+				"A window of a step's stdout and stderr (query: tail, head, offset, limit, stream)."),
+			withSubRuns("/steps/{stepName}/foreach/{item}/steps/{bodyStepName}/logs",
+				link("dag_run_foreach_step_log", mimeJSON, "DAG-run foreach body step log"), "A window of a foreach body step's log.")...),
 		uriInTargetMode: true, singular: true,
-		link:     stepLogLink,
 		echo:     echoStep,
 		notFound: blameAlways(fStepName),
-		read:     (*Tool).readStepLog,
+		describe: "step_log name, dagRunId, stepName [subRunId, item + bodyStepName, query: tail|head 1-{{.LogLines}}, offset>=1 with limit 1-{{.LogLines}}, limit alone, stream=stdout|stderr]. Default: last {{.LogTail}} lines of both streams, at most {{.LogBudgetKiB}} KiB each (hasMore says when more exists).",
 	},
 	{
 		name: tForeachItems, required: []string{fName, fDAGRunID, fStepName}, optional: []string{fSubRunID, fQuery},
-		query: foreachItemsQuery,
-		uri: func(c *call) string {
-			in := c.in
-			return model.WithQuery(model.ForeachItemsURI(in.get(fName), in.get(fDAGRunID), in.get(fSubRunID), in.get(fStepName)), c.rawQuery())
-		},
+		reader: withQuery(foreachItemsQuery, (*Tool).readForeachItems),
+		patterns: withSubRuns("/steps/{stepName}/foreach", link("dag_run_foreach_items", mimeJSON, "DAG-run foreach items"),
+			"The items of a foreach step (query: status, page, perPage, parent)."),
 		uriInTargetMode: true, singular: true,
-		link:     runLink("dag_run_foreach_items", "sub_dag_run_foreach_items", "foreach items"),
 		echo:     echoStep,
 		notFound: blameAlways(fStepName),
-		read:     (*Tool).readForeachItems,
+		describe: "foreach_items name, dagRunId, stepName [subRunId, query: status=not_started|running|succeeded|failed|aborted, page, perPage 1-{{.ForeachPerPage}}, parent]",
 	},
 	{
 		name: tForeachItem, required: []string{fName, fDAGRunID, fStepName, fItem}, optional: []string{fSubRunID},
-		noQuery: "Foreach item resources do not support query parameters.",
-		uri: func(c *call) string {
-			in := c.in
-			return model.ForeachItemURI(in.get(fName), in.get(fDAGRunID), in.get(fSubRunID), in.get(fStepName), in.get(fItem))
-		},
+		reader: plain((*Tool).readForeachItem),
+		patterns: withSubRuns("/steps/{stepName}/foreach/{item}", link("dag_run_foreach_item", mimeJSON, "DAG-run foreach item"),
+			"One foreach item and its body steps."),
+		noQuery:         "Foreach item resources do not support query parameters.",
 		uriInTargetMode: true, singular: true,
-		link:     runLink("dag_run_foreach_item", "sub_dag_run_foreach_item", "foreach item"),
 		echo:     echoStep,
 		notFound: blameAlways(fItem),
-		read:     (*Tool).readForeachItem,
+		describe: "foreach_item name, dagRunId, stepName, item [subRunId]",
 	},
 }
 
@@ -177,12 +201,4 @@ func blameRunID(c *call) string {
 		return fSubRunID
 	}
 	return fDAGRunID
-}
-
-func stepLogURI(in *input) string {
-	name, id, sub, step := in.get(fName), in.get(fDAGRunID), in.get(fSubRunID), in.get(fStepName)
-	if in.has(fItem) {
-		return model.ForeachStepLogURI(name, id, sub, step, in.get(fItem), in.get(fBodyStepName))
-	}
-	return model.StepLogURI(name, id, sub, step)
 }

@@ -182,7 +182,8 @@ func splitLines(text string) []string {
 // (head, offset, or limit alone); tail and the default window end at the
 // newest line.
 func readsFromStart(c *call) bool {
-	return c.query.Has("head") || c.query.Has("offset") || c.query.Has("limit")
+	q := c.logQuery()
+	return q.Head != 0 || q.Offset != 0 || q.Limit != 0
 }
 
 // fitBlocks decides how many lines of each block the text keeps so that
@@ -336,11 +337,12 @@ func cutNote(c *call, rest []byte, blocks []textBlock) string {
 // logNarrowing names the query that reads a log window this text can show
 // whole: the same kind of window with n lines.
 func logNarrowing(c *call, n int) string {
+	q := c.logQuery()
 	switch {
-	case c.query.Has("head"):
+	case q.Head != 0:
 		return fmt.Sprintf(`Read with query "head=%d" to see the first lines whole, or "offset=%d&limit=%d" for the lines after them.`, n, n+1, n)
-	case c.query.Has("offset") || c.query.Has("limit"):
-		offset := max(queryInt(c.query, "offset"), 1)
+	case q.Offset != 0 || q.Limit != 0:
+		offset := max(q.Offset, 1)
 		return fmt.Sprintf(`Read with query "offset=%d&limit=%d" to see these lines whole, then "offset=%d&limit=%d" for the next ones.`, offset, n, offset+n, n)
 	case c.target == tStepLog:
 		return fmt.Sprintf(`Read with query "tail=%d" to see the newest lines whole, or one stream with "stream=stdout" or "stream=stderr".`, n)

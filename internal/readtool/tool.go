@@ -201,7 +201,7 @@ func (t *Tool) refuseDisabled(c *call) *Error {
 // read performs a validated call: the one read path of tool calls and
 // resource reads.
 func (t *Tool) read(ctx context.Context, c *call) (any, *Error) {
-	data, err := c.spec.read(t, ctx, c)
+	data, err := c.spec.reader.read(t, ctx, c)
 	if err != nil {
 		f, isFailure := model.AsFailure(err)
 		e := classify(err, c)

@@ -6,13 +6,9 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
-)
 
-// uriShape is what a dagu:// path resolves to before query validation.
-type uriShape struct {
-	target string
-	values map[string]string
-}
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
+)
 
 // resolveURI validates a URI-mode request and derives its target.
 func resolveURI(raw string) (*call, *Error) {
@@ -38,11 +34,11 @@ func parseResourceURI(raw string) (*call, *Error) {
 	if perr != nil {
 		return nil, perr
 	}
-	shape, serr := shapeOf(u.Host, segments)
-	if serr != nil {
-		return nil, serr
+	m, values, merr := matchURI(u.Host, segments)
+	if merr != nil {
+		return nil, merr
 	}
-	return callForShape(shape, u.RawQuery)
+	return callForURI(m, values, u.RawQuery)
 }
 
 // pathSegments splits an escaped URI path into decoded segments. A single
@@ -63,150 +59,120 @@ func pathSegments(escaped string) ([]string, *Error) {
 	return parts, nil
 }
 
-func shapeOf(family string, segs []string) (*uriShape, *Error) {
-	switch family {
-	case "reference":
-		return referenceShape(segs)
-	case "dags":
-		return dagsShape(segs)
-	case "wiki", "docs":
-		return wikiShape(segs)
-	case "runs":
-		return runsShape(segs)
-	}
-	return nil, newError(CodeUnsupportedResource, fmt.Sprintf("Unsupported resource family %q; dagu_read reads reference, dags, wiki and runs.", family))
+// familyNouns name each URI family in "Unsupported ... resource path.";
+// familyAliases are deprecated families read as their successors.
+var (
+	familyNouns   = map[string]string{"reference": "reference", "dags": "DAG", "wiki": "Wiki", "runs": "DAG-run"}
+	familyAliases = map[string]string{"docs": "wiki"}
+)
+
+// rowPattern is one pattern together with the row that owns it.
+type rowPattern struct {
+	spec    *targetSpec
+	pattern *uriPattern
 }
 
-func unsupportedPath(family string) *Error {
-	return newError(CodeInvalidResourceURI, fmt.Sprintf("Unsupported %s resource path.", family))
-}
-
-func referenceShape(segs []string) (*uriShape, *Error) {
-	switch len(segs) {
-	case 0:
-		return &uriShape{target: tReferences}, nil
-	case 1:
-		return &uriShape{target: tReference, values: map[string]string{fName: segs[0]}}, nil
-	}
-	return nil, unsupportedPath("reference")
-}
-
-func dagsShape(segs []string) (*uriShape, *Error) {
-	switch {
-	case len(segs) == 0:
-		return &uriShape{target: tDAGs}, nil
-	case len(segs) == 2 && segs[1] == "spec":
-		return &uriShape{target: tDAGSpec, values: map[string]string{fName: segs[0]}}, nil
-	}
-	return nil, unsupportedPath("DAG")
-}
-
-func wikiShape(segs []string) (*uriShape, *Error) {
-	switch len(segs) {
-	case 0:
-		return &uriShape{target: tWiki}, nil
-	case 1:
-		if segs[0] == allWorkspaces {
-			return nil, newError(CodeInvalidResourceURI, "Use dagu://wiki for the all-workspaces collection.")
+// patternsByFamily indexes every row's patterns by URI family, in table
+// order; families lists the families in first-seen order.
+var patternsByFamily, families = func() (map[string][]rowPattern, []string) {
+	m := map[string][]rowPattern{}
+	var order []string
+	for i := range targetTable {
+		spec := &targetTable[i]
+		for j := range spec.patterns {
+			p := &spec.patterns[j]
+			if _, seen := m[p.family]; !seen {
+				order = append(order, p.family)
+			}
+			m[p.family] = append(m[p.family], rowPattern{spec, p})
 		}
-		if !validWorkspace(segs[0]) {
-			return nil, newError(CodeInvalidResourceURI, "The workspace segment is not a valid workspace name.")
+	}
+	return m, order
+}()
+
+// unsupportedFamily names the families dagu_read reads.
+var unsupportedFamily = func() string {
+	list := strings.Join(families[:len(families)-1], ", ") + " and " + families[len(families)-1]
+	return "Unsupported resource family %q; dagu_read reads " + list + "."
+}()
+
+// matchURI finds the row and pattern a URI's family and decoded path
+// segments address, and the field values the segments give.
+func matchURI(family string, segs []string) (*rowPattern, map[string]string, *Error) {
+	if canonical, ok := familyAliases[family]; ok {
+		family = canonical
+	}
+	candidates, ok := patternsByFamily[family]
+	if !ok {
+		return nil, nil, newError(CodeUnsupportedResource, fmt.Sprintf(unsupportedFamily, family))
+	}
+	for i := range candidates {
+		if values, ok := candidates[i].pattern.match(segs); ok {
+			return &candidates[i], values, nil
 		}
-		return &uriShape{target: tWiki, values: map[string]string{fWorkspace: segs[0]}}, nil
-	case 2:
-		return wikiPageShape(segs[0], segs[1])
 	}
-	return nil, unsupportedPath("Wiki")
+	return nil, nil, newError(CodeInvalidResourceURI, fmt.Sprintf("Unsupported %s resource path.", familyNouns[family]))
 }
 
-func wikiPageShape(workspace, path string) (*uriShape, *Error) {
+// checkWikiSegments wants a concrete, valid workspace segment when there
+// is one: the all-workspaces wiki is dagu://wiki.
+func checkWikiSegments(v map[string]string) *Error {
+	ws, ok := v[fWorkspace]
 	switch {
-	case workspace == allWorkspaces:
-		return nil, newError(CodeInvalidResourceURI, "A Wiki page resource requires a concrete workspace.")
-	case !validWorkspace(workspace):
-		return nil, newError(CodeInvalidResourceURI, "The workspace segment is not a valid workspace name.")
-	case !validWikiPagePath(path):
-		return nil, newError(CodeInvalidResourceURI, "The Wiki page path is not valid.")
-	}
-	return &uriShape{target: tWikiPage, values: map[string]string{fWorkspace: workspace, fPath: path}}, nil
-}
-
-// runsShape resolves dagu://runs paths: the collection, a root run, or a
-// sub-run (`/sub/{subRunId}`), followed by the run's logs, a step's logs, a
-// foreach step's items, one item, or a body step's logs.
-func runsShape(segs []string) (*uriShape, *Error) {
-	if len(segs) == 0 {
-		return &uriShape{target: tRuns}, nil
-	}
-	if len(segs) < 2 {
-		return nil, unsupportedPath("DAG-run")
-	}
-	v := map[string]string{fName: segs[0], fDAGRunID: segs[1]}
-	rest := segs[2:]
-	if len(rest) >= 2 && rest[0] == "sub" {
-		v[fSubRunID] = rest[1]
-		rest = rest[2:]
-	}
-	shape := runTailShape(rest, v)
-	if shape == nil || (shape.target == tRunLogs && v[fSubRunID] != "") {
-		return nil, unsupportedPath("DAG-run")
-	}
-	return shape, nil
-}
-
-func runTailShape(rest []string, v map[string]string) *uriShape {
-	switch {
-	case len(rest) == 0:
-		return &uriShape{target: tRun, values: v}
-	case len(rest) == 1 && rest[0] == "logs":
-		return &uriShape{target: tRunLogs, values: v}
-	case len(rest) < 3 || rest[0] != "steps":
+	case !ok:
 		return nil
-	}
-	v[fStepName] = rest[1]
-	switch tail := rest[2:]; {
-	case len(tail) == 1 && tail[0] == "logs":
-		return &uriShape{target: tStepLog, values: v}
-	case len(tail) == 1 && tail[0] == "foreach":
-		return &uriShape{target: tForeachItems, values: v}
-	case len(tail) == 2 && tail[0] == "foreach":
-		v[fItem] = tail[1]
-		return &uriShape{target: tForeachItem, values: v}
-	case len(tail) == 5 && tail[0] == "foreach" && tail[2] == "steps" && tail[4] == "logs":
-		v[fItem], v[fBodyStepName] = tail[1], tail[3]
-		return &uriShape{target: tStepLog, values: v}
+	case ws == allWorkspaces:
+		return newError(CodeInvalidResourceURI, "Use dagu://wiki for the all-workspaces collection.")
+	case !validWorkspace(ws):
+		return newError(CodeInvalidResourceURI, "The workspace segment is not a valid workspace name.")
 	}
 	return nil
 }
 
-// callForShape validates the URI's query for the derived target and builds
-// the call with the re-escaped canonical URI.
-func callForShape(shape *uriShape, rawQuery string) (*call, *Error) {
-	in := &input{values: shape.values}
-	if in.values == nil {
-		in.values = map[string]string{}
+// checkWikiPageSegments wants a concrete workspace and a valid page path.
+func checkWikiPageSegments(v map[string]string) *Error {
+	switch {
+	case v[fWorkspace] == allWorkspaces:
+		return newError(CodeInvalidResourceURI, "A Wiki page resource requires a concrete workspace.")
+	case !validWorkspace(v[fWorkspace]):
+		return newError(CodeInvalidResourceURI, "The workspace segment is not a valid workspace name.")
+	case !validWikiPagePath(v[fPath]):
+		return newError(CodeInvalidResourceURI, "The Wiki page path is not valid.")
 	}
+	return nil
+}
+
+// callForURI validates the URI's segments and query for the matched row
+// and builds the call with the canonical URI, from the same pattern.
+func callForURI(m *rowPattern, values map[string]string, rawQuery string) (*call, *Error) {
+	spec := m.spec
+	if spec.checkSegments != nil {
+		if e := spec.checkSegments(values); e != nil {
+			return nil, e
+		}
+	}
+	in := &input{values: values}
 	if rawQuery != "" {
 		in.values[fQuery] = rawQuery
 	}
-	spec := targets[shape.target]
-	c := &call{mode: uriMode, target: spec.name, spec: spec, in: in}
-	if e := checkSegmentLimits(shape.values); e != nil {
-		e.Target = shape.target
-		return nil, e
+	// The segments, and the query with them, are held to the fields'
+	// limits; a collection's query is bounded by the uri's limit alone.
+	if len(m.pattern.vars) > 0 {
+		if e := checkSegmentLimits(values); e != nil {
+			e.Target = spec.name
+			return nil, e
+		}
 	}
+	c := &call{mode: uriMode, target: spec.name, spec: spec, in: in, pattern: m.pattern}
 	if rawQuery != "" && spec.noQuery != "" {
 		e := newError(CodeInvalidResourceURI, spec.noQuery)
-		e.Target = shape.target
+		e.Target = spec.name
 		return nil, e
 	}
-	values, problem := parseQuery(spec, rawQuery)
-	if problem != nil {
-		e := queryError(problem, c)
-		e.Target = shape.target
+	if e := spec.reader.prepare(c, rawQuery); e != nil {
+		e.Target = spec.name
 		return nil, e
 	}
-	c.query = values
-	c.uri = spec.uri(c)
+	c.uri = model.WithQuery(m.pattern.build(in.get), c.rawQuery())
 	return c, nil
 }

@@ -5,6 +5,7 @@ package upstream
 import (
 	"fmt"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 )
 
@@ -24,84 +25,98 @@ type TargetSupport struct {
 	Note   string `json:"note,omitempty"`
 }
 
-// Support lists every dagu_read target with how this Dagu serves it. The
-// rows follow the dialect choices the adapter makes for the same
-// capabilities.
-func Support(caps restclient.Capabilities) []TargetSupport {
-	local := TargetSupport{How: Served, Note: "answered by the gateway itself"}
-	rows := []TargetSupport{
-		withTarget("references", local), withTarget("reference", local),
-		dagsSupport(caps),
-		{Target: "dag", How: Served},
-		{Target: "dag_spec", How: Served},
-		dagSearchSupport(caps),
-	}
-	rows = append(rows, wikiSupport(caps)...)
-	rows = append(rows,
-		withTarget("workbook", local),
-		runsSupport(caps),
-		runSupport(caps),
-		TargetSupport{Target: "run_logs", How: Served},
-		stepLogSupport(caps),
-	)
-	return append(rows, foreachSupport(caps)...)
+// supportRules says, per target, how the detected capabilities serve it.
+// They follow the dialect choices the adapter makes for the same
+// capabilities; TestSupportCoversEveryTarget fails when a target of
+// model.Targets has no rule here.
+var supportRules = map[string]func(restclient.Capabilities) TargetSupport{
+	model.TargetReferences:   local,
+	model.TargetReference:    local,
+	model.TargetDAGs:         dagsSupport,
+	model.TargetDAG:          served,
+	model.TargetDAGSpec:      served,
+	model.TargetDAGSearch:    dagSearchSupport,
+	model.TargetWiki:         wikiSupport,
+	model.TargetWikiPage:     wikiSupport,
+	model.TargetWikiSearch:   wikiSupport,
+	model.TargetWorkbook:     local,
+	model.TargetRuns:         runsSupport,
+	model.TargetRun:          runSupport,
+	model.TargetRunLogs:      served,
+	model.TargetStepLog:      stepLogSupport,
+	model.TargetForeachItems: foreachSupport,
+	model.TargetForeachItem:  foreachSupport,
 }
 
-func withTarget(target string, s TargetSupport) TargetSupport {
-	s.Target = target
-	return s
+// Support lists every dagu_read target, in the tool's order, with how
+// this Dagu serves it.
+func Support(caps restclient.Capabilities) []TargetSupport {
+	names := model.Targets()
+	rows := make([]TargetSupport, 0, len(names))
+	for _, name := range names {
+		rule, ok := supportRules[name]
+		if !ok {
+			rows = append(rows, TargetSupport{Target: name, How: Unavailable, Note: "the gateway has no support rule for this target"})
+			continue
+		}
+		row := rule(caps)
+		row.Target = name
+		rows = append(rows, row)
+	}
+	return rows
 }
+
+func local(restclient.Capabilities) TargetSupport {
+	return TargetSupport{How: Served, Note: "answered by the gateway itself"}
+}
+
+func served(restclient.Capabilities) TargetSupport { return TargetSupport{How: Served} }
 
 func dagsSupport(caps restclient.Capabilities) TargetSupport {
 	if dagLabelParam(caps) == labelParamTag {
-		return TargetSupport{Target: "dags", How: Served,
+		return TargetSupport{How: Served,
 			Note: fmt.Sprintf("this Dagu filters by one label (tag): with several, the first is sent and the gateway applies the others over at most %d DAGs", emulatedMaxItems)}
 	}
-	return TargetSupport{Target: "dags", How: Served}
+	return TargetSupport{How: Served}
 }
 
 func dagSearchSupport(caps restclient.Capabilities) TargetSupport {
 	switch {
 	case caps.SearchDAGs:
-		return TargetSupport{Target: "dag_search", How: Served}
+		return TargetSupport{How: Served}
 	case caps.SearchDAGsLegacy:
-		return TargetSupport{Target: "dag_search", How: Emulated,
+		return TargetSupport{How: Emulated,
 			Note: fmt.Sprintf("from the older /dags/search; cursor, limit and hasMore made by the gateway over at most %d results", emulatedMaxItems)}
 	}
-	return TargetSupport{Target: "dag_search", How: Unavailable, Note: "this Dagu has no DAG search route"}
+	return TargetSupport{How: Unavailable, Note: "this Dagu has no DAG search route"}
 }
 
-func wikiSupport(caps restclient.Capabilities) []TargetSupport {
-	targets := []string{"wiki", "wiki_page", "wiki_search"}
-	out := make([]TargetSupport, len(targets))
-	for i, t := range targets {
-		switch {
-		case caps.Wiki:
-			out[i] = TargetSupport{Target: t, How: Served}
-		case caps.Docs:
-			out[i] = TargetSupport{Target: t, How: Emulated, Note: "from the /docs routes of Dagu 2.0-2.6 (a prefix is applied by the gateway)"}
-		default:
-			out[i] = TargetSupport{Target: t, How: Unavailable, Note: "Dagu 1.x has no wiki"}
-		}
+func wikiSupport(caps restclient.Capabilities) TargetSupport {
+	var s TargetSupport
+	switch {
+	case caps.Wiki:
+		s = TargetSupport{How: Served}
+	case caps.Docs:
+		s = TargetSupport{How: Emulated, Note: "from the /docs routes of Dagu 2.0-2.6 (a prefix is applied by the gateway)"}
+	default:
+		s = TargetSupport{How: Unavailable, Note: "Dagu 1.x has no wiki"}
 	}
 	if !hasWorkspaces(caps) && caps.Docs {
-		for i := range out {
-			out[i].Note += "; no workspaces on this release: only default and all"
-		}
+		s.Note += "; no workspaces on this release: only default and all"
 	}
-	return out
+	return s
 }
 
 func runsSupport(caps restclient.Capabilities) TargetSupport {
 	if caps.RunListFilters {
-		return TargetSupport{Target: "runs", How: Served}
+		return TargetSupport{How: Served}
 	}
-	return TargetSupport{Target: "runs", How: Emulated,
+	return TargetSupport{How: Emulated,
 		Note: fmt.Sprintf("several status values, labels, limit and cursor are applied by the gateway over at most %d runs of the window", emulatedMaxItems)}
 }
 
 func runSupport(caps restclient.Capabilities) TargetSupport {
-	s := TargetSupport{Target: "run", How: Served}
+	s := TargetSupport{How: Served}
 	switch {
 	case !hasSubRunRoutes(caps):
 		s.Note = "sub-runs (subRunId) unavailable: this Dagu has no sub-run routes"
@@ -113,19 +128,19 @@ func runSupport(caps restclient.Capabilities) TargetSupport {
 
 func stepLogSupport(caps restclient.Capabilities) TargetSupport {
 	if caps.ForeachRoutes {
-		return TargetSupport{Target: "step_log", How: Served}
+		return TargetSupport{How: Served}
 	}
-	return TargetSupport{Target: "step_log", How: Served, Note: "body-step logs of foreach items (item + bodyStepName) unavailable: they need the /foreach routes"}
+	return TargetSupport{How: Served, Note: "body-step logs of foreach items (item + bodyStepName) unavailable: they need the /foreach routes"}
 }
 
-func foreachSupport(caps restclient.Capabilities) []TargetSupport {
+func foreachSupport(caps restclient.Capabilities) TargetSupport {
 	if caps.ForeachRoutes {
-		return []TargetSupport{{Target: "foreach_items", How: Served}, {Target: "foreach_item", How: Served}}
+		return TargetSupport{How: Served}
 	}
 	if !caps.LogDownloads {
-		note := "this Dagu has neither the /foreach routes nor the step-log downloads a foreach summary is read from"
-		return []TargetSupport{{Target: "foreach_items", How: Unavailable, Note: note}, {Target: "foreach_item", How: Unavailable, Note: note}}
+		return TargetSupport{How: Unavailable,
+			Note: "this Dagu has neither the /foreach routes nor the step-log downloads a foreach summary is read from"}
 	}
-	note := "from the summary a finished foreach step writes to its stdout: no live progress, per-item times, nested items or body steps"
-	return []TargetSupport{{Target: "foreach_items", How: Emulated, Note: note}, {Target: "foreach_item", How: Emulated, Note: note}}
+	return TargetSupport{How: Emulated,
+		Note: "from the summary a finished foreach step writes to its stdout: no live progress, per-item times, nested items or body steps"}
 }
