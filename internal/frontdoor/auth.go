@@ -84,12 +84,43 @@ func (a *tokenAuth) allows(authorization string) bool {
 	return ok
 }
 
-// Messages of a 401, saying how to get in rather than only that the caller
-// may not.
-const (
-	msgTokenMissing  = "This gateway needs a bearer token: send Authorization: Bearer <token> (the operator sets it with --auth-token or GATEWAY_AUTH_TOKENS)."
-	msgTokenRejected = "The bearer token was not accepted: send Authorization: Bearer <token> with a token the operator configured (--auth-token, GATEWAY_AUTH_TOKENS or --auth-token-file)."
-)
+// source names the settings the operator configured the tokens with, as
+// the settings table spells them: only those, so a caller's operator knows
+// where to look.
+func (a *tokenAuth) source() string {
+	var parts []string
+	if len(a.static) > 0 {
+		parts = append(parts, settingName("auth-token"))
+	}
+	if a.file != nil {
+		parts = append(parts, settingName("auth-token-file"))
+	}
+	return strings.Join(parts, " and ")
+}
+
+// settingName is "--flag / ENV" of a setting.
+func settingName(flag string) string {
+	s, _ := config.Lookup(flag)
+	return "--" + s.Flag + " / " + s.Env
+}
+
+// missingMessage answers a request without a bearer token: the client is
+// not configured to send one.
+func (a *tokenAuth) missingMessage() string {
+	return "This gateway needs a bearer token and the request carried none: configure the client to send " +
+		"Authorization: Bearer <token> with a token from the gateway's operator (set on the gateway with " + a.source() + ")."
+}
+
+// rejectedMessage answers a bearer token that is not accepted: the client
+// sends one, and it is the token that is wrong.
+func (a *tokenAuth) rejectedMessage() string {
+	msg := "The bearer token the request carried is not one this gateway accepts: it is mistyped, or the operator rotated or revoked it. " +
+		"Ask the gateway's operator for a current token and send it as Authorization: Bearer <token> (tokens are set on the gateway with " + a.source() + ")"
+	if a.file != nil {
+		return msg + "; the token file is read again when it changes, so no restart is needed."
+	}
+	return msg + "."
+}
 
 // wrap requires a valid token before h runs; with no tokens configured it
 // returns h unchanged. A refusal is a 401 a client can act on: the
@@ -104,9 +135,9 @@ func (a *tokenAuth) wrap(h http.Handler) http.Handler {
 		authorization := r.Header.Get("Authorization")
 		if !a.allows(authorization) {
 			_, sent := bearerToken(authorization)
-			message := msgTokenMissing
+			message := a.missingMessage()
 			if sent {
-				message = msgTokenRejected
+				message = a.rejectedMessage()
 			}
 			w.Header().Set("WWW-Authenticate", bearerChallenge(r, sent))
 			writeJSONText(w, http.StatusUnauthorized, map[string]string{"error": "unauthorized", "message": message})

@@ -131,7 +131,7 @@ func New(o Options) (http.Handler, error) {
 		metadata := guard.wrap(http.HandlerFunc(serveProtectedResourceMetadata))
 		mux.Handle("GET "+protectedResourcePath, metadata)
 		mux.Handle("GET "+protectedResourceMCP, metadata)
-		mux.Handle("POST "+registrationPath, guard.wrap(refuseRegistration(o.Passthrough)))
+		mux.Handle("POST "+registrationPath, guard.wrap(refuseRegistration(auth, o.Passthrough)))
 	}
 	mux.HandleFunc("GET /healthz", serveHealth)
 	trusted := func(r *http.Request) bool {

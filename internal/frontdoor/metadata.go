@@ -50,12 +50,16 @@ func serveProtectedResourceMetadata(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// msgNoOAuth answers an OAuth client's dynamic client registration;
-// msgNoOAuthPassthrough does when callers bring their own Dagu keys.
-const (
-	msgNoOAuth            = "This gateway does not use OAuth and offers no client registration: configure the client to send Authorization: Bearer <token> with a token from the gateway's operator (--auth-token or GATEWAY_AUTH_TOKENS)."
-	msgNoOAuthPassthrough = "This gateway does not use OAuth and offers no client registration: configure the client to send Authorization: Bearer <your Dagu API key with the rest_api surface>."
-)
+// msgNoOAuthPassthrough answers an OAuth client's dynamic client
+// registration when callers bring their own Dagu keys.
+const msgNoOAuthPassthrough = "This gateway does not use OAuth and offers no client registration: configure the client to send Authorization: Bearer <your Dagu API key with the rest_api surface>."
+
+// noOAuthMessage answers it when the gateway has inbound tokens, naming
+// the settings they were configured with.
+func (a *tokenAuth) noOAuthMessage() string {
+	return "This gateway does not use OAuth and offers no client registration: configure the client to send " +
+		"Authorization: Bearer <token> with a token from the gateway's operator (set on the gateway with " + a.source() + ")."
+}
 
 // refuseRegistration answers POST /register. An OAuth client that finds no
 // authorization server in the metadata falls back to treating the gateway's
@@ -63,12 +67,12 @@ const (
 // mcp-remote) and tries dynamic client registration there; an OAuth error
 // body (RFC 6749 access_denied) makes it stop with this message instead of
 // "HTTP 404: Invalid OAuth error response".
-func refuseRegistration(passthrough bool) http.Handler {
-	message := msgNoOAuth
-	if passthrough {
-		message = msgNoOAuthPassthrough
-	}
+func refuseRegistration(a *tokenAuth, passthrough bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		message := msgNoOAuthPassthrough
+		if !passthrough {
+			message = a.noOAuthMessage()
+		}
 		writeJSONText(w, http.StatusForbidden, map[string]string{"error": "access_denied", "error_description": message})
 	})
 }

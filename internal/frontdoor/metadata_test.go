@@ -114,6 +114,8 @@ func TestUnauthorizedPointsAtMetadata(t *testing.T) {
 	t.Parallel()
 	const local = "127.0.0.1:8090"
 	const localMetadata = `resource_metadata="http://127.0.0.1:8090/.well-known/oauth-protected-resource"`
+	static := newTokenAuth([]string{tokenA}, "")
+	msgTokenMissing, msgTokenRejected := static.missingMessage(), static.rejectedMessage()
 	tests := []struct {
 		name          string
 		listen        string
@@ -254,7 +256,7 @@ func TestRegistrationIsRefused(t *testing.T) {
 			if body["error"] != tt.wantError {
 				t.Errorf("error = %v, want %s", body["error"], tt.wantError)
 			}
-			if tt.wantError == "access_denied" && body["error_description"] != msgNoOAuth {
+			if tt.wantError == "access_denied" && body["error_description"] != newTokenAuth([]string{tokenA}, "").noOAuthMessage() {
 				t.Errorf("error_description = %v", body["error_description"])
 			}
 		})
