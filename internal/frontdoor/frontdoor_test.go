@@ -301,7 +301,7 @@ func TestFrontDoorLogsAndRecovers(t *testing.T) {
 		t.Fatalf("panic answered %d %q", w.Code, w.Body.String())
 	}
 	text := logs.String()
-	for _, want := range []string{`"panic":"boom"`, `"method":"POST"`, `"path":"/mcp"`, `"status":500`, `"remote":"192.0.2.1:1234"`, `"duration"`} {
+	for _, want := range []string{`"panic":"boom"`, `"method":"POST"`, `"path":"/mcp"`, `"status":500`, `"remote":"192.0.2.1:1234"`, `"duration_ms"`} {
 		if !strings.Contains(text, want) {
 			t.Errorf("log lacks %s: %s", want, text)
 		}

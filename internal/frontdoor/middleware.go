@@ -34,7 +34,7 @@ func observe(h http.Handler, logger *slog.Logger) http.Handler {
 				"method", r.Method,
 				"path", r.URL.Path,
 				"status", rec.status(),
-				"duration", time.Since(start),
+				"duration_ms", float64(time.Since(start).Microseconds())/1000,
 				"bytes", rec.bytes,
 				"remote", r.RemoteAddr)
 		}()

@@ -20,20 +20,41 @@ type metrics struct {
 	operation *prometheus.HistogramVec
 }
 
-func newMetrics(reg prometheus.Registerer) (*metrics, error) {
+// readBuckets are the boundaries of the read duration histogram, in
+// seconds, up to the largest whole-call timeout an operator would set.
+var readBuckets = []float64{0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 20, 30, 45, 60, 90, 120, 180, 300}
+
+// durationBuckets are readBuckets up to the call timeout, which is the
+// last bucket: a read cannot take longer, so every observation falls into
+// a bucket that says something. No timeout keeps them all.
+func durationBuckets(callTimeout time.Duration) []float64 {
+	limit := callTimeout.Seconds()
+	if limit <= 0 {
+		return readBuckets
+	}
+	var out []float64
+	for _, b := range readBuckets {
+		if b < limit {
+			out = append(out, b)
+		}
+	}
+	return append(out, limit)
+}
+
+func newMetrics(reg prometheus.Registerer, callTimeout time.Duration) (*metrics, error) {
 	m := &metrics{
 		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "dagu_read_calls_total",
-			Help: "dagu_read tool calls by target and result code (ok or a contract error code).",
+			Name: "dagu_gateway_read_calls_total",
+			Help: "dagu_read reads (tool calls and resource reads) by target and result code (ok or a contract error code).",
 		}, []string{"target", "code"}),
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    "dagu_read_duration_seconds",
-			Help:    "dagu_read tool call duration by target, upstream time included.",
-			Buckets: prometheus.ExponentialBuckets(0.001, 2.5, 10),
+			Name:    "dagu_gateway_read_duration_seconds",
+			Help:    "dagu_read read duration by target, upstream time included; the last bucket is the call timeout.",
+			Buckets: durationBuckets(callTimeout),
 		}, []string{"target"}),
 		operation: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "mcp_server_operation_duration_seconds",
-			Help: "MCP request duration as observed on the server (mcp.server.operation.duration), by method, tool and error type.",
+			Help: "MCP request duration as observed on the server (mcp.server.operation.duration), by method, tool and error type, for every request method served.",
 			// The bucket boundaries the MCP semantic conventions advise.
 			Buckets: []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300},
 		}, []string{"mcp_method_name", "gen_ai_tool_name", "error_type"}),

@@ -84,7 +84,7 @@ func New(opts Options) (*Tool, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	m, err := newMetrics(opts.Registerer)
+	m, err := newMetrics(opts.Registerer, opts.CallTimeout)
 	if err != nil {
 		return nil, err
 	}
@@ -116,6 +116,7 @@ func New(opts Options) (*Tool, error) {
 // input gets the contract's tool errors rather than protocol errors, and
 // with it the dagu:// resources and the prompts.
 func (t *Tool) Register(s *mcp.Server) {
+	s.AddReceivingMiddleware(t.operationMetrics)
 	s.AddTool(definitionWithout(t.disabled), t.Handle)
 	t.RegisterResources(s)
 	t.RegisterPrompts(s)
@@ -249,15 +250,16 @@ func (t *Tool) observe(ctx context.Context, c *call, res *mcp.CallToolResult, to
 		target = "none"
 	}
 	t.metrics.observe(target, code, took)
-	level, event := accessEvent(e)
+	method := methodOf(ctx)
+	level, event := accessEvent(method, e)
 	if !t.log.Enabled(ctx, level) {
 		return
 	}
 	info, _ := reqctx.From(ctx)
 	attrs := []slog.Attr{
 		slog.String("event", event), slog.String("request_id", info.RequestID), slog.String("caller", info.Caller),
-		slog.String("method", methodOf(ctx)), slog.String("target", target), slog.String("mode", how),
-		slog.String("uri", uri), slog.String("code", code), slog.Duration("duration", took),
+		slog.String("method", method), slog.String("target", target), slog.String("mode", how),
+		slog.String("uri", uri), slog.String("code", code), slog.Float64("duration_ms", durationMS(took)),
 		slog.Int64("upstream_calls", info.UpstreamCalls()),
 	}
 	if c != nil && c.target == tWorkbook {
@@ -269,18 +271,29 @@ func (t *Tool) observe(ctx context.Context, c *call, res *mcp.CallToolResult, to
 	t.log.LogAttrs(ctx, level, event, attrs...)
 }
 
-// accessEvent names the outcome as Dagu's MCP audit does: refused
+// accessEvent names the outcome as Dagu's MCP audit does (mcp.tool_call.*
+// for a tool call, mcp.resource_read.* for a resource read): refused
 // credentials are denied, internal errors are logged as errors.
-func accessEvent(e *Error) (slog.Level, string) {
+func accessEvent(method string, e *Error) (slog.Level, string) {
+	prefix := "mcp.tool_call."
+	if method == methodResourceRead {
+		prefix = "mcp.resource_read."
+	}
 	switch {
 	case e == nil:
-		return slog.LevelInfo, "mcp.tool_call.succeeded"
+		return slog.LevelInfo, prefix + "succeeded"
 	case e.Code == CodeUnauthenticated || e.Code == CodeUnauthorized:
-		return slog.LevelWarn, "mcp.tool_call.denied"
+		return slog.LevelWarn, prefix + "denied"
 	case e.Code == CodeInternalError:
-		return slog.LevelError, "mcp.tool_call.failed"
+		return slog.LevelError, prefix + "failed"
 	}
-	return slog.LevelInfo, "mcp.tool_call.failed"
+	return slog.LevelInfo, prefix + "failed"
+}
+
+// durationMS is a duration in milliseconds with microsecond precision, the
+// access log's duration_ms.
+func durationMS(d time.Duration) float64 {
+	return float64(d.Microseconds()) / 1000
 }
 
 func causeText(e *Error) string {

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -20,8 +19,7 @@ import (
 // OpenTelemetry for the MCP requests the tool answers: one SERVER span per
 // tools/call and resources/read, named and attributed after the MCP
 // semantic conventions, parented on the W3C trace context the client put in
-// params._meta, and one mcp.server.operation.duration observation. The
-// spans use the global tracer provider and propagator: with tracing off
+// params._meta (operationMetrics times every MCP request). The spans use the global tracer provider and propagator: with tracing off
 // they are no-ops. Attributes never carry tool arguments, results or
 // credentials.
 
@@ -38,13 +36,9 @@ const (
 	attrRPCStatusCode = attribute.Key("rpc.response.status_code")
 )
 
-// operation is one MCP request being traced and timed.
+// operation is one MCP request being traced.
 type operation struct {
-	span    trace.Span
-	start   time.Time
-	method  string
-	tool    string
-	metrics *metrics
+	span trace.Span
 }
 
 // startOperation starts the request span of method (for a tool call, tool
@@ -62,14 +56,13 @@ func (t *Tool) startOperation(ctx context.Context, method, tool, uri string, met
 		attrs = append(attrs, attrResourceURI.String(uri))
 	}
 	ctx, span := otel.Tracer(tracerName).Start(ctx, name, trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...))
-	return ctx, &operation{span: span, start: time.Now(), method: method, tool: tool, metrics: t.metrics}
+	return ctx, &operation{span: span}
 }
 
 // end records the outcome: code is the contract's error code ("" on
 // success), rpcCode the JSON-RPC error code when the request failed with
 // one (0 otherwise), message the agent-safe error message.
 func (op *operation) end(code Code, rpcCode int64, message string) {
-	op.metrics.observeOperation(op.method, op.tool, string(code), time.Since(op.start))
 	if code != "" {
 		op.span.SetAttributes(attrErrorType.String(string(code)))
 		if rpcCode != 0 {

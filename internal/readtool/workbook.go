@@ -19,7 +19,7 @@ func (t *Tool) readWorkbook(ctx context.Context, c *call) (any, error) {
 		slog.String("workbook_path", path),
 		slog.Bool("password_supplied", c.in.has(fPassword)),
 		slog.Bool("ok", err == nil),
-		slog.Duration("duration", time.Since(start)))
+		slog.Float64("duration_ms", durationMS(time.Since(start))))
 	return wb, err
 }
 
