@@ -174,7 +174,8 @@ func (g *gateway) metricsHandler() http.Handler { return telemetry.MetricsHandle
 // ready answers /readyz: Dagu must answer and accept the key. The reason
 // names network, tls, auth, surface or upstream. The open answer carries
 // only the status and the reason; a trusted caller also gets the detected
-// capabilities and how each target is served. The probe result is cached
+// capabilities, how each target is served, and an outage in progress
+// (since when calls to Dagu fail, how many, the latest route and outcome). The probe result is cached
 // for readyCacheTTL, so probes at any rate cost Dagu at most one call per
 // interval; the detail of a failure goes to the log.
 func (g *gateway) ready(ctx context.Context, detailed bool) (bool, any) {
@@ -189,6 +190,9 @@ func (g *gateway) ready(ctx context.Context, detailed bool) (bool, any) {
 	}
 	if caps, ok := g.adapter.Capabilities(); ok && detailed {
 		body["dagu"] = capabilityReport(caps)
+	}
+	if outage, ok := g.client.Outage(); ok && detailed {
+		body["outage"] = outage
 	}
 	return res.OK, body
 }

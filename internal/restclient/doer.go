@@ -31,6 +31,8 @@ type doer struct {
 	bodies *bodyBudget
 	// passthrough sends each caller's own credential.
 	passthrough bool
+	// outage follows whether Dagu is down.
+	outage *outageTracker
 }
 
 func newDoer(cfg Config, g *guard, hc *http.Client, m *metrics) *doer {
@@ -51,7 +53,8 @@ func newDoer(cfg Config, g *guard, hc *http.Client, m *metrics) *doer {
 		return err
 	})
 	return &doer{resty: rc, guard: g, key: cfg.Key, timeout: cfg.Timeout, limit: cfg.MaxResponseBytes, metrics: m,
-		cap: newConcurrencyCap(cfg.Concurrency, cfg.SharedBudget), bodies: newBodyBudget(cfg.BodyBudget), passthrough: cfg.Passthrough}
+		cap: newConcurrencyCap(cfg.Concurrency, cfg.SharedBudget), bodies: newBodyBudget(cfg.BodyBudget), passthrough: cfg.Passthrough,
+		outage: newOutageTracker(cfg.Logger)}
 }
 
 // Do sends one guarded GET.
@@ -79,6 +82,7 @@ func (d *doer) Do(req *http.Request) (*http.Response, error) {
 	res, err := d.execute(ctx, req, key)
 	resp, err := d.finish(ctx, cancel, route, res, err)
 	d.metrics.observe(route, outcomeOf(resp, err), time.Since(start))
+	d.outage.observe(route, resp, err)
 	return resp, err
 }
 

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package restclient
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
+)
+
+// lockedBuffer is a bytes.Buffer safe for concurrent writers.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+// lines decodes the JSON log lines written so far.
+func (l *lockedBuffer) lines(t *testing.T) []map[string]any {
+	t.Helper()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []map[string]any
+	for _, raw := range strings.Split(strings.TrimSpace(l.b.String()), "\n") {
+		if raw == "" {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(raw), &m); err != nil {
+			t.Fatalf("log line %q: %v", raw, err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// TestOutageIsLoggedAtWarn (issue 21, row "Dagu outage"): with the log at
+// warn level, an outage (5xx answers, then no answer at all) is logged when
+// it starts, again at most once a minute while it lasts, and when it ends,
+// with the failing route and the count of failed calls; Outage reports it
+// while it lasts. A 4xx answer is Dagu answering, not an outage.
+func TestOutageIsLoggedAtWarn(t *testing.T) {
+	t.Parallel()
+	// mode 0: Dagu answers; 1: 503; 2: the connection drops unanswered.
+	var mode atomic.Int32
+	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case mode.Load() == 1:
+			http.Error(w, "upstream gone", http.StatusServiceUnavailable)
+		case mode.Load() == 2:
+			conn, _, err := w.(http.Hijacker).Hijack()
+			if err == nil {
+				_ = conn.Close()
+			}
+		case strings.HasSuffix(r.URL.Path, "/dags/missing"):
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = w.Write([]byte(`{"code":"not_found","message":"no such DAG"}`))
+		default:
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"dags":[],"errors":[],"pagination":{"totalRecords":0,"currentPage":1,"totalPages":1,"nextPage":1,"prevPage":1}}`))
+		}
+	})
+	var logs lockedBuffer
+	c := newTestClient(t, srv.URL, func(cfg *Config) {
+		cfg.Retries = -1
+		cfg.Logger = slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	})
+	clock := time.Date(2026, 12, 2, 1, 0, 0, 0, time.UTC)
+	c.doer.outage.now = func() time.Time { return clock }
+	ctx := context.Background()
+	list := func() error { _, err := c.ListDAGs(ctx, gen.ListDAGsParams{}); return err }
+
+	if err := list(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.GetDAG(ctx, "missing"); err == nil {
+		t.Fatal("the missing DAG was found")
+	}
+	if _, ok := c.Outage(); ok || len(logs.lines(t)) != 0 {
+		t.Fatalf("an outage without a failure: %v", logs.lines(t))
+	}
+
+	mode.Store(1)
+	for range 3 {
+		if list() == nil {
+			t.Fatal("a 503 succeeded")
+		}
+		clock = clock.Add(time.Second)
+	}
+	outage, ok := c.Outage()
+	if !ok || outage.Failures != 3 || outage.Route != RouteDAGs || outage.Outcome != "5xx" {
+		t.Fatalf("Outage() = %+v, %v", outage, ok)
+	}
+	lines := logs.lines(t)
+	if len(lines) != 1 || lines[0]["level"] != "WARN" || !strings.Contains(lines[0]["msg"].(string), "outage started") ||
+		lines[0]["route"] != RouteDAGs || lines[0]["failures"] != float64(1) {
+		t.Fatalf("after 3 failures: %v", lines)
+	}
+
+	clock = clock.Add(outageReminder)
+	mode.Store(2)
+	if list() == nil {
+		t.Fatal("a closed server answered")
+	}
+	lines = logs.lines(t)
+	if len(lines) != 2 || !strings.Contains(lines[1]["msg"].(string), "outage continues") ||
+		lines[1]["failures"] != float64(4) || lines[1]["outcome"] != "network" {
+		t.Fatalf("a minute later: %v", lines)
+	}
+
+	mode.Store(0)
+	clock = clock.Add(2 * time.Second)
+	if _, err := c.GetDAG(ctx, "missing"); err == nil {
+		t.Fatal("the missing DAG was found")
+	}
+	lines = logs.lines(t)
+	if len(lines) != 3 || !strings.Contains(lines[2]["msg"].(string), "outage ended") || lines[2]["failures"] != float64(4) ||
+		lines[2]["duration_ms"] != float64(outageReminder.Milliseconds()+5000) {
+		t.Fatalf("after recovery: %v", lines)
+	}
+	if _, ok := c.Outage(); ok {
+		t.Fatal("the outage outlived the recovery")
+	}
+}
+
+// TestFlappingOutagesAreRateLimited: a Dagu that goes down and up many
+// times at once writes a bounded number of lines, and the next line says
+// how many outages it did not log.
+func TestFlappingOutagesAreRateLimited(t *testing.T) {
+	t.Parallel()
+	var logs lockedBuffer
+	o := newOutageTracker(slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	clock := time.Date(2026, 12, 2, 1, 0, 0, 0, time.UTC)
+	o.now = func() time.Time { return clock }
+	down := &Error{Route: RouteDAGs, Status: http.StatusBadGateway}
+	up := &Error{Route: RouteDAGs, Status: http.StatusNotFound, Code: "not_found"}
+	for range 50 {
+		o.observe(RouteDAGs, nil, down)
+		o.observe(RouteDAGs, nil, up)
+	}
+	if n := len(logs.lines(t)); n > 12 {
+		t.Fatalf("50 flaps wrote %d lines", n)
+	}
+	clock = clock.Add(time.Minute)
+	o.observe(RouteDAGs, nil, down)
+	lines := logs.lines(t)
+	last := lines[len(lines)-1]
+	if held, _ := last["outages_not_logged"].(float64); held < 40 || !strings.Contains(last["msg"].(string), "started") {
+		t.Fatalf("the next line after the flaps: %v", last)
+	}
+	for _, quiet := range []error{&Error{Route: RouteDAGs, Canceled: true}, &Error{Route: RouteDAGs, Busy: true}} {
+		o.observe(RouteDAGs, nil, quiet)
+	}
+	if _, ok := o.state(); !ok {
+		t.Fatal("the caller going away or the gateway's own cap ended the outage")
+	}
+}
