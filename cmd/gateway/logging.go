@@ -3,34 +3,62 @@
 package main
 
 import (
+	"context"
+	"hash/fnv"
 	"io"
 	"log/slog"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
+	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 	"github.com/dagu-mcp-gateway/gateway/internal/telemetry"
 )
 
 // newLogger builds the process logger for cfg writing to w, scrubbing this
-// configuration's secrets from every line.
+// configuration's secrets and the current request's own Dagu key from
+// every line. Go's standard logger (what net/http's client and server
+// write) goes through it too, so every line is structured and scrubbed.
 func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
-	return telemetry.NewLogger(w, telemetry.LogOptions{Level: cfg.LogLevel, Format: cfg.LogFormat, Secrets: logSecrets(cfg)})
+	secrets, version := logSecrets(cfg)
+	l := telemetry.NewLogger(w, telemetry.LogOptions{Level: cfg.LogLevel, Format: cfg.LogFormat,
+		Secrets: secrets, SecretsVersion: version, RequestSecrets: requestSecrets})
+	slog.SetDefault(l)
+	return l
 }
 
-// logSecrets lists cfg's secrets when a line is written: the Dagu key (the
-// key file is re-read when it changes) and the inbound tokens, those of the
-// token file as it is now.
-func logSecrets(cfg config.Config) func() []string {
+// requestSecrets is the credential of the request a line is logged for.
+func requestSecrets(ctx context.Context) []string {
+	if key, ok := reqctx.Credential(ctx); ok {
+		return []string{key}
+	}
+	return nil
+}
+
+// logSecrets lists cfg's secrets: the Dagu key (the key file is re-read
+// when it changes) and the inbound tokens, those of the token file as it
+// is now; version changes whenever the list does, so the scrubber rebuilds
+// its matcher only then.
+func logSecrets(cfg config.Config) (secrets func() []string, version func() uint64) {
 	key := keySource(cfg)
 	tokens := &config.TokenFileCache{Path: cfg.AuthTokenFile}
-	return func() []string {
+	secrets = func() []string {
 		var out []string
-		for _, entry := range append(append([]string(nil), cfg.AuthTokens...), tokens.Tokens()...) {
+		for _, entry := range cfg.AuthTokens {
 			_, token := config.SplitNamedToken(entry)
 			out = append(out, token)
 		}
+		out = append(out, tokens.Tokens()...)
 		if k, err := key.Key(); err == nil {
 			out = append(out, k)
 		}
 		return out
 	}
+	version = func() uint64 {
+		_, v := tokens.Entries()
+		h := fnv.New32a()
+		if k, err := key.Key(); err == nil {
+			_, _ = io.WriteString(h, k)
+		}
+		return v<<32 | uint64(h.Sum32())
+	}
+	return secrets, version
 }

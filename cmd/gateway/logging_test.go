@@ -4,12 +4,17 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
+	"log"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
+	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 )
 
 // TestLogsNeverCarryConfiguredSecrets: the process logger removes the
@@ -37,6 +42,35 @@ func TestLogsNeverCarryConfiguredSecrets(t *testing.T) {
 	for _, secret := range []string{fileKey, flagToken, fileToken} {
 		if strings.Contains(out.String(), secret) {
 			t.Fatalf("log carries %q: %s", secret, out.String())
+		}
+	}
+}
+
+// TestStandardLoggerAndCallerKeyGoThroughTheScrubber: what Go's standard
+// logger writes (net/http's client and server) becomes a structured line
+// of the process logger (issue 20: plain text inside the JSON log), and a
+// passthrough caller's own key, carried by the request's context, is
+// removed from the lines logged for it. Not parallel: it sets the process
+// default logger.
+func TestStandardLoggerAndCallerKeyGoThroughTheScrubber(t *testing.T) {
+	prev := slog.Default()
+	t.Cleanup(func() { slog.SetDefault(prev) })
+	var out bytes.Buffer
+	logger := newLogger(config.Config{LogLevel: "info", LogFormat: "json"}, &out)
+	const callerKey = "callers-own-key-7f3a9b2c"
+	log.Printf("http: superfluous response.WriteHeader call, Authorization: Bearer %s", callerKey)
+	logger.WarnContext(reqctx.WithCredential(context.Background(), callerKey), "dagu answered 401: unknown key "+callerKey)
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("want two lines, got %q", out.String())
+	}
+	for _, line := range lines {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("not a JSON line: %q", line)
+		}
+		if strings.Contains(line, callerKey) {
+			t.Fatalf("the caller's key was logged: %s", line)
 		}
 	}
 }

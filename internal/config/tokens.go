@@ -8,8 +8,6 @@ import (
 	"os"
 	"regexp"
 	"strings"
-	"sync"
-	"time"
 	"unicode"
 )
 
@@ -93,36 +91,4 @@ func uniqueStrings(items []string) []string {
 		}
 	}
 	return out
-}
-
-// TokenFileCache reads an inbound token file again only when its size or
-// modification time changed, so scrubbing a log line costs one stat.
-type TokenFileCache struct {
-	// Path is the token file; empty means no file and no tokens.
-	Path string
-	mu   sync.Mutex
-	mod  time.Time
-	size int64
-	last []string
-}
-
-// Tokens returns the file's tokens as last read successfully; a file that
-// cannot be read keeps the previous answer.
-func (t *TokenFileCache) Tokens() []string {
-	if t.Path == "" {
-		return nil
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	info, err := os.Stat(t.Path)
-	if err != nil {
-		return t.last
-	}
-	if info.ModTime().Equal(t.mod) && info.Size() == t.size {
-		return t.last
-	}
-	if fresh, err := ReadTokenFile(t.Path); err == nil {
-		t.last, t.mod, t.size = fresh, info.ModTime(), info.Size()
-	}
-	return t.last
 }

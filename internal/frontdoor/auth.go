@@ -5,76 +5,59 @@ package frontdoor
 import (
 	"bytes"
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"strings"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
 )
 
-// tokenAuth checks inbound bearer tokens. It keeps only SHA-256 digests, so
-// every comparison is between equal-length values and the time taken does
-// not depend on where, or whether, a presented token differs from a
-// configured one — not even on its length. Tokens from a file are read
-// again when the file changes, so a rotated or revoked token takes effect
+// tokenAuth checks inbound bearer tokens. It keeps only SHA-256 digests
+// and finds a presented token by its digest in a map: the time taken does
+// not depend on how many tokens there are, nor on where a presented token
+// differs from a configured one (only on its digest, which the caller
+// cannot steer). Tokens from a file are read again when the file changes
+// (config.TokenFileCache), so a rotated or revoked token takes effect
 // without a restart. A token line "name:token" names its caller.
 type tokenAuth struct {
-	static []namedDigest
+	static map[[sha256.Size]byte]string
 	file   *config.TokenFileCache
 }
 
-// namedDigest is one accepted token: its digest and the caller it names.
-type namedDigest struct {
-	name   string
-	digest [sha256.Size]byte
-}
-
 // newTokenAuth prepares the check for the flag tokens and the token file;
-// neither disables it.
-func newTokenAuth(tokens []string, file string) *tokenAuth {
-	a := &tokenAuth{static: digestsOf(tokens)}
-	if file != "" {
-		a.file = &config.TokenFileCache{Path: file}
-	}
-	return a
-}
-
-func digestsOf(tokens []string) []namedDigest {
-	out := make([]namedDigest, 0, len(tokens))
+// neither disables it. The token file's reload problems go to logger.
+func newTokenAuth(tokens []string, file string, logger *slog.Logger) *tokenAuth {
+	a := &tokenAuth{static: map[[sha256.Size]byte]string{}}
 	for _, t := range tokens {
 		name, token := config.SplitNamedToken(t)
-		out = append(out, namedDigest{name: name, digest: sha256.Sum256([]byte(token))})
+		a.static[sha256.Sum256([]byte(token))] = name
 	}
-	return out
+	if file != "" {
+		a.file = &config.TokenFileCache{Path: file, Logger: logger}
+	}
+	return a
 }
 
 // enabled reports whether any token source is configured.
 func (a *tokenAuth) enabled() bool { return len(a.static) > 0 || a.file != nil }
 
-// current lists the accepted tokens now (the file's as last read).
-func (a *tokenAuth) current() []namedDigest {
-	if a.file == nil {
-		return a.static
-	}
-	return append(digestsOf(a.file.Tokens()), a.static...)
-}
-
 // match reports whether an Authorization header value carries one of the
 // configured tokens, and the caller name it carries ("" for an unnamed
-// token). Every configured token is compared, with no early exit.
+// token).
 func (a *tokenAuth) match(authorization string) (string, bool) {
 	token, ok := bearerToken(authorization)
-	presented := sha256.Sum256([]byte(token))
-	found, name := 0, ""
-	for _, want := range a.current() {
-		eq := subtle.ConstantTimeCompare(presented[:], want.digest[:])
-		if eq == 1 {
-			name = want.name
-		}
-		found |= eq
+	if !ok {
+		return "", false
 	}
-	return name, ok && found == 1
+	presented := sha256.Sum256([]byte(token))
+	if name, found := a.static[presented]; found {
+		return name, true
+	}
+	if a.file != nil {
+		return a.file.Match(presented)
+	}
+	return "", false
 }
 
 // allows reports whether an Authorization header value carries one of the

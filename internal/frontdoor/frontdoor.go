@@ -100,16 +100,16 @@ func New(o Options) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	auth := newTokenAuth(o.Tokens, o.TokenFile)
+	logger := o.Logger
+	if logger == nil {
+		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	auth := newTokenAuth(o.Tokens, o.TokenFile, logger)
 	if !auth.enabled() && !o.Passthrough && !config.IsLoopbackListen(o.Listen) {
 		return nil, fmt.Errorf("front door: refusing to serve %s without inbound tokens", o.Listen)
 	}
 	if o.Passthrough && o.Verify == nil {
 		return nil, errors.New("front door: passthrough needs a Verify function")
-	}
-	logger := o.Logger
-	if logger == nil {
-		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	protect := func(h http.Handler) http.Handler { return guard.wrap(auth.wrap(h)) }
 	protectMetrics := protect

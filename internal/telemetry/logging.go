@@ -3,6 +3,7 @@
 package telemetry
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"strings"
@@ -21,6 +22,13 @@ type LogOptions struct {
 	// a line is written so that a rotated key file is covered. Nil: only
 	// key-shaped text is removed.
 	Secrets func() []string
+	// SecretsVersion, when set, changes whenever Secrets would return
+	// something else: Secrets is then asked again, and its matcher built,
+	// only when it changed, not for every line.
+	SecretsVersion func() uint64
+	// RequestSecrets lists the secrets of the request a line is logged
+	// for, from the line's context (a passthrough caller's own Dagu key).
+	RequestSecrets func(context.Context) []string
 }
 
 // NewLogger builds the process logger writing to w. Every string value,
@@ -32,9 +40,14 @@ func NewLogger(w io.Writer, o LogOptions) *slog.Logger {
 	if err != nil {
 		level = slog.LevelInfo
 	}
-	opts := &slog.HandlerOptions{Level: level, ReplaceAttr: scrubber{secrets: o.Secrets}.replaceAttr}
+	sc := &scrubber{secrets: o.Secrets, version: o.SecretsVersion}
+	opts := &slog.HandlerOptions{Level: level, ReplaceAttr: sc.replaceAttr}
+	var h slog.Handler = slog.NewJSONHandler(w, opts)
 	if strings.EqualFold(o.Format, "text") {
-		return slog.New(slog.NewTextHandler(w, opts))
+		h = slog.NewTextHandler(w, opts)
 	}
-	return slog.New(slog.NewJSONHandler(w, opts))
+	if o.RequestSecrets != nil {
+		h = requestScrubber{next: h, secrets: o.RequestSecrets}
+	}
+	return slog.New(h)
 }
