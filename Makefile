@@ -112,7 +112,7 @@ bench-dagu: ## Compare the gateway with a real Dagu's built-in /mcp: DAGU_URL= D
 	DAGU_URL="$(DAGU_URL)" "$$dir/gateway" serve --listen 127.0.0.1:$$first --log-level warn --list-cache-ttl 0 --run-cache-size 0 2>"$$dir/first.err" & pids="$$pids $$!"; firstpid=$$!; \
 	DAGU_URL="$(DAGU_URL)" "$$dir/gateway" serve --listen 127.0.0.1:$$cached --log-level warn 2>"$$dir/cached.err" & pids="$$pids $$!"; cachedpid=$$!; \
 	for port in $$first $$cached; do \
-		for _ in $$(seq 100); do curl -fsS -o /dev/null "http://127.0.0.1:$$port/readyz" && break; sleep 0.1; done; \
+		for _ in $$(seq 100); do curl -fsS -o /dev/null "http://127.0.0.1:$$port/readyz" 2>/dev/null && break; sleep 0.1; done; \
 		curl -fsS -o /dev/null "http://127.0.0.1:$$port/readyz" || { echo "the gateway on port $$port is not ready:"; cat "$$dir"/*.err; exit 1; }; \
 	done; \
 	common="-url http://127.0.0.1:$$first/mcp -label first -pid $$firstpid -also cached=http://127.0.0.1:$$cached/mcp@$$cachedpid \

@@ -51,7 +51,7 @@ func (a *Adapter) resolveRun(ctx context.Context, addr model.RunAddress) (runTar
 		t.root, _ = a.runs.cached(ctx, restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID})
 		return t, nil
 	}
-	d, err := a.runs.latest(ctx, addr.Name)
+	d, err := a.latest(ctx, addr.Name)
 	if err != nil {
 		return runTarget{}, blame(err, model.FieldDAGRunID, http.StatusNotFound)
 	}
@@ -63,7 +63,7 @@ func (a *Adapter) resolveRun(ctx context.Context, addr model.RunAddress) (runTar
 // run ID is answered from the run cache when it holds the run.
 func (a *Adapter) rootDetails(ctx context.Context, name, runID string) (*gen.DAGRunDetails, error) {
 	if runID == latestRunID {
-		return a.runs.latest(ctx, name)
+		return a.latest(ctx, name)
 	}
 	return a.runs.details(ctx, runTarget{ref: restclient.RunRef{Name: name, RunID: runID}})
 }

@@ -98,7 +98,7 @@ func (a *Adapter) runListParams(q model.RunListQuery) (gen.ListDAGRunsParams, *i
 // latestRun answers "latest" with a name: the DAG's newest run, if it
 // passes the other filters.
 func (a *Adapter) latestRun(ctx context.Context, q model.RunListQuery) (*model.RunCollection, error) {
-	d, err := a.runs.latest(ctx, q.Name)
+	d, err := a.latest(ctx, q.Name)
 	if isHTTP(err, http.StatusNotFound) {
 		return &model.RunCollection{Items: []model.RunItem{}}, nil
 	}
