@@ -43,7 +43,9 @@ func (a *Adapter) newestSummary(ctx context.Context, name string) (*gen.DAGRunSu
 	one := gen.RunListLimit(1)
 	p := gen.ListDAGRunsByNameParams{FromDate: &all, Limit: &one}
 	resp, err := sharedRead(ctx, a, restclient.RouteRunsByName, newestRunQuery{Name: name, Params: p},
-		func(ctx context.Context) (*gen.DAGRunsPageResponse, error) { return a.client.ListRunsByName(ctx, name, p) })
+		func(ctx context.Context) (*gen.DAGRunsPageResponse, error) {
+			return a.client.ListRunsByName(ctx, name, p)
+		})
 	if err != nil || len(resp.DagRuns) == 0 {
 		return nil, false
 	}
