@@ -69,17 +69,17 @@ func (s *Store) get(ctx context.Context, k Key, count bool) ([]byte, bool) {
 // Options.MaxValueBytes is not stored; a failure of Redis is counted and
 // otherwise ignored: the shared cache is only ever a second level.
 func (s *Store) Set(ctx context.Context, k Key, value []byte, ttl time.Duration) {
-	s.store(ctx, k, value, ttl, false)
+	s.store(ctx, k, value, ttl, false, false)
 }
 
 // Add is Set when nothing is stored under k yet: a value already there
 // keeps its content and its expiry, so writing back what was read never
 // extends a value's life.
 func (s *Store) Add(ctx context.Context, k Key, value []byte, ttl time.Duration) {
-	s.store(ctx, k, value, ttl, true)
+	s.store(ctx, k, value, ttl, true, false)
 }
 
-func (s *Store) store(ctx context.Context, k Key, value []byte, ttl time.Duration, onlyNew bool) {
+func (s *Store) store(ctx context.Context, k Key, value []byte, ttl time.Duration, onlyNew, ungated bool) {
 	if s == nil || ttl <= 0 {
 		return
 	}
@@ -94,7 +94,11 @@ func (s *Store) store(ctx context.Context, k Key, value []byte, ttl time.Duratio
 	}
 	frame := encodeValue(value)
 	ttl = min(ttl, maxTTL)
-	err = s.run(ctx, "cache_set", func(ctx context.Context) error {
+	run := s.run
+	if ungated {
+		run = s.runUngated
+	}
+	err = run(ctx, "cache_set", func(ctx context.Context) error {
 		if onlyNew {
 			return s.client.SetNX(ctx, key, frame, ttl).Err()
 		}

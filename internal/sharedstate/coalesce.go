@@ -75,14 +75,14 @@ func (s *Store) Load(ctx context.Context, k Key, ttl time.Duration, read Reader)
 // lead reads for every replica, stores what may be kept, then unlocks.
 func (s *Store) lead(ctx context.Context, k Key, ttl time.Duration, lock, token string, read Reader) ([]byte, error) {
 	defer func() {
-		_ = s.run(context.WithoutCancel(ctx), "coalesce_unlock", func(ctx context.Context) error {
+		_ = s.runUngated(context.WithoutCancel(ctx), "coalesce_unlock", func(ctx context.Context) error {
 			return answerError(unlockScript.Run(ctx, s.client, []string{lock}, token).Err())
 		})
 	}()
 	s.countCoalesce(k.Kind, coalesceLed)
 	v, keep, err := read(ctx)
 	if err == nil && keep {
-		s.Set(context.WithoutCancel(ctx), k, v, ttl)
+		s.store(context.WithoutCancel(ctx), k, v, ttl, false, true)
 	}
 	return v, err
 }

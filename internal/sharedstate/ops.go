@@ -67,6 +67,19 @@ func (s *Store) runFor(ctx context.Context, op string, timeout time.Duration, f 
 		s.metrics.fallbacks.WithLabelValues(op).Inc()
 		return &unavailableError{op: op}
 	}
+	return s.attempt(ctx, op, timeout, f)
+}
+
+// runUngated is run even while the store pauses after failures: for the
+// few operations that finish what Redis accepted moments ago (a coalescing
+// leader's value and unlock), which would otherwise leave other replicas
+// waiting for a lock nobody releases.
+func (s *Store) runUngated(ctx context.Context, op string, f func(context.Context) error) error {
+	return s.attempt(ctx, op, s.opts.Timeout, f)
+}
+
+// attempt asks Redis and records how it went.
+func (s *Store) attempt(ctx context.Context, op string, timeout time.Duration, f func(context.Context) error) error {
 	opCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	err := f(opCtx)

@@ -57,8 +57,9 @@ func Open(opts Options) (*Store, error) {
 }
 
 // clientOptions turns the URL and the password file into go-redis options:
-// RESP2 (understood by every Redis and Valkey), no retries (the caller falls
-// back instead), timeouts from Options.Timeout, no optional handshakes.
+// RESP2 (understood by every Redis and Valkey), at most one quick retry
+// (the caller falls back instead), timeouts from Options.Timeout, no
+// optional handshakes.
 func clientOptions(opts Options) (*redis.Options, error) {
 	u, err := url.Parse(opts.URL)
 	if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
@@ -83,7 +84,13 @@ func clientOptions(opts Options) (*redis.Options, error) {
 	ro.Protocol = 2
 	ro.DisableIdentity = true
 	ro.MaintNotificationsConfig = &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
-	ro.MaxRetries = -1
+	// One quick retry: after Redis restarts, every pooled connection fails
+	// once (EOF) before a fresh one is dialled; without the retry each of
+	// them would count as Redis being down. The operation's own deadline
+	// still bounds both tries.
+	ro.MaxRetries = 1
+	ro.MinRetryBackoff = time.Millisecond
+	ro.MaxRetryBackoff = 5 * time.Millisecond
 	ro.DialTimeout = max(opts.Timeout, minDialTimeout)
 	ro.ReadTimeout = opts.Timeout
 	ro.WriteTimeout = opts.Timeout
