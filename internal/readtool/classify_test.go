@@ -16,6 +16,7 @@ import (
 // TestUpstreamErrorTable checks the one status/kind table in both modes,
 // the decoration with target and uri, and that Dagu's text never leaks.
 func TestUpstreamErrorTable(t *testing.T) {
+	t.Parallel()
 	const secret = "/var/lib/dagu/logs/secret-path"
 	httpErr := func(status int) error {
 		return &model.Failure{Kind: model.FailureHTTP, Status: status, Cause: errors.New(secret)}
@@ -69,6 +70,7 @@ func TestUpstreamErrorTable(t *testing.T) {
 			{"uri", `{"uri":"dagu://runs/n/r"}`, "dagu://runs/n/r", uriMode},
 		} {
 			t.Run(tt.name+"/"+m.name, func(t *testing.T) {
+				t.Parallel()
 				tool, up := newStubTool(t)
 				up.err = tt.err
 				e := errorOf(t, callJSON(t, tool, m.args))
@@ -95,6 +97,7 @@ func TestUpstreamErrorTable(t *testing.T) {
 // TestCollectionErrorsOmitURIInTargetMode: only singular resources carry
 // their URI on lookup failures in target mode.
 func TestCollectionErrorsOmitURIInTargetMode(t *testing.T) {
+	t.Parallel()
 	tool, up := newStubTool(t)
 	up.err = &model.Failure{Kind: model.FailureHTTP, Status: 503}
 	e := errorOf(t, callJSON(t, tool, `{"target":"dags"}`))
@@ -107,6 +110,7 @@ func TestCollectionErrorsOmitURIInTargetMode(t *testing.T) {
 }
 
 func TestDAGNotFoundSuggestsNames(t *testing.T) {
+	t.Parallel()
 	tool, up := newStubTool(t)
 	up.names = []string{"failing_job", "mcp_read_contract", "mcp.read-contract", "parent_job"}
 	up.err = &model.Failure{Kind: model.FailureHTTP, Status: 404}
@@ -132,6 +136,7 @@ func TestDAGNotFoundSuggestsNames(t *testing.T) {
 // TestRetryAfterReachesDetails: a read refused by one of the gateway's own
 // limits tells the agent how long to wait.
 func TestRetryAfterReachesDetails(t *testing.T) {
+	t.Parallel()
 	tool, up := newStubTool(t)
 	up.err = &model.Failure{Kind: model.FailureUnavailable, Detail: "busy", RetryAfter: 1500 * time.Millisecond}
 	e := errorOf(t, callJSON(t, tool, `{"target":"dags"}`))

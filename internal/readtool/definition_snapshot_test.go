@@ -16,6 +16,7 @@ import (
 // description, input schema, annotations): a change to it is a reviewed
 // diff of testdata/definition.json (refresh with -update).
 func TestDefinitionSnapshot(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")

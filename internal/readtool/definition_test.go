@@ -17,6 +17,7 @@ import (
 // promises and probes the rule that enforces it: the bound is accepted and
 // one past it is refused.
 func TestDescriptionNumbersAreEnforced(t *testing.T) {
+	t.Parallel()
 	desc := Definition().Description
 	tests := []struct {
 		name    string
@@ -56,6 +57,7 @@ func TestDescriptionNumbersAreEnforced(t *testing.T) {
 // TestDescriptionStatesTheDefaults: the default windows the upstream
 // applies (model's constants) are the ones the description states.
 func TestDescriptionStatesTheDefaults(t *testing.T) {
+	t.Parallel()
 	desc := Definition().Description
 	for _, want := range []string{
 		fmt.Sprintf("covers the last %d days", model.DefaultRunWindow/(24*time.Hour)),

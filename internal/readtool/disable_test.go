@@ -12,6 +12,7 @@ import (
 // TestDisabledTargets: a switched-off target leaves the definition and
 // answers unsupported_read_target in both modes; others are untouched.
 func TestDisabledTargets(t *testing.T) {
+	t.Parallel()
 	tool, err := New(Options{Upstream: &stubUpstream{}, References: stubRefs{}, DisabledTargets: []string{tWorkbook, tDAGSpec}})
 	if err != nil {
 		t.Fatal(err)

@@ -27,6 +27,7 @@ import (
 // the caller, the method, target, code and upstream calls; the same
 // request ID reaches every upstream request.
 func TestAccessLogAndRequestID(t *testing.T) {
+	t.Parallel()
 	fake, base := fakedagutest.Start(t, fakedagu.Options{APIKey: testKey, RecordedOnly: true, Now: func() time.Time { return recordedNow }})
 	client, err := restclient.New(restclient.Config{BaseURL: base, Key: restclient.StaticKey(testKey)})
 	if err != nil {

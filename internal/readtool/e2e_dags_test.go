@@ -40,6 +40,7 @@ func runGoldenCases(t *testing.T, opts fakedagu.Options, cases []goldenCase) {
 // TestReferenceAndDAGTargets pins the foundation targets end to end in both
 // addressing modes, through a real MCP client.
 func TestReferenceAndDAGTargets(t *testing.T) {
+	t.Parallel()
 	runGoldenCases(t, fakedagu.Options{RecordedOnly: true}, []goldenCase{
 		{"references", `{"target":"references"}`, 0},
 		{"references-uri", `{"uri":"dagu://reference"}`, 0},

@@ -16,6 +16,7 @@ import (
 // a short deadline; a fault that outlives it must come back as
 // resource_unavailable instead of hanging.
 func TestUpstreamFaults(t *testing.T) {
+	t.Parallel()
 	const run = `{"target":"run","name":"failing_job","dagRunId":"0356UUn8VwcWFuh5L8qwbp"}`
 	const route = "/dag-runs/{name}/{dagRunId}"
 	tests := []struct {
@@ -62,6 +63,7 @@ func TestUpstreamFaults(t *testing.T) {
 // TestUpstreamCredentials checks the auth rows of the status table with the
 // fake's real 401 and surface-403 answers.
 func TestUpstreamCredentials(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, key, code string
 	}{

@@ -50,6 +50,7 @@ func prefixed(prefix string, cases []goldenCase) []goldenCase {
 // TestForeachTargetsNewerDagu pins the foreach targets on a Dagu with
 // per-item records (the /foreach routes).
 func TestForeachTargetsNewerDagu(t *testing.T) {
+	t.Parallel()
 	runGoldenCases(t, fakedagu.Options{Foreach: fakedagu.ForeachRoutes}, prefixed("foreach-routes-", foreachCases(true)))
 }
 
@@ -57,5 +58,6 @@ func TestForeachTargetsNewerDagu(t *testing.T) {
 // Dagu: items from the step's stdout summary, honest resource_unavailable
 // for what that summary cannot give.
 func TestForeachTargetsOlderDagu(t *testing.T) {
+	t.Parallel()
 	runGoldenCases(t, fakedagu.Options{Foreach: fakedagu.ForeachAggregate}, prefixed("foreach-aggregate-", foreachCases(false)))
 }

@@ -99,6 +99,7 @@ func merge(a, b map[fakedagu.Profile]string) map[fakedagu.Profile]string {
 // (testdata/golden/profiles/<profile>/), and its code must be the one the
 // release can honestly give.
 func TestEveryDaguRelease(t *testing.T) {
+	t.Parallel()
 	for _, p := range fakedagu.Profiles() {
 		t.Run(string(p), func(t *testing.T) {
 			h := newHarness(t, fakedagu.Options{Profile: p, RecordedOnly: true})
@@ -128,6 +129,7 @@ func TestEveryDaguRelease(t *testing.T) {
 // every release, following nextCursor, and checks the pages add up to the
 // whole list with nothing repeated; a cursor of another query is refused.
 func TestCursorsWalkEveryRelease(t *testing.T) {
+	t.Parallel()
 	walks := []struct {
 		name, first, all, key string
 		page                  func(cursor string) string

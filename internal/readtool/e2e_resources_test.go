@@ -43,6 +43,7 @@ var daguURI = regexp.MustCompile(`dagu://[^"\s\\]+`)
 // with the MIME type of its shape, and a JSON resource equals the data
 // dagu_read returns for the same URI.
 func TestEveryLinkCanBeRead(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, fakedagu.Options{Foreach: fakedagu.ForeachRoutes})
 	uris := map[string]bool{}
 	for _, args := range linkSources {
@@ -100,6 +101,7 @@ func quote(s string) string {
 // only stable entry points, Markdown and YAML are served as such, and a
 // failure carries the contract's code in the error data.
 func TestResourceListsAndErrors(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, fakedagu.Options{RecordedOnly: true})
 	ctx := context.Background()
 	templates, err := h.session.ListResourceTemplates(ctx, nil)
@@ -150,6 +152,7 @@ func TestResourceListsAndErrors(t *testing.T) {
 // TestPrompts: the prompts are listed and fill their arguments into
 // dagu_read calls; a missing required argument is refused.
 func TestPrompts(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, fakedagu.Options{RecordedOnly: true})
 	ctx := context.Background()
 	list, err := h.session.ListPrompts(ctx, nil)

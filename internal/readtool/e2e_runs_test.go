@@ -19,6 +19,7 @@ const (
 // TestRunTargets pins runs, run, run_logs and step_log for root runs and
 // sub-runs in both modes, with the REST call budget of each read.
 func TestRunTargets(t *testing.T) {
+	t.Parallel()
 	runGoldenCases(t, fakedagu.Options{RecordedOnly: true}, []goldenCase{
 		{"runs-default-window", `{"target":"runs"}`, 1},
 		{"runs-failed", `{"target":"runs","query":"status=2&fromDate=0"}`, 1},
@@ -59,6 +60,7 @@ func TestRunTargets(t *testing.T) {
 // TestBigLogDefaultWindowStaysSmall: without a window a step_log read of
 // the 20,000-line log returns a bounded tail and says more exists.
 func TestBigLogDefaultWindowStaysSmall(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, fakedagu.Options{RecordedOnly: true})
 	res := h.call(t, `{"target":"step_log",`+bigLogRun+`,"stepName":"spew"}`)
 	data := structuredOf(t, res)["data"].(map[string]any)

@@ -64,6 +64,7 @@ var subRunCases = []subRunCase{
 // expected code, and on 1.17 equals 1.29's answer apart from the IDs and
 // times of the two recordings.
 func TestSubRunReadsOn117(t *testing.T) {
+	t.Parallel()
 	answers := map[fakedagu.Profile]map[string]string{}
 	for _, p := range []fakedagu.Profile{fakedagu.Profile129, fakedagu.Profile117} {
 		h := newHarness(t, fakedagu.Options{Profile: p, RecordedOnly: true})

@@ -12,6 +12,7 @@ import (
 
 // TestWikiTargets pins wiki, wiki_page and wiki_search and their aliases.
 func TestWikiTargets(t *testing.T) {
+	t.Parallel()
 	runGoldenCases(t, fakedagu.Options{RecordedOnly: true}, []goldenCase{
 		{"wiki-tree", `{"target":"wiki"}`, 1},
 		{"wiki-flat", `{"target":"wiki","query":"flat=true"}`, 1},
@@ -32,6 +33,7 @@ func TestWikiTargets(t *testing.T) {
 }
 
 func TestWikiSearchCursorRoundTrip(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, fakedagu.Options{RecordedOnly: true})
 	first := structuredOf(t, h.call(t, `{"target":"wiki_search","search":"the","limit":1}`))["data"].(map[string]any)
 	cursor, _ := first["nextCursor"].(string)
@@ -57,6 +59,7 @@ func TestWikiSearchCursorRoundTrip(t *testing.T) {
 }
 
 func TestWikiDisabledServer(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, fakedagu.Options{RecordedOnly: true, WikiDisabled: true})
 	for _, args := range []string{
 		`{"target":"wiki"}`,

@@ -43,6 +43,7 @@ func checkErr(t *testing.T, got *Error, want wantErr) {
 // TestInputRules covers the contract's Input section and the input rows of
 // its Errors table.
 func TestInputRules(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		args string
@@ -98,6 +99,7 @@ func TestInputRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			tool, _ := newStubTool(t)
 			checkErr(t, errorOf(t, callJSON(t, tool, tt.args)), tt.want)
 		})
@@ -107,6 +109,7 @@ func TestInputRules(t *testing.T) {
 // TestBlankAndNullFieldsAreAbsent: a forbidden field that is blank after
 // trimming, or null, does not fail; a blank required field is missing.
 func TestBlankAndNullFieldsAreAbsent(t *testing.T) {
+	t.Parallel()
 	for _, args := range []string{
 		`{"target":"dags","name":"   ","stepName":null,"limit":null}`,
 		`{"uri":" dagu://dags ","target":"","name":" ","password":""}`,
@@ -122,6 +125,7 @@ func TestBlankAndNullFieldsAreAbsent(t *testing.T) {
 // TestInputNormalisation checks trimming, null-as-absent and the verbatim
 // password through what the upstream receives and what the output echoes.
 func TestInputNormalisation(t *testing.T) {
+	t.Parallel()
 	tool, up := newStubTool(t)
 	res := callJSON(t, tool, `{"target":" step_log ","name":"  nightly ","dagRunId":"r1","stepName":" a b ","subRunId":null,"query":" tail=5 "}`)
 	if res.IsError {

@@ -18,6 +18,7 @@ import (
 // segments are refused on the field at fault, nothing reaches the
 // upstream, and the answer stays small.
 func TestHostileInputIsRefusedBeforeAnyWork(t *testing.T) {
+	t.Parallel()
 	huge := func(n int) string { return strings.Repeat("a", n) }
 	tests := []struct {
 		name, args, field string
@@ -37,6 +38,7 @@ func TestHostileInputIsRefusedBeforeAnyWork(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			tool, up := newStubTool(t)
 			res := callJSON(t, tool, tt.args)
 			e := errorOf(t, res)
@@ -69,6 +71,7 @@ func (s *slowUpstream) GetStepLog(ctx context.Context, _ model.StepAddress, _ mo
 // TestCallTimeoutBoundsTheWholeRead: every upstream call of one read shares
 // the call's deadline, and running out answers resource_unavailable.
 func TestCallTimeoutBoundsTheWholeRead(t *testing.T) {
+	t.Parallel()
 	up := &slowUpstream{}
 	tool, err := New(Options{Upstream: up, References: stubRefs{}, CallTimeout: 20 * time.Millisecond})
 	if err != nil {
@@ -81,7 +84,8 @@ func TestCallTimeoutBoundsTheWholeRead(t *testing.T) {
 }
 
 // TestPerCallerRateLimit: each caller has its own bucket; over it a read is
-// refused at once with retryAfterMs, without reaching the upstream.
+// refused at once with retryAfterMs, without reaching the upstream. Not
+// parallel: the bucket refills with time, so the test runs alone.
 func TestPerCallerRateLimit(t *testing.T) {
 	up := &stubUpstream{}
 	tool, err := New(Options{Upstream: up, References: stubRefs{}, RateLimit: 1, RateBurst: 2})
@@ -129,7 +133,8 @@ func (f *fakeSharedLimit) Allow(_ context.Context, caller string) (bool, time.Du
 }
 
 // TestSharedRateLimitDecidesFirst: the cluster-wide limit decides while it
-// can; when it cannot, the replica's own bucket does.
+// can; when it cannot, the replica's own bucket does. Not parallel: the
+// replica's bucket refills with time, so the test runs alone.
 func TestSharedRateLimitDecidesFirst(t *testing.T) {
 	cases := []struct {
 		name     string

@@ -16,6 +16,7 @@ import (
 // every field is either accepted (required or optional) or refused as
 // forbidden, and each required field is refused when missing.
 func TestFieldApplicability(t *testing.T) {
+	t.Parallel()
 	// Written from the contract's Input table, independently of `targets`.
 	contract := map[string]struct{ required, optional string }{
 		"references":    {"", ""},
@@ -58,6 +59,7 @@ func TestFieldApplicability(t *testing.T) {
 		}
 		for _, f := range required {
 			t.Run(target+"/missing/"+f, func(t *testing.T) {
+				t.Parallel()
 				tool, _ := newStubTool(t)
 				e := errorOf(t, callJSON(t, tool, "{"+strings.Join(base(f), ",")+"}"))
 				checkErr(t, e, wantErr{code: CodeInvalidToolInput, field: f, target: target})
@@ -68,6 +70,7 @@ func TestFieldApplicability(t *testing.T) {
 				continue
 			}
 			t.Run(target+"/field/"+f, func(t *testing.T) {
+				t.Parallel()
 				tool, _ := newStubTool(t)
 				v := sample[f]
 				if f == "query" {
@@ -98,6 +101,7 @@ func TestFieldApplicability(t *testing.T) {
 // TestEnvelope checks the exact top-level keys, the echo fields, the
 // references list and the content items for representative targets.
 func TestEnvelope(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args  string
 		keys  string // sorted top-level keys
@@ -125,6 +129,7 @@ func TestEnvelope(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
+			t.Parallel()
 			tool, _ := newStubTool(t)
 			res := callJSON(t, tool, tt.args)
 			if res.IsError {
@@ -154,6 +159,7 @@ func TestEnvelope(t *testing.T) {
 }
 
 func TestDAGsSuccessTextCarriesIndentedData(t *testing.T) {
+	t.Parallel()
 	tool, _ := newStubTool(t)
 	res := callJSON(t, tool, `{"target":"dags"}`)
 	text := res.Content[0].(*mcp.TextContent).Text
@@ -172,6 +178,7 @@ func TestDAGsSuccessTextCarriesIndentedData(t *testing.T) {
 }
 
 func TestReferenceDefaultTopicAndNotFound(t *testing.T) {
+	t.Parallel()
 	tool, _ := newStubTool(t)
 	out := structured(t, callJSON(t, tool, `{"target":"reference"}`))
 	if out["uri"] != "dagu://reference/authoring" {

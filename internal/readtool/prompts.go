@@ -81,7 +81,7 @@ var promptSpecs = []promptSpec{
 			Name: "recent_failures", Title: "What failed recently?",
 			Description: "List the failed DAG-runs of the last days, grouped by DAG, with the failing step of each.",
 			Arguments: []*mcp.PromptArgument{
-				{Name: "days", Title: "Days", Description: "How many days back to look, 1 to 3660 (default 7, the runs window)."},
+				{Name: "days", Title: "Days", Description: fmt.Sprintf("How many days back to look, 1 to 3660 (default %d, the runs window).", runWindowDays)},
 			},
 		},
 		render: func(a map[string]string) string {

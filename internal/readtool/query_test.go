@@ -25,6 +25,7 @@ var queryTargetArgs = map[string]struct{ fields, uri string }{
 // TestQueryValues checks every row of the contract's query value table,
 // with accepted and refused values, in both addressing modes.
 func TestQueryValues(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		target string
 		query  string
@@ -65,6 +66,7 @@ func TestQueryValues(t *testing.T) {
 	for _, tt := range tests {
 		args := queryTargetArgs[tt.target]
 		t.Run(fmt.Sprintf("target/%s/%s", tt.target, tt.query), func(t *testing.T) {
+			t.Parallel()
 			tool, _ := newStubTool(t)
 			res := callJSON(t, tool, fmt.Sprintf(`{"target":%q%s,"query":%q}`, tt.target, args.fields, tt.query))
 			if tt.ok {
@@ -76,6 +78,7 @@ func TestQueryValues(t *testing.T) {
 			checkErr(t, errorOf(t, res), wantErr{code: CodeInvalidToolInput, field: fQuery, target: tt.target})
 		})
 		t.Run(fmt.Sprintf("uri/%s/%s", tt.target, tt.query), func(t *testing.T) {
+			t.Parallel()
 			tool, _ := newStubTool(t)
 			uri := args.uri
 			if tt.query != "" {
@@ -96,6 +99,7 @@ func TestQueryValues(t *testing.T) {
 // TestQueryTranslation checks that validated parameters reach the upstream
 // as typed values.
 func TestQueryTranslation(t *testing.T) {
+	t.Parallel()
 	tool, up := newStubTool(t)
 	res := callJSON(t, tool, `{"target":"runs","query":"status=2&status=3&fromDate=10&limit=7&labels=a, b&dagRunId=latest&name=x"}`)
 	if res.IsError {

@@ -211,6 +211,7 @@ func checkReferenceTopic(t *testing.T, lib *reference.Library, ref topicRef, c *
 }
 
 func TestTopicURIsResolve(t *testing.T) {
+	t.Parallel()
 	lib, texts := builtinTopicTexts(t)
 	checked := 0
 	for _, topic := range slices.Sorted(maps.Keys(texts)) {
@@ -254,6 +255,7 @@ func TestTopicURIsResolve(t *testing.T) {
 // topic gives, and the topic's rule that each of them except /logs also
 // exists under a child run.
 func TestTopicRunShapesResolve(t *testing.T) {
+	t.Parallel()
 	defPattern := regexp.MustCompile("`\\{run\\}` = `(dagu://[^`]+)`")
 	shapePattern := regexp.MustCompile("`(\\{run\\}[^`]*)`")
 	_, texts := builtinTopicTexts(t)
@@ -367,6 +369,7 @@ func fillCallPlaceholders(call map[string]any) error {
 }
 
 func TestTopicJSONCallsResolve(t *testing.T) {
+	t.Parallel()
 	lib, texts := builtinTopicTexts(t)
 	calls := 0
 	for _, topic := range slices.Sorted(maps.Keys(texts)) {
@@ -439,6 +442,7 @@ func checkEnvelopeExample(t *testing.T, ref topicRef, env map[string]any) {
 // "target `run`", "targets `a` and `b`", "the `a` and `b` targets" and the
 // tool table's "`dagu_read`: `a`, `b`".
 func TestTopicTargetNamesExist(t *testing.T) {
+	t.Parallel()
 	list := "`[^`]+`(?:(?:,|,? and|,? or)\\s+`[^`]+`)*"
 	patterns := []*regexp.Regexp{
 		regexp.MustCompile(`\btargets?\s+(` + list + `)`),

@@ -10,6 +10,7 @@ import (
 )
 
 func TestResourceOutcome(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name     string
 		err      error
@@ -31,6 +32,7 @@ func TestResourceOutcome(t *testing.T) {
 }
 
 func TestMetaCarrier(t *testing.T) {
+	t.Parallel()
 	c := metaCarrier{"traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "n": 3}
 	if got := c.Get("traceparent"); got != "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" {
 		t.Errorf("Get(traceparent) = %q", got)

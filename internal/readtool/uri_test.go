@@ -12,6 +12,7 @@ import (
 // TestURIShapes covers every URI shape of the contract: target
 // derivation, the canonical output URI, and the resource link.
 func TestURIShapes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		uri, target, canonical, link, mime string
 	}{
@@ -46,6 +47,7 @@ func TestURIShapes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.uri, func(t *testing.T) {
+			t.Parallel()
 			tool, _ := newStubTool(t)
 			res := callJSON(t, tool, fmt.Sprintf(`{"uri":%q}`, tt.uri))
 			if res.IsError {
@@ -68,6 +70,7 @@ func TestURIShapes(t *testing.T) {
 
 // TestURIErrors covers the URI rows of the Errors table.
 func TestURIErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		uri    string
 		code   Code
@@ -110,6 +113,7 @@ func TestURIErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.uri, func(t *testing.T) {
+			t.Parallel()
 			tool, _ := newStubTool(t)
 			e := errorOf(t, callJSON(t, tool, fmt.Sprintf(`{"uri":%q}`, tt.uri)))
 			checkErr(t, e, wantErr{code: tt.code, field: fURI, target: tt.target, uri: tt.uri})

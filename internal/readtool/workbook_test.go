@@ -40,6 +40,7 @@ func newWorkbookTool(t *testing.T, books *stubBooks) (*Tool, *bytes.Buffer) {
 }
 
 func TestWorkbookPasswordVerbatimAndNeverLogged(t *testing.T) {
+	t.Parallel()
 	books := &stubBooks{}
 	tool, logs := newWorkbookTool(t, books)
 	res := callJSON(t, tool, `{"target":"workbook","path":"  /data/a.xlsx ","password":"  s3cret pw  "}`)
@@ -62,6 +63,7 @@ func TestWorkbookPasswordVerbatimAndNeverLogged(t *testing.T) {
 }
 
 func TestWorkbookErrorsKeepTheirFieldAndMessage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		err   *workbook.Error
 		code  Code
@@ -83,6 +85,7 @@ func TestWorkbookErrorsKeepTheirFieldAndMessage(t *testing.T) {
 }
 
 func TestWorkbookWithoutProfilerIsUnavailable(t *testing.T) {
+	t.Parallel()
 	tool, _ := newStubTool(t)
 	e := errorOf(t, callJSON(t, tool, `{"target":"workbook","path":"/x/a.xlsx"}`))
 	checkErr(t, e, wantErr{code: CodeResourceUnavailable, target: tWorkbook})
