@@ -299,6 +299,17 @@ func TestRedisLoadReadsDirectlyWhenNothingComes(t *testing.T) {
 	if err != nil || string(v) != "direct" {
 		t.Fatalf("Load = %q, %v", v, err)
 	}
+	// A caller that stops waiting gets its context's error, not a read.
+	patient := openReplica(t, srv, func(o *Options) { o.CoalesceWait = time.Minute })
+	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	_, err = patient.Load(short, key, time.Minute, func(context.Context) ([]byte, bool, error) {
+		t.Error("a caller that stopped waiting must not read")
+		return nil, false, nil
+	})
+	cancel()
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Load after the caller's deadline = %v, want its context's error", err)
+	}
 	srv.Client().Del(ctx, lock)
 
 	// A value that may not be kept is not shared: every Load reads.

@@ -69,6 +69,11 @@ func sharedLoad[T any](ctx context.Context, s *sharedstate.Store, k sharedstate.
 	switch {
 	case led:
 		return mine, err
+	case err != nil && ctx.Err() != nil:
+		// The caller stopped waiting for another replica's read: let the
+		// REST client report that the way it reports its own calls.
+		v, _, err := read(ctx)
+		return v, err
 	case err != nil:
 		var zero T
 		return zero, err
