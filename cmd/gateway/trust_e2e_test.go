@@ -137,3 +137,21 @@ func TestPassthroughMetricsAndOAuthDocuments(t *testing.T) {
 		t.Errorf("/register: %d %v, want 403 access_denied naming the Dagu key", res.StatusCode, body)
 	}
 }
+
+// TestPassthroughLimitsByProvenIdentity: unverified callers from one
+// address share one rate-limit bucket whatever key each sends (issue 20:
+// the bucket was keyed by the fingerprint of whatever key was sent, so a
+// fresh key bought a fresh bucket); a verified caller has its own.
+func TestPassthroughLimitsByProvenIdentity(t *testing.T) {
+	base, _ := startPassthroughWith(t, "--rate-limit", "0.001", "--rate-burst", "1")
+	const reference = `{"target":"reference","name":"read-tool"}`
+	if out := callTool(t, connectHTTP(t, base+"/mcp", "dagu_minted_key_0001"), reference); out["data"] == nil {
+		t.Fatalf("first unverified read: %v", out)
+	}
+	if out := callTool(t, connectHTTP(t, base+"/mcp", "dagu_minted_key_0002"), reference); out["code"] != "resource_unavailable" {
+		t.Fatalf("a second minted key from the same address got a fresh bucket: %v", out)
+	}
+	if out := callTool(t, connectHTTP(t, base+"/mcp", fakedagutest.APIKey), reference); out["data"] == nil {
+		t.Fatalf("a verified caller is limited by the unverified bucket: %v", out)
+	}
+}
