@@ -74,6 +74,9 @@ func checkNoTargetFields(in *input) *Error {
 	e := fieldsError(CodeInvalidToolInput,
 		"URI mode cannot be combined with target-mode fields ("+strings.Join(mixed, ", ")+").", mixed)
 	e.URI = in.get(fURI) // the contract's rule: a non-empty uri was supplied
+	// details.fields even for one field, as Dagu's own server answers (its
+	// conformance suite requires it).
+	e = e.withDetail("fields", mixed)
 	return e
 }
 

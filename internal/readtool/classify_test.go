@@ -72,7 +72,7 @@ func TestUpstreamErrorTable(t *testing.T) {
 			t.Run(tt.name+"/"+m.name, func(t *testing.T) {
 				t.Parallel()
 				tool, up := newStubTool(t)
-				up.err = tt.err
+				up.err, up.names = tt.err, []string{"n"} // the DAG exists: the run is what is missing
 				e := errorOf(t, callJSON(t, tool, m.args))
 				want := tt.code
 				if m.mode == uriMode && tt.uriCode != "" {

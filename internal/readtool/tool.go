@@ -205,7 +205,12 @@ func (t *Tool) read(ctx context.Context, c *call) (any, *Error) {
 	data, err := c.spec.reader.read(t, ctx, c)
 	if err != nil {
 		f, isFailure := model.AsFailure(err)
-		e := classify(err, c)
+		e := t.explainNotFound(ctx, c, err)
+		if e != nil {
+			decorate(e, c)
+		} else {
+			e = classify(err, c)
+		}
 		if isFailure && t.passthrough {
 			blameCallerKey(e, f)
 		}
