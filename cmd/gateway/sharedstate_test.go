@@ -60,11 +60,13 @@ func TestServedGatewaysShareState(t *testing.T) {
 	srv := redistest.Start(t)
 	fake, daguURL := fakedagutest.Start(t, fakedagu.Options{APIKey: fakedagutest.APIKey})
 	var sessions []func(string) map[string]any
+	// The longest operation timeout: on a loaded machine a timed-out
+	// operation would hand the decision to a gateway's own limit.
 	for range 3 {
 		// One token per ~17 minutes: only the burst is admitted during the
 		// test, however slow the machine.
 		cfg, err := resolveFrom(t, []string{"--dagu-url", daguURL, "--dagu-api-key", fakedagutest.APIKey,
-			"--shared-state", srv.URL(), "--shared-state-timeout", "1s", "--rate-limit", "0.001", "--rate-burst", "5"}, nil)
+			"--shared-state", srv.URL(), "--shared-state-timeout", "5s", "--rate-limit", "0.001", "--rate-burst", "5"}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
