@@ -5,6 +5,7 @@ package cache
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/singleflight"
@@ -19,6 +20,8 @@ type Flights[K comparable, V any] struct {
 	timeout time.Duration
 	group   singleflight.Group
 	keys    flightKeys[K]
+	// waiting counts the callers that have joined a load and not returned.
+	waiting atomic.Int64
 	// joined, when set by tests, runs after a caller has joined a load.
 	joined func()
 }
@@ -52,6 +55,8 @@ func (f *Flights[K, V]) Do(ctx context.Context, key K, load func(context.Context
 	results := f.group.DoChan(name, func() (any, error) {
 		return f.run(ctx, load)
 	})
+	f.waiting.Add(1)
+	defer f.waiting.Add(-1)
 	if f.joined != nil {
 		f.joined()
 	}
@@ -82,6 +87,8 @@ func (f *Flights[K, V]) run(callerCtx context.Context, load func(context.Context
 	return load(ctx)
 }
 
-// Waiting reports how many callers are in Do now, waiting on a load or
-// about to join one.
-func (f *Flights[K, V]) Waiting() int { return f.keys.callers() }
+// Waiting reports how many callers are in Do now and have joined a load:
+// every one of them gets that load's result, whenever it ends. (A caller
+// that has only reserved the key's flight name could still miss a load
+// that ends first, and start another.)
+func (f *Flights[K, V]) Waiting() int { return int(f.waiting.Load()) }

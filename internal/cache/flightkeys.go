@@ -60,14 +60,3 @@ func (f *flightKeys[K]) held() int {
 	defer f.mu.Unlock()
 	return len(f.names)
 }
-
-// callers reports how many callers hold a flight name, across all keys.
-func (f *flightKeys[K]) callers() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	n := 0
-	for _, name := range f.names {
-		n += name.refs
-	}
-	return n
-}
