@@ -18,11 +18,18 @@ import (
 // every line. Go's standard logger (what net/http's client and server
 // write) goes through it too, so every line is structured and scrubbed.
 func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
-	secrets, version := logSecrets(cfg)
-	l := telemetry.NewLogger(w, telemetry.LogOptions{Level: cfg.LogLevel, Format: cfg.LogFormat,
-		Secrets: secrets, SecretsVersion: version, RequestSecrets: requestSecrets})
+	l := scrubbingLogger(cfg, w)
 	slog.SetDefault(l)
 	return l
+}
+
+// scrubbingLogger is newLogger without making it the process default:
+// what a test that runs in parallel with others may build (the default
+// would send every other test's standard-logger lines into its writer).
+func scrubbingLogger(cfg config.Config, w io.Writer) *slog.Logger {
+	secrets, version := logSecrets(cfg)
+	return telemetry.NewLogger(w, telemetry.LogOptions{Level: cfg.LogLevel, Format: cfg.LogFormat,
+		Secrets: secrets, SecretsVersion: version, RequestSecrets: requestSecrets})
 }
 
 // requestSecrets is the credential of the request a line is logged for.

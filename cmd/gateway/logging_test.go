@@ -38,7 +38,7 @@ func TestLogsNeverCarryConfiguredSecrets(t *testing.T) {
 	}
 	var out bytes.Buffer
 	cfg := config.Config{DaguAPIKeyFile: keyFile, AuthTokens: []string{flagToken}, AuthTokenFile: tokenFile, LogLevel: "debug", LogFormat: "json"}
-	newLogger(cfg, &out).Error("dagu said "+fileKey, "token", flagToken, "other", fileToken)
+	scrubbingLogger(cfg, &out).Error("dagu said "+fileKey, "token", flagToken, "other", fileToken)
 	for _, secret := range []string{fileKey, flagToken, fileToken} {
 		if strings.Contains(out.String(), secret) {
 			t.Fatalf("log carries %q: %s", secret, out.String())
