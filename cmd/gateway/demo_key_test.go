@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 )
 
 var demoDaguURL = regexp.MustCompile(`Demo Dagu \(recorded data\):\s*(http://127\.0\.0\.1:\d+)`)
@@ -28,7 +27,7 @@ func TestDemoDaguAcceptsTheGivenKey(t *testing.T) {
 			stdin: strings.NewReader(""), stdout: &stdout, stderr: io.Discard, getenv: func(string) string { return "" },
 		})
 	}()
-	waitForBanner(t, &stdout)
+	waitForBanner(t, &stdout, done)
 	m := demoDaguURL.FindStringSubmatch(stdout.String())
 	if m == nil {
 		t.Fatalf("no demo Dagu URL in:\n%s", stdout.String())
@@ -62,12 +61,10 @@ func TestDemoDaguAcceptsTheGivenKey(t *testing.T) {
 		})
 	}
 	cancel()
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Fatalf("demo exited %d", code)
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("demo did not stop")
+	// No deadline of its own: on a loaded machine any fixed one can pass;
+	// a gateway that does not stop fails the test at go test's timeout,
+	// with every goroutine's stack.
+	if code := <-done; code != 0 {
+		t.Fatalf("demo exited %d", code)
 	}
 }

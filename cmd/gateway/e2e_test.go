@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -210,12 +209,10 @@ func TestStdio(t *testing.T) {
 	_ = cs.Close()
 	cancel()
 	_ = serverIn.Close()
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Fatalf("stdio exited %d", code)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("stdio did not stop")
+	// No deadline of its own: on a loaded machine any fixed one can pass;
+	// a gateway that does not stop fails the test at go test's timeout,
+	// with every goroutine's stack.
+	if code := <-done; code != 0 {
+		t.Fatalf("stdio exited %d", code)
 	}
 }
