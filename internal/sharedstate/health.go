@@ -52,6 +52,14 @@ func (h *health) allow() bool {
 	return true
 }
 
+// up reports whether the last operation found Redis answering, without
+// claiming a probe.
+func (h *health) up() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.failures == 0
+}
+
 // success records an answer from Redis.
 func (h *health) success() {
 	h.mu.Lock()
@@ -92,4 +100,11 @@ func (h *health) failure(op, reason string) {
 	h.lastLog, h.loggedDown = now, true
 	h.log.Warn("shared state unavailable; reads, caches and limits fall back to this replica's own",
 		"url", h.url, "op", op, "reason", reason)
+}
+
+// Up reports whether Redis answered the last operation: callers that
+// would reorder their own calls to coalesce across replicas do so only
+// while it is up. A nil store is never up.
+func (s *Store) Up() bool {
+	return s != nil && s.health.up()
 }

@@ -70,6 +70,8 @@ func (c *cachedRuns) latest(ctx context.Context, name string) (*gen.DAGRunDetail
 func (c *cachedRuns) stepLog(ctx context.Context, t runTarget, step restclient.StepRef, streams []gen.LogStream, w restclient.LogWindow) (runTarget, []streamRead) {
 	d, known := c.knownDetails(ctx, &t)
 	switch {
+	case !known && c.store.enabled() && (!t.ref.IsSub() || finalRun(t.root)) && c.coalescing():
+		return c.stepLogAfterDetails(ctx, t, step, streams, w)
 	case !known && c.store.enabled() && (!t.ref.IsSub() || finalRun(t.root)):
 		return c.stepLogWithDetails(ctx, t, step, streams, w)
 	case !known || !finalTarget(t, d):
@@ -120,6 +122,29 @@ func (c *cachedRuns) stepLogWithDetails(ctx context.Context, t runTarget, step r
 	return t, reads
 }
 
+// stepLogAfterDetails reads the run's details first, coalesced across
+// replicas, and then the streams: through the store (and so coalesced too)
+// when the run is final. The shared level keys a run's log windows by its
+// state, so while it is up this read learns the state before the streams.
+func (c *cachedRuns) stepLogAfterDetails(ctx context.Context, t runTarget, step restclient.StepRef, streams []gen.LogStream, w restclient.LogWindow) (runTarget, []streamRead) {
+	d, err := c.details(ctx, t)
+	if err != nil {
+		t.fetchErr = err
+		_, reads := c.next.stepLog(ctx, t, step, streams, w)
+		return t, reads
+	}
+	if t.ref.IsSub() {
+		t.fetched = d
+	} else {
+		t.root = d
+	}
+	if !finalTarget(t, d) {
+		_, reads := c.next.stepLog(ctx, t, step, streams, w)
+		return t, reads
+	}
+	return t, c.storedStreams(ctx, t, step, streams, w)
+}
+
 // storedStreams answers each stream from the store, reads the others and
 // stores their outcomes. The run must be final.
 func (c *cachedRuns) storedStreams(ctx context.Context, t runTarget, step restclient.StepRef, streams []gen.LogStream, w restclient.LogWindow) []streamRead {
@@ -136,11 +161,35 @@ func (c *cachedRuns) storedStreams(ctx context.Context, t runTarget, step restcl
 	if len(missing) == 0 {
 		return reads
 	}
-	_, fresh := c.next.stepLog(ctx, t, step, missing, w)
+	fresh := c.readStreams(ctx, t, step, missing, w)
 	for j, r := range fresh {
 		reads[at[j]] = r
 		c.storeStream(ctx, step, w, r)
 	}
+	return reads
+}
+
+// readStreams reads stream windows of a final run the store lacks. While
+// the shared level is up, each stream is read through it, so replicas that
+// miss the same window at once make one call; otherwise they are read
+// together, as without the shared level.
+func (c *cachedRuns) readStreams(ctx context.Context, t runTarget, step restclient.StepRef, streams []gen.LogStream, w restclient.LogWindow) []streamRead {
+	if !c.store.shared.up() {
+		_, reads := c.next.stepLog(ctx, t, step, streams, w)
+		return reads
+	}
+	reads := make([]streamRead, len(streams))
+	var wg sync.WaitGroup
+	for i, s := range streams {
+		wg.Go(func() {
+			l, err := loadRunPart(ctx, c.store, c.streamKey(ctx, step, s, w), func(ctx context.Context) (*gen.Log, bool, error) {
+				_, r := c.next.stepLog(ctx, t, step, []gen.LogStream{s}, w)
+				return r[0].log, r[0].err == nil && r[0].log != nil, r[0].err
+			})
+			reads[i] = streamRead{stream: s, log: l, err: err}
+		})
+	}
+	wg.Wait()
 	return reads
 }
 
@@ -179,6 +228,31 @@ func (c *cachedRuns) storedSchedulerLog(ctx context.Context, ref restclient.RunR
 // storedPresence returns a final run's stored stream presence.
 func (c *cachedRuns) storedPresence(ctx context.Context, ref restclient.RunRef) (map[string]mapping.StreamPresence, bool) {
 	return c.store.presence(c.key(ctx, ref))
+}
+
+// coalescing reports whether finished-run log reads coalesce across
+// replicas (the shared level is up), so a read should learn the run's
+// state before reading its logs.
+func (c *cachedRuns) coalescing() bool { return c.store.shared.up() }
+
+// loadSchedulerLog reads a final run's scheduler-log window through the
+// shared level (loadRunPart).
+func (c *cachedRuns) loadSchedulerLog(ctx context.Context, ref restclient.RunRef, w restclient.LogWindow, read func(context.Context) (*gen.Log, error)) (*gen.Log, error) {
+	k := runCacheKey{run: c.key(ctx, ref), part: partSchedulerLog, window: w}
+	return loadRunPart(ctx, c.store, k, func(ctx context.Context) (*gen.Log, bool, error) {
+		l, err := read(ctx)
+		return l, err == nil && l != nil, err
+	})
+}
+
+// loadPresence reads a final run's stream presence through the shared
+// level (loadRunPart).
+func (c *cachedRuns) loadPresence(ctx context.Context, ref restclient.RunRef, read func(context.Context) (map[string]mapping.StreamPresence, error)) (map[string]mapping.StreamPresence, error) {
+	k := runCacheKey{run: c.key(ctx, ref), part: partPresence}
+	return loadRunPart(ctx, c.store, k, func(ctx context.Context) (map[string]mapping.StreamPresence, bool, error) {
+		p, err := read(ctx)
+		return p, err == nil && p != nil, err
+	})
 }
 
 // keepSchedulerLog stores a final run's scheduler-log window.

@@ -62,7 +62,10 @@ func (a *Adapter) readRunLogs(ctx context.Context, addr model.RunAddress, w rest
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(probeConcurrency)
 	var r runLogsRead
-	early := addr.DAGRunID != latestRunID && !a.runs.has(ctx, restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID})
+	// While finished-run logs coalesce across replicas, the scheduler log
+	// waits for the run's state, which keys the coalescing.
+	early := addr.DAGRunID != latestRunID && !a.runs.has(ctx, restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID}) &&
+		!a.runs.coalescing()
 	if early {
 		ref := restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID}
 		g.Go(func() (err error) { r.scheduler, err = a.schedulerLog(gctx, ref, w); return err })
@@ -84,10 +87,31 @@ func (a *Adapter) readRunLogs(ctx context.Context, addr model.RunAddress, w rest
 		r.presence, cachedPresence = a.runs.storedPresence(ctx, ref)
 	}
 	if !early && !cachedLog {
-		g.Go(func() (err error) { r.scheduler, err = a.schedulerLog(gctx, ref, w); return err })
+		g.Go(func() (err error) {
+			if !final {
+				r.scheduler, err = a.schedulerLog(gctx, ref, w)
+				return err
+			}
+			r.scheduler, err = a.runs.loadSchedulerLog(gctx, ref, w, func(ctx context.Context) (*gen.Log, error) {
+				return a.schedulerLog(ctx, ref, w)
+			})
+			return err
+		})
 	}
 	var p *presence
-	if !cachedPresence {
+	switch {
+	case cachedPresence:
+	case final && a.runs.coalescing():
+		// One goroutine of g waits for the presence while its probes run
+		// in a group of their own: together with the scheduler log, at
+		// most probeConcurrency calls are in flight.
+		g.Go(func() (err error) {
+			r.presence, err = a.runs.loadPresence(gctx, ref, func(ctx context.Context) (map[string]mapping.StreamPresence, error) {
+				return a.probeAll(ctx, ref, d, probeConcurrency-1)
+			})
+			return err
+		})
+	default:
 		p = newPresence(len(d.Nodes))
 		for i := range d.Nodes {
 			a.probeStreams(gctx, g, ref, &d.Nodes[i], p)
@@ -99,13 +123,28 @@ func (a *Adapter) readRunLogs(ctx context.Context, addr model.RunAddress, w rest
 	if final && !cachedLog {
 		a.runs.keepSchedulerLog(ctx, ref, w, r.scheduler)
 	}
-	if !cachedPresence {
+	if p != nil {
 		r.presence = p.m
-		if final {
-			a.runs.keepPresence(ctx, ref, r.presence)
-		}
+	}
+	if final && !cachedPresence {
+		a.runs.keepPresence(ctx, ref, r.presence)
 	}
 	return &r, nil
+}
+
+// probeAll probes every recorded stream of the run's steps, at most limit
+// at a time.
+func (a *Adapter) probeAll(ctx context.Context, ref restclient.RunRef, d *gen.DAGRunDetails, limit int) (map[string]mapping.StreamPresence, error) {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(limit)
+	p := newPresence(len(d.Nodes))
+	for i := range d.Nodes {
+		a.probeStreams(gctx, g, ref, &d.Nodes[i], p)
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return p.m, nil
 }
 
 // runLogWindow is the caller's window, or the last RunLogsTail lines;

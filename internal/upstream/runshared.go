@@ -128,3 +128,23 @@ func (r runStore) loadDetails(ctx context.Context, k runKey, read func(context.C
 	}
 	return sharedLoad(ctx, r.shared.store, key, r.shared.ttl, read)
 }
+
+// up reports whether the shared level is on and Redis is answering: only
+// then does a read wait for a run's state to coalesce a part's read.
+func (s sharedRuns) up() bool { return s.store.Up() }
+
+// loadRunPart reads a final run's part (its scheduler-log window, stream
+// presence or a step-log stream window) through the shared level, keyed
+// like the part's shared entry (the credential's fingerprint and the run's
+// state): concurrent reads of it across replicas make one call. keep says
+// whether the value read may be shared. Without the shared level, or when
+// the run's state is not held here, read runs directly. Never use it for
+// a run that is not final.
+func loadRunPart[T any](ctx context.Context, r runStore, k runCacheKey, read func(context.Context) (T, bool, error)) (T, error) {
+	key, ok := r.sharedKey(k)
+	if !r.shared.enabled() || !ok {
+		v, _, err := read(ctx)
+		return v, err
+	}
+	return sharedLoad(ctx, r.shared.store, key, r.shared.ttl, read)
+}
