@@ -136,6 +136,34 @@ func golden(t *testing.T, name, args string, res *mcp.CallToolResult) {
 	}
 }
 
+// snapshot compares doc, encoded as indented JSON, with testdata/<file>,
+// or rewrites the file under -update; what names the snapshot in the
+// failure message.
+func snapshot(t *testing.T, file, what string, doc any) {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join("testdata", file)
+	if *update {
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(want, b.Bytes()) {
+		t.Fatalf("the %s changed; review and run go test -update\n%s", what, diffHint(want, b.Bytes()))
+	}
+}
+
 func renderResult(t *testing.T, args string, res *mcp.CallToolResult) []byte {
 	t.Helper()
 	doc := map[string]any{"arguments": json.RawMessage(args), "result": res}

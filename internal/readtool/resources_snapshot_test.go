@@ -3,11 +3,7 @@
 package readtool_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
@@ -42,25 +38,5 @@ func TestResourcesSnapshot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(map[string]any{"resourceTemplates": templates.ResourceTemplates, "resources": list.Resources}); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join("testdata", "resources.json")
-	if *update {
-		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(want, b.Bytes()) {
-		t.Fatalf("the resources changed; review and run go test -update\n%s", diffHint(want, b.Bytes()))
-	}
+	snapshot(t, "resources.json", "resources", map[string]any{"resourceTemplates": templates.ResourceTemplates, "resources": list.Resources})
 }
