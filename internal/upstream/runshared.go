@@ -121,12 +121,13 @@ func (r runStore) sharedForget(run runKey) {
 // one run across replicas make one call (keep says whether the details
 // read may be shared: the run is final). Without it, read runs directly.
 func (r runStore) loadDetails(ctx context.Context, k runKey, read func(context.Context) (*gen.DAGRunDetails, bool, error)) (*gen.DAGRunDetails, error) {
-	key, ok := r.sharedKey(runCacheKey{run: k, part: partDetails})
-	if !r.shared.enabled() || !ok {
-		d, _, err := read(ctx)
-		return d, err
+	if r.shared.enabled() { // first: the key costs a lookup and allocations
+		if key, ok := r.sharedKey(runCacheKey{run: k, part: partDetails}); ok {
+			return sharedLoad(ctx, r.shared.store, key, r.shared.ttl, read)
+		}
 	}
-	return sharedLoad(ctx, r.shared.store, key, r.shared.ttl, read)
+	d, _, err := read(ctx)
+	return d, err
 }
 
 // up reports whether the shared level is on and Redis is answering: only
@@ -141,10 +142,11 @@ func (s sharedRuns) up() bool { return s.store.Up() }
 // the run's state is not held here, read runs directly. Never use it for
 // a run that is not final.
 func loadRunPart[T any](ctx context.Context, r runStore, k runCacheKey, read func(context.Context) (T, bool, error)) (T, error) {
-	key, ok := r.sharedKey(k)
-	if !r.shared.enabled() || !ok {
-		v, _, err := read(ctx)
-		return v, err
+	if r.shared.enabled() { // first: the key costs a lookup and allocations
+		if key, ok := r.sharedKey(k); ok {
+			return sharedLoad(ctx, r.shared.store, key, r.shared.ttl, read)
+		}
 	}
-	return sharedLoad(ctx, r.shared.store, key, r.shared.ttl, read)
+	v, _, err := read(ctx)
+	return v, err
 }
