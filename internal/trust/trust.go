@@ -6,8 +6,9 @@
 // fingerprint for a short time, acceptances and refusals alike, so a
 // working client costs Dagu one check per TTL. A credential without a
 // cached verdict is put to Dagu only within a token bucket per remote
-// address: minting fresh keys buys an attacker that bucket and nothing
-// more, and refused keys never take more of Dagu's capacity than it.
+// address (per /64 network for IPv6): minting fresh keys buys an attacker
+// that bucket and nothing more, and refused keys never take more of Dagu's
+// capacity than it.
 package trust
 
 import (
@@ -15,6 +16,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net"
+	"net/netip"
 	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -189,7 +191,7 @@ func (v *Verifier) check(ctx context.Context, credential, fingerprint, addr stri
 		if verdict, ok := v.cached(fingerprint); ok {
 			return verdict, nil
 		}
-		if !v.bucket(addr).AllowN(v.opts.Now(), 1) {
+		if !v.bucket(bucketKey(addr)).AllowN(v.opts.Now(), 1) {
 			return Unchecked, nil
 		}
 		checkCtx, cancel := context.WithTimeout(reqctx.WithCredential(context.WithoutCancel(ctx), credential), checkTimeout)
@@ -218,6 +220,21 @@ func (v *Verifier) bucket(addr string) *rate.Limiter {
 		return prev
 	}
 	return b
+}
+
+// bucketKey is the key of an address's bucket of checks: the address
+// itself for IPv4, its /64 network for IPv6, because one host is commonly
+// given a whole /64 and could otherwise take a fresh bucket per address.
+func bucketKey(addr string) string {
+	ip, err := netip.ParseAddr(addr)
+	if err != nil || ip.Unmap().Is4() {
+		return addr
+	}
+	prefix, err := ip.WithZone("").Prefix(64)
+	if err != nil {
+		return addr
+	}
+	return prefix.String()
 }
 
 // Fingerprint identifies a credential without revealing it (SHA-256, hex).

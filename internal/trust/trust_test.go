@@ -189,3 +189,27 @@ func TestConcurrentRequestsShareOneCheck(t *testing.T) {
 		t.Errorf("%d checks, want 1", got)
 	}
 }
+
+// TestIPv6AddressesOfOneNetworkShareABucket: a host given a /64 cannot buy
+// a fresh bucket of checks by sending each new key from another address
+// of its network; another /64 and IPv4 keep their own buckets.
+func TestIPv6AddressesOfOneNetworkShareABucket(t *testing.T) {
+	t.Parallel()
+	dagu, clk := &fakeDagu{}, &clock{now: time.Unix(1_000_000, 0)}
+	v := newVerifier(t, dagu, clk)
+	ctx := context.Background()
+	for i := range 300 {
+		v.Decide(ctx, fmt.Sprintf("dagu_random_%d", i), fmt.Sprintf("[2001:db8:1:2::%x]:443", i+1))
+	}
+	if got := dagu.checks.Load(); got != DefaultChecksBurst {
+		t.Errorf("300 fresh keys from 300 addresses of one /64 made %d checks, want the burst of %d", got, DefaultChecksBurst)
+	}
+	if d := v.Decide(ctx, "dagu_random_x", "[2001:db8:1:2::1]:443"); d.Caller != "unverified:2001:db8:1:2::1" {
+		t.Errorf("caller = %q, want the address itself", d.Caller)
+	}
+	v.Decide(ctx, "dagu_random_other_net", "[2001:db8:1:3::1]:443")
+	v.Decide(ctx, "dagu_random_v4", "192.0.2.10:1")
+	if got := dagu.checks.Load(); got != DefaultChecksBurst+2 {
+		t.Errorf("another /64 and an IPv4 address: %d checks, want one each", got)
+	}
+}
