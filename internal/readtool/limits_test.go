@@ -179,3 +179,36 @@ func TestSharedRateLimitDecidesFirst(t *testing.T) {
 		})
 	}
 }
+
+// TestUnverifiedIPv6CallersShareTheirNetworksBucket: unverified callers are
+// named by address, and every address of one IPv6 /64 shares one bucket,
+// so a host given a /64 cannot take a fresh bucket per address (nor push
+// its verified key's bucket out of the cache with them); another /64, an
+// IPv4 address and a verified caller keep their own. The rate is so low
+// that no bucket refills while the test runs.
+func TestUnverifiedIPv6CallersShareTheirNetworksBucket(t *testing.T) {
+	t.Parallel()
+	tool, err := New(Options{Upstream: &stubUpstream{}, References: stubRefs{}, RateLimit: 0.001, RateBurst: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := func(caller string) *Error {
+		ctx := reqctx.With(context.Background(), reqctx.Info{Caller: caller})
+		res := tool.Call(ctx, json.RawMessage(`{"target":"dags"}`))
+		if !res.IsError {
+			return nil
+		}
+		return res.StructuredContent.(*Error)
+	}
+	if e := call("unverified:2001:db8:1:2::1"); e != nil {
+		t.Fatalf("first read refused: %+v", e)
+	}
+	if e := call("unverified:2001:db8:1:2::2"); e == nil || e.Code != CodeResourceUnavailable {
+		t.Fatalf("another address of the same /64 got a fresh bucket: %+v", e)
+	}
+	for _, other := range []string{"unverified:2001:db8:1:3::1", "unverified:192.0.2.1", "key:0123abcd"} {
+		if e := call(other); e != nil {
+			t.Fatalf("%s was limited: %+v", other, e)
+		}
+	}
+}

@@ -5,6 +5,8 @@ package readtool
 import (
 	"context"
 	"fmt"
+	"net/netip"
+	"strings"
 	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -57,18 +59,19 @@ func (l *callerLimits) admit(ctx context.Context) *Error {
 		return nil
 	}
 	info, _ := reqctx.From(ctx)
+	key := limitKey(info.Caller)
 	if l.shared != nil {
-		if allowed, wait, err := l.shared.Allow(ctx, info.Caller); err == nil {
+		if allowed, wait, err := l.shared.Allow(ctx, key); err == nil {
 			if allowed {
 				return nil
 			}
 			return tooManyReads(wait)
 		}
 	}
-	lim, ok := l.byKey.Get(info.Caller)
+	lim, ok := l.byKey.Get(key)
 	if !ok {
 		lim = rate.NewLimiter(l.every, l.burst)
-		l.byKey.Add(info.Caller, lim)
+		l.byKey.Add(key, lim)
 	}
 	r := lim.Reserve()
 	delay := r.Delay()
@@ -77,6 +80,31 @@ func (l *callerLimits) admit(ctx context.Context) *Error {
 	}
 	r.Cancel()
 	return tooManyReads(delay)
+}
+
+// unverifiedPrefix starts the name of a caller the front door named by
+// its remote address (see trust.Decision.Caller).
+const unverifiedPrefix = "unverified:"
+
+// limitKey is the bucket of a caller: its name, except that an unverified
+// caller at an IPv6 address shares one bucket with its whole /64 network.
+// A host is commonly given a /64; without this it could take a fresh
+// bucket per address, and by filling the bucket cache with them push out
+// (and so refill) the bucket of its own verified key.
+func limitKey(caller string) string {
+	addr, ok := strings.CutPrefix(caller, unverifiedPrefix)
+	if !ok {
+		return caller
+	}
+	ip, err := netip.ParseAddr(addr)
+	if err != nil || ip.Unmap().Is4() {
+		return caller
+	}
+	prefix, err := ip.WithZone("").Prefix(64)
+	if err != nil {
+		return caller
+	}
+	return unverifiedPrefix + prefix.String()
 }
 
 // tooManyReads is the resource_unavailable error that tells the agent how
