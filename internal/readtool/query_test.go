@@ -129,3 +129,37 @@ func TestParseQueryTrimsValues(t *testing.T) {
 		t.Fatal("blank value accepted")
 	}
 }
+
+// TestQueryProblemNamesParameter pins the structured detail of a refused
+// query: details.parameter names the parameter at fault in both modes, so a
+// client can branch on it instead of parsing the message.
+func TestQueryProblemNamesParameter(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		target, query, parameter string
+	}{
+		{tDAGs, "perPage=201", "perPage"},
+		{tDAGs, "active=true", "active"},
+		{tDAGs, "page=1&page=2", "page"},
+		{tRuns, "cursor=", "cursor"},
+		{tStepLog, "tail=5&limit=2", "limit"},
+		{tForeachItems, "status=skipped", "status"},
+	}
+	for _, tt := range tests {
+		args := queryTargetArgs[tt.target]
+		inputs := map[string]string{
+			"target": fmt.Sprintf(`{"target":%q%s,"query":%q}`, tt.target, args.fields, tt.query),
+			"uri":    fmt.Sprintf(`{"uri":%q}`, args.uri+"?"+tt.query),
+		}
+		for mode, in := range inputs {
+			t.Run(mode+"/"+tt.target+"/"+tt.query, func(t *testing.T) {
+				t.Parallel()
+				tool, _ := newStubTool(t)
+				e := errorOf(t, callJSON(t, tool, in))
+				if got := e.Details["parameter"]; got != tt.parameter {
+					t.Fatalf("details.parameter = %v, want %q (error %+v)", got, tt.parameter, e)
+				}
+			})
+		}
+	}
+}
