@@ -45,12 +45,16 @@ var kindCodes = map[model.FailureKind]Code{
 }
 
 // classify turns any error of a read into the contract's error object,
-// decorated with the call's target and URI. Causes are kept for the log.
+// decorated with the call's target and URI. Causes are kept for the log:
+// an error the tool built itself keeps the cause it was built with (err is
+// that error or wraps it, so it cannot be its own cause).
 func classify(err error, c *call) *Error {
 	var e *Error
-	if !errors.As(err, &e) {
-		e = classifyExternal(err, c)
+	if errors.As(err, &e) {
+		decorate(e, c)
+		return e
 	}
+	e = classifyExternal(err, c)
 	decorate(e, c)
 	return e.withCause(err)
 }

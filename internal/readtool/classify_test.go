@@ -144,3 +144,22 @@ func TestRetryAfterReachesDetails(t *testing.T) {
 		t.Fatalf("error %+v", e)
 	}
 }
+
+// TestClassifyKeepsOwnCause: an error a reader built itself (the DAG
+// not-found error with its suggestions) keeps the upstream failure it was
+// built from as its logged cause; classifying it must neither replace that
+// cause nor make the error its own cause.
+func TestClassifyKeepsOwnCause(t *testing.T) {
+	t.Parallel()
+	tool, up := newStubTool(t)
+	upstream := errors.New("dagu /dags/{fileName}: HTTP 404 not_found")
+	up.err = &model.Failure{Kind: model.FailureHTTP, Status: 404, Cause: upstream}
+	e := errorOf(t, callJSON(t, tool, `{"target":"dag","name":"missing"}`))
+	checkErr(t, e, wantErr{code: CodeResourceNotFound, field: "name", target: tDAG})
+	if cause := errors.Unwrap(e); cause == nil || cause == error(e) {
+		t.Fatalf("logged cause = %v, want the upstream failure", cause)
+	}
+	if !errors.Is(e, upstream) || !strings.Contains(causeText(e), "HTTP 404") {
+		t.Fatalf("logged cause %q lost the upstream failure", causeText(e))
+	}
+}
