@@ -4,6 +4,7 @@ package readtool
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -73,7 +74,8 @@ func TestUpstreamErrorTable(t *testing.T) {
 				t.Parallel()
 				tool, up := newStubTool(t)
 				up.err, up.names = tt.err, []string{"n"} // the DAG exists: the run is what is missing
-				e := errorOf(t, callJSON(t, tool, m.args))
+				res := callJSON(t, tool, m.args)
+				e := errorOf(t, res)
 				want := tt.code
 				if m.mode == uriMode && tt.uriCode != "" {
 					want = tt.uriCode
@@ -88,6 +90,9 @@ func TestUpstreamErrorTable(t *testing.T) {
 				checkErr(t, e, wantErr{code: want, field: field, target: tRun, uri: m.uri})
 				if strings.Contains(e.Message, secret) {
 					t.Fatalf("message leaks upstream text: %q", e.Message)
+				}
+				if raw, err := json.Marshal(res); err != nil || strings.Contains(string(raw), secret) {
+					t.Fatalf("result leaks upstream text (or does not encode: %v): %s", err, raw)
 				}
 			})
 		}
