@@ -69,7 +69,9 @@ func (a *Adapter) searchDAGsLegacy(ctx context.Context, q model.DAGSearchQuery) 
 	if err := workspaceWithout(route, q.Workspace); err != nil {
 		return nil, err
 	}
-	w, err := searchWindow(route, q.Cursor, q.Limit, cursorScope("dag_search", q.Search, q.Workspace))
+	// "" and "all" are the same search: the cursor's scope must not tell
+	// them apart.
+	w, err := searchWindow(route, q.Cursor, q.Limit, cursorScope("dag_search", q.Search, namedWorkspace(q.Workspace)))
 	if err != nil {
 		return nil, err
 	}
