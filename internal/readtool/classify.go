@@ -151,6 +151,10 @@ func failureMessage(code Code, f *model.Failure, c *call, field string) string {
 	case CodeResourceNotFound:
 		return notFoundMessage(c, field)
 	case CodeInvalidToolInput, CodeInvalidResourceURI:
+		if f.Kind == model.FailureInvalidInput {
+			// The gateway's transport guard refused it: Dagu never saw it.
+			return "The gateway does not send this request to Dagu: a value in it cannot be sent safely."
+		}
 		if field != "" {
 			return fmt.Sprintf("Dagu rejected the value of %s.", field)
 		}

@@ -168,3 +168,21 @@ func TestClassifyKeepsOwnCause(t *testing.T) {
 		t.Fatalf("logged cause %q lost the upstream failure", causeText(e))
 	}
 }
+
+// TestGuardRefusalIsNotBlamedOnDagu: a request the transport guard refused
+// never reached Dagu, so the message must not say Dagu rejected it.
+func TestGuardRefusalIsNotBlamedOnDagu(t *testing.T) {
+	t.Parallel()
+	tool, up := newStubTool(t)
+	up.err = &model.Failure{Kind: model.FailureInvalidInput, Cause: errors.New("transport guard: the path is not an allowed route")}
+	for _, args := range []string{`{"target":"run","name":"n","dagRunId":"r"}`, `{"uri":"dagu://runs/n/r"}`} {
+		e := errorOf(t, callJSON(t, tool, args))
+		if strings.Contains(e.Message, "Dagu rejected") || strings.Contains(e.Message, "transport guard") {
+			t.Fatalf("%s: message %q", args, e.Message)
+		}
+	}
+	up.err = &model.Failure{Kind: model.FailureHTTP, Status: 400}
+	if e := errorOf(t, callJSON(t, tool, `{"target":"run","name":"n","dagRunId":"r"}`)); !strings.Contains(e.Message, "Dagu rejected") {
+		t.Fatalf("a 400 from Dagu: message %q", e.Message)
+	}
+}
