@@ -11,13 +11,13 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu/fakedagutest"
+	"github.com/dagu-mcp-gateway/gateway/internal/testkit"
 )
 
 // runCommand runs one command line in process and returns its exit code
@@ -158,29 +158,11 @@ func TestDoctor(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for a writer goroutine and a reader.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestDemo starts `gateway demo`, reads the MCP URL from its banner and
 // makes a tool call over plain HTTP, as the README tells a newcomer to.
 func TestDemo(t *testing.T) {
 	t.Parallel()
-	var stdout syncBuffer
+	var stdout testkit.LogBuffer
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
 	go func() {
@@ -226,7 +208,7 @@ var mcpURL = regexp.MustCompile(`http://127\.0\.0\.1:\d+/mcp`)
 // printed; it fails the test if the demo exits first (done delivers its
 // exit code). There is no deadline: how long start-up takes on a loaded
 // machine is not what the tests check.
-func waitForBanner(t *testing.T, out *syncBuffer, done <-chan int) string {
+func waitForBanner(t *testing.T, out *testkit.LogBuffer, done <-chan int) string {
 	t.Helper()
 	for {
 		sc := bufio.NewScanner(strings.NewReader(out.String()))

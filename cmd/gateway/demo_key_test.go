@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/testkit"
 )
 
 var demoDaguURL = regexp.MustCompile(`Demo Dagu \(recorded data\):\s*(http://127\.0\.0\.1:\d+)`)
@@ -19,7 +21,7 @@ var demoDaguURL = regexp.MustCompile(`Demo Dagu \(recorded data\):\s*(http://127
 func TestDemoDaguAcceptsTheGivenKey(t *testing.T) {
 	t.Parallel()
 	const key = "dagu_demo_key_chosen_by_the_test"
-	var stdout syncBuffer
+	var stdout testkit.LogBuffer
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
 	go func() {

@@ -4,7 +4,8 @@
 // -> ports <- upstream -> (restclient, mapping, cache), with the command's
 // front door, configuration and telemetry beside it (frontdoor -> config <-
 // telemetry), none of which knows REST, the generated client, the mapping or
-// the contract. It parses the import clauses of every non-test source file
+// the contract. Only tests may import the shared test helpers
+// (internal/testkit). It parses the import clauses of every non-test source file
 // of the module (so the test cache notices any change), and a wrong import
 // fails `go test ./...` and `make lint`. It also checks that package main
 // exports nothing.
@@ -62,7 +63,13 @@ var rules = []rule{
 	// The trust decision is handed its check of a credential; it knows
 	// nothing of Dagu's API.
 	{pkg: "internal/trust", direct: []string{"internal/reqctx"}},
+	// The shared test helpers stand on the standard library alone.
+	{pkg: testOnly, direct: []string{}},
 }
+
+// testOnly is the package of shared test helpers: only _test.go files may
+// import it, so a fake clock never reaches the gateway binary.
+const testOnly = "internal/testkit"
 
 // genImporters are the only packages that may import the generated client.
 var genImporters = []string{"internal/restclient", "internal/mapping", "internal/upstream"}
@@ -88,6 +95,9 @@ func TestLayering(t *testing.T) {
 	for pkg, list := range imports {
 		if slices.Contains(list, "internal/restclient/gen") && !slices.Contains(genImporters, pkg) {
 			t.Errorf("%s imports the generated client; only %v may", pkg, genImporters)
+		}
+		if slices.Contains(list, testOnly) {
+			t.Errorf("%s imports %s in a non-test file; only tests may", pkg, testOnly)
 		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/testkit"
 )
 
 func byteLen(s string) int64 { return int64(len(s)) }
@@ -158,7 +160,7 @@ func TestCacheScripts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			clock := newFakeClock()
+			clock := testkit.NewClock(time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC))
 			tt.opts.Now = clock.Now
 			c := newStringCache(t, tt.opts)
 			for i, s := range tt.steps {

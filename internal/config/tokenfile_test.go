@@ -10,9 +10,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/testkit"
 )
 
 const (
@@ -20,33 +21,15 @@ const (
 	tokenB = "token-bbbbbbbbbbbbbbbbbbbb"
 )
 
-// manualClock is a clock tests move by hand.
-type manualClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *manualClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *manualClock) add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 // tokenFile writes content to a new token file and returns a cache of it
 // with a manual clock and a log buffer.
-func tokenFile(t *testing.T, content string) (*TokenFileCache, string, *manualClock, *bytes.Buffer) {
+func tokenFile(t *testing.T, content string) (*TokenFileCache, string, *testkit.Clock, *bytes.Buffer) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "tokens")
 	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	clk := &manualClock{now: time.Unix(1_000_000, 0)}
+	clk := testkit.NewClock(time.Unix(1_000_000, 0))
 	var logs bytes.Buffer
 	c := &TokenFileCache{Path: path, Now: clk.Now, Logger: slog.New(slog.NewJSONHandler(&logs, nil))}
 	return c, path, clk, &logs
@@ -141,7 +124,7 @@ func TestTokenFileReplacementKeepingSizeAndTime(t *testing.T) {
 	if err := os.Chtimes(path, info.ModTime(), info.ModTime()); err != nil {
 		t.Fatal(err)
 	}
-	clk.add(DefaultContentCheck)
+	clk.Advance(DefaultContentCheck)
 	if !accepts(c, tokenA) || accepts(c, tokenB) {
 		t.Fatal("an in-place rewrite keeping size and time was missed after the content check")
 	}
@@ -156,7 +139,7 @@ func TestTokenFileLoadsOncePerVersion(t *testing.T) {
 	for range 100 {
 		accepts(c, tokenA)
 	}
-	clk.add(DefaultContentCheck)
+	clk.Advance(DefaultContentCheck)
 	accepts(c, tokenB)
 	if _, again := c.Entries(); again != v {
 		t.Errorf("version %d -> %d without a change", v, again)

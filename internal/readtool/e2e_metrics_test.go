@@ -3,12 +3,8 @@
 package readtool_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"log/slog"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,6 +15,7 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
+	"github.com/dagu-mcp-gateway/gateway/internal/testkit"
 )
 
 // TestMetricsAndAccessLog (issue 21, row "Metrics and access log"): the
@@ -29,7 +26,7 @@ import (
 func TestMetricsAndAccessLog(t *testing.T) {
 	t.Parallel()
 	reg := prometheus.NewRegistry()
-	var logs syncBuffer
+	var logs testkit.LogBuffer
 	h := newHarnessWith(t, fakedagu.Options{RecordedOnly: true},
 		restclient.Config{Key: restclient.StaticKey(testKey), Timeout: 5 * time.Second},
 		func(o *readtool.Options) {
@@ -93,11 +90,7 @@ func TestMetricsAndAccessLog(t *testing.T) {
 	}
 
 	var resourceLine, toolLine map[string]any
-	for _, raw := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
-		var line map[string]any
-		if err := json.Unmarshal([]byte(raw), &line); err != nil {
-			t.Fatalf("log line %q: %v", raw, err)
-		}
+	for _, line := range logs.JSONLines(t) {
 		switch line["method"] {
 		case "resources/read":
 			resourceLine = line
@@ -124,22 +117,4 @@ func label(m *dto.Metric, name string) string {
 		}
 	}
 	return ""
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent writers.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.buf.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.buf.String()
 }

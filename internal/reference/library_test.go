@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/testkit"
 )
 
 func newLibrary(t *testing.T, opts Options) *Library {
@@ -163,7 +164,7 @@ func TestDirReadsAreCachedForTTL(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "authoring.md")
 	writeFile(t, path, "# Old\n")
-	clock := newTestClock()
+	clock := testkit.NewClock(time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC))
 	l := newLibrary(t, Options{Dir: dir, TTL: time.Minute, Now: clock.Now})
 
 	read := func() string {
@@ -202,7 +203,7 @@ func TestDirRemovedOverrideFallsBackToBuiltin(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "tools.md")
 	writeFile(t, path, "# Temporary\n")
-	clock := newTestClock()
+	clock := testkit.NewClock(time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC))
 	l := newLibrary(t, Options{Dir: dir, TTL: time.Minute, Now: clock.Now})
 	if text, _ := l.Topic(context.Background(), "tools"); text != "# Temporary\n" {
 		t.Fatalf("Topic(tools) = %q, want the override", text)
@@ -324,26 +325,4 @@ func TestConcurrentReads(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-}
-
-// testClock is a clock tests move by hand.
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func newTestClock() *testClock {
-	return &testClock{now: time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC)}
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
 }

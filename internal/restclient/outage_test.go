@@ -3,50 +3,17 @@
 package restclient
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
+	"github.com/dagu-mcp-gateway/gateway/internal/testkit"
 )
-
-// lockedBuffer is a bytes.Buffer safe for concurrent writers.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-// lines decodes the JSON log lines written so far.
-func (l *lockedBuffer) lines(t *testing.T) []map[string]any {
-	t.Helper()
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	var out []map[string]any
-	for _, raw := range strings.Split(strings.TrimSpace(l.b.String()), "\n") {
-		if raw == "" {
-			continue
-		}
-		var m map[string]any
-		if err := json.Unmarshal([]byte(raw), &m); err != nil {
-			t.Fatalf("log line %q: %v", raw, err)
-		}
-		out = append(out, m)
-	}
-	return out
-}
 
 // TestOutageIsLoggedAtWarn (issue 21, row "Dagu outage"): with the log at
 // warn level, an outage (5xx answers, then no answer at all) is logged when
@@ -75,7 +42,7 @@ func TestOutageIsLoggedAtWarn(t *testing.T) {
 			_, _ = w.Write([]byte(`{"dags":[],"errors":[],"pagination":{"totalRecords":0,"currentPage":1,"totalPages":1,"nextPage":1,"prevPage":1}}`))
 		}
 	})
-	var logs lockedBuffer
+	var logs testkit.LogBuffer
 	c := newTestClient(t, srv.URL, func(cfg *Config) {
 		cfg.Retries = -1
 		cfg.Logger = slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -91,8 +58,8 @@ func TestOutageIsLoggedAtWarn(t *testing.T) {
 	if _, err := c.GetDAG(ctx, "missing"); err == nil {
 		t.Fatal("the missing DAG was found")
 	}
-	if _, ok := c.Outage(); ok || len(logs.lines(t)) != 0 {
-		t.Fatalf("an outage without a failure: %v", logs.lines(t))
+	if _, ok := c.Outage(); ok || len(logs.JSONLines(t)) != 0 {
+		t.Fatalf("an outage without a failure: %v", logs.JSONLines(t))
 	}
 
 	mode.Store(1)
@@ -106,7 +73,7 @@ func TestOutageIsLoggedAtWarn(t *testing.T) {
 	if !ok || outage.Failures != 3 || outage.Route != RouteDAGs || outage.Outcome != "5xx" {
 		t.Fatalf("Outage() = %+v, %v", outage, ok)
 	}
-	lines := logs.lines(t)
+	lines := logs.JSONLines(t)
 	if len(lines) != 1 || lines[0]["level"] != "WARN" || !strings.Contains(lines[0]["msg"].(string), "outage started") ||
 		lines[0]["route"] != RouteDAGs || lines[0]["failures"] != float64(1) {
 		t.Fatalf("after 3 failures: %v", lines)
@@ -117,7 +84,7 @@ func TestOutageIsLoggedAtWarn(t *testing.T) {
 	if list() == nil {
 		t.Fatal("a closed server answered")
 	}
-	lines = logs.lines(t)
+	lines = logs.JSONLines(t)
 	if len(lines) != 2 || !strings.Contains(lines[1]["msg"].(string), "outage continues") ||
 		lines[1]["failures"] != float64(4) || lines[1]["outcome"] != "network" {
 		t.Fatalf("a minute later: %v", lines)
@@ -128,7 +95,7 @@ func TestOutageIsLoggedAtWarn(t *testing.T) {
 	if _, err := c.GetDAG(ctx, "missing"); err == nil {
 		t.Fatal("the missing DAG was found")
 	}
-	lines = logs.lines(t)
+	lines = logs.JSONLines(t)
 	if len(lines) != 3 || !strings.Contains(lines[2]["msg"].(string), "outage ended") || lines[2]["failures"] != float64(4) ||
 		lines[2]["duration_ms"] != float64(outageReminder.Milliseconds()+5000) {
 		t.Fatalf("after recovery: %v", lines)
@@ -143,7 +110,7 @@ func TestOutageIsLoggedAtWarn(t *testing.T) {
 // how many outages it did not log.
 func TestFlappingOutagesAreRateLimited(t *testing.T) {
 	t.Parallel()
-	var logs lockedBuffer
+	var logs testkit.LogBuffer
 	o := newOutageTracker(slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	clock := time.Date(2026, 12, 2, 1, 0, 0, 0, time.UTC)
 	o.now = func() time.Time { return clock }
@@ -153,12 +120,12 @@ func TestFlappingOutagesAreRateLimited(t *testing.T) {
 		o.observe(RouteDAGs, nil, down)
 		o.observe(RouteDAGs, nil, up)
 	}
-	if n := len(logs.lines(t)); n > 12 {
+	if n := len(logs.JSONLines(t)); n > 12 {
 		t.Fatalf("50 flaps wrote %d lines", n)
 	}
 	clock = clock.Add(time.Minute)
 	o.observe(RouteDAGs, nil, down)
-	lines := logs.lines(t)
+	lines := logs.JSONLines(t)
 	last := lines[len(lines)-1]
 	if held, _ := last["outages_not_logged"].(float64); held < 40 || !strings.Contains(last["msg"].(string), "started") {
 		t.Fatalf("the next line after the flaps: %v", last)

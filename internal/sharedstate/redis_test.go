@@ -20,6 +20,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate/redistest"
+	"github.com/dagu-mcp-gateway/gateway/internal/testkit"
 )
 
 // These tests run against a real redis-server (see redistest): each
@@ -368,7 +369,7 @@ func TestRedisPasswordFileAndProbe(t *testing.T) {
 func TestRedisStoppedMidUseFallsBackAndResumes(t *testing.T) {
 	t.Parallel()
 	srv := redistest.Start(t)
-	logs := &lockedBuffer{}
+	logs := &testkit.LogBuffer{}
 	s := openReplica(t, srv, func(o *Options) {
 		o.Timeout = 200 * time.Millisecond
 		o.MaxPause = 100 * time.Millisecond

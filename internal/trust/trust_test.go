@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
+	"github.com/dagu-mcp-gateway/gateway/internal/testkit"
 )
 
 // fakeDagu accepts one key, says "no surface" to another, refuses the
@@ -42,25 +43,7 @@ func (f *fakeDagu) check(ctx context.Context, credential string) (Verdict, error
 	return Refused, nil
 }
 
-// clock is a manual clock.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
-func newVerifier(t *testing.T, dagu *fakeDagu, clk *clock) *Verifier {
+func newVerifier(t *testing.T, dagu *fakeDagu, clk *testkit.Clock) *Verifier {
 	t.Helper()
 	v, err := New(Options{Check: dagu.check, Now: clk.Now})
 	if err != nil {
@@ -75,7 +58,7 @@ func newVerifier(t *testing.T, dagu *fakeDagu, clk *clock) *Verifier {
 // limits apply to the address; another address has its own bucket.
 func TestFreshKeysBuyOneBucketPerAddress(t *testing.T) {
 	t.Parallel()
-	dagu, clk := &fakeDagu{}, &clock{now: time.Unix(1_000_000, 0)}
+	dagu, clk := &fakeDagu{}, testkit.NewClock(time.Unix(1_000_000, 0))
 	v := newVerifier(t, dagu, clk)
 	ctx := context.Background()
 	callers := map[string]bool{}
@@ -96,7 +79,7 @@ func TestFreshKeysBuyOneBucketPerAddress(t *testing.T) {
 	if got := dagu.checks.Load(); got != DefaultChecksBurst+1 {
 		t.Errorf("another address: %d checks, want its own bucket", got)
 	}
-	clk.add(time.Second)
+	clk.Advance(time.Second)
 	v.Decide(ctx, "dagu_random_later", "203.0.113.7:40001")
 	if got := dagu.checks.Load(); got != DefaultChecksBurst+2 {
 		t.Errorf("a second later: %d checks, want the bucket refilled by one", got)
@@ -107,7 +90,7 @@ func TestFreshKeysBuyOneBucketPerAddress(t *testing.T) {
 // checked once per TTL; the accepted one names the caller by its key.
 func TestVerdictsAreCachedBothWays(t *testing.T) {
 	t.Parallel()
-	dagu, clk := &fakeDagu{}, &clock{now: time.Unix(1_000_000, 0)}
+	dagu, clk := &fakeDagu{}, testkit.NewClock(time.Unix(1_000_000, 0))
 	v := newVerifier(t, dagu, clk)
 	ctx := context.Background()
 	for range 10 {
@@ -124,13 +107,13 @@ func TestVerdictsAreCachedBothWays(t *testing.T) {
 	if got := dagu.checks.Load(); got != 3 {
 		t.Fatalf("%d checks for three keys within their TTLs, want 3", got)
 	}
-	clk.add(DefaultRefusedTTL)
+	clk.Advance(DefaultRefusedTTL)
 	v.Decide(ctx, "dagu_bogus_token_xyz", "10.0.0.1:1")
 	v.Decide(ctx, goodKey, "10.0.0.1:1")
 	if got := dagu.checks.Load(); got != 4 {
 		t.Errorf("after the refusal TTL: %d checks, want the refused key checked again and the accepted one not", got)
 	}
-	clk.add(DefaultAcceptedTTL)
+	clk.Advance(DefaultAcceptedTTL)
 	v.Decide(ctx, goodKey, "10.0.0.1:1")
 	if got := dagu.checks.Load(); got != 5 {
 		t.Errorf("after the acceptance TTL: %d checks, want the accepted key checked again", got)
@@ -141,7 +124,7 @@ func TestVerdictsAreCachedBothWays(t *testing.T) {
 // costs no check; an outage gives no verdict and caches none.
 func TestNoCredentialAndOutages(t *testing.T) {
 	t.Parallel()
-	dagu, clk := &fakeDagu{}, &clock{now: time.Unix(1_000_000, 0)}
+	dagu, clk := &fakeDagu{}, testkit.NewClock(time.Unix(1_000_000, 0))
 	v := newVerifier(t, dagu, clk)
 	ctx := context.Background()
 	if d := v.Decide(ctx, "", "[2001:db8::1]:443"); d.Verdict != Unchecked || d.Caller != "unverified:2001:db8::1" {
@@ -195,7 +178,7 @@ func TestConcurrentRequestsShareOneCheck(t *testing.T) {
 // of its network; another /64 and IPv4 keep their own buckets.
 func TestIPv6AddressesOfOneNetworkShareABucket(t *testing.T) {
 	t.Parallel()
-	dagu, clk := &fakeDagu{}, &clock{now: time.Unix(1_000_000, 0)}
+	dagu, clk := &fakeDagu{}, testkit.NewClock(time.Unix(1_000_000, 0))
 	v := newVerifier(t, dagu, clk)
 	ctx := context.Background()
 	for i := range 300 {

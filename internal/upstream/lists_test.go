@@ -13,25 +13,8 @@ import (
 	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/testkit"
 )
-
-// testClock is an adapter clock tests move by hand.
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
 
 // listStep is one read of a micro-cache script: move the clock, read, and
 // expect the calls.
@@ -82,12 +65,12 @@ func TestListMicroCache(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			clock := &testClock{now: fakeNow}
+			clock := testkit.NewClock(fakeNow)
 			env := newAdapterEnv(t, envOptions{detect: true, adapter: func(o *AdapterOptions) {
 				o.ListCacheTTL, o.Now = tt.ttl, clock.Now
 			}})
 			for i, s := range tt.steps {
-				clock.advance(s.advance)
+				clock.Advance(s.advance)
 				var err error
 				got := env.calls(func() { err = s.read(context.Background(), env.adapter) })
 				if err != nil {
