@@ -247,3 +247,27 @@ func checkUnavailable(t *testing.T, out string, want ...string) {
 		t.Errorf("unavailable targets %v, want %v:\n%s", got, want, out)
 	}
 }
+
+// TestHelpNeverPrintsTheEnvironment: a flag's help shows the default of
+// the settings table, never a value of the environment, so --help cannot
+// print a key or token set there. Every setting's variable (and the other
+// variables the commands read) is set to a sentinel.
+func TestHelpNeverPrintsTheEnvironment(t *testing.T) {
+	t.Parallel()
+	const sentinel = "sentinel-secret-9b4d7e11"
+	env := map[string]string{"DAGU_MCP_KEY": sentinel, "OTEL_EXPORTER_OTLP_HEADERS": sentinel}
+	for _, s := range config.Settings() {
+		env[s.Env] = sentinel
+	}
+	for _, args := range [][]string{{"--help"}, {"serve", "--help"}, {"stdio", "--help"}, {"demo", "--help"}, {"doctor", "--help"}, {"healthcheck", "--help"}, {"version", "--help"}} {
+		code, out, errOut := runCommand(t, env, args...)
+		if code != 0 || strings.Contains(out+errOut, sentinel) {
+			t.Errorf("%v: exit %d, output carries the environment's value:\n%s%s", args, code, out, errOut)
+		}
+	}
+	for _, s := range config.Settings() {
+		if s.Secret && s.Default != "" {
+			t.Errorf("secret setting --%s has a default %q: --help would print it", s.Flag, s.Default)
+		}
+	}
+}

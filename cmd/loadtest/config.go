@@ -54,7 +54,9 @@ type config struct {
 }
 
 // parseFlags reads and checks the command line; getenv supplies
-// DAGU_API_KEY as the default of -dagu-key.
+// DAGU_API_KEY as the default of -dagu-key and DAGU_MCP_KEY as that of
+// -baseline-key. Those defaults are taken after parsing, never given to the
+// flag set: -h prints a flag's default, and a key must not reach the help.
 func parseFlags(args []string, stderr io.Writer, getenv func(string) string) (config, error) {
 	var cfg config
 	var mix string
@@ -68,7 +70,7 @@ func parseFlags(args []string, stderr io.Writer, getenv func(string) string) (co
 	fs.DurationVar(&cfg.timeout, "timeout", 15*time.Second, "bound of one call")
 	fs.StringVar(&mix, "mix", "dags,runs,dag_spec,dag", "comma-separated targets each client cycles through: "+strings.Join(targetNames(), ", "))
 	fs.StringVar(&cfg.token, "token", "", "bearer token for the gateway (its --auth-token), if it needs one")
-	fs.StringVar(&cfg.daguKey, "dagu-key", getenv("DAGU_API_KEY"), "Dagu API key for -direct (default $DAGU_API_KEY; `DAGU_API_KEY=... gateway demo` makes the demo Dagu accept it)")
+	fs.StringVar(&cfg.daguKey, "dagu-key", "", "Dagu API key for -direct (default: the value of $DAGU_API_KEY; `DAGU_API_KEY=... gateway demo` makes the demo Dagu accept it)")
 	fs.IntVar(&cfg.pid, "pid", 0, "the gateway's process ID: report its peak RSS (VmHWM, Linux)")
 	fs.BoolVar(&cfg.allowRemote, "allow-remote", false, "allow a URL that is not a loopback address (only for a server you operate)")
 	fs.StringVar(&cfg.dag, "dag", "failing_job", "DAG read by the dag, dag_spec, run, run_logs and step_log targets")
@@ -77,7 +79,7 @@ func parseFlags(args []string, stderr io.Writer, getenv func(string) string) (co
 	fs.StringVar(&cfg.serveBare, "serve-bare", "", "instead of loading: read the first -mix target once through the gateway and serve that answer from a bare go-sdk server on this loopback address (e.g. 127.0.0.1:18193), until interrupted; compare with it through -baseline")
 	fs.BoolVar(&cfg.resolveRun, "resolve-run", false, "before loading, read -dag's latest run through the gateway and use its ID as -run-id (for a real Dagu, whose run IDs are not known in advance)")
 	fs.StringVar(&cfg.baseline.url, "baseline", "", "compare mode: an MCP endpoint to compare the gateway with (Dagu's built-in: $DAGU_URL/mcp), loaded with the same clients and arguments in interleaved rounds")
-	fs.StringVar(&cfg.baseline.token, "baseline-key", getenv("DAGU_MCP_KEY"), "bearer key for -baseline (default $DAGU_MCP_KEY: a Dagu API key with the mcp surface)")
+	fs.StringVar(&cfg.baseline.token, "baseline-key", "", "bearer key for -baseline (default: the value of $DAGU_MCP_KEY, a Dagu API key with the mcp surface)")
 	fs.StringVar(&cfg.baseline.label, "baseline-label", "built-in", "the baseline's name in the comparison")
 	fs.IntVar(&cfg.baseline.pid, "baseline-pid", 0, "the baseline's process ID: report its CPU time and peak RSS")
 	fs.StringVar(&cfg.label, "label", "gateway", "the gateway's name in the comparison")
@@ -96,6 +98,7 @@ func parseFlags(args []string, stderr io.Writer, getenv func(string) string) (co
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
+	cfg.keysFromEnvironment(getenv)
 	cfg.mix = splitMix(mix)
 	return cfg, cfg.validate()
 }
@@ -217,4 +220,15 @@ func targetNames() []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// keysFromEnvironment fills the keys the command line left empty from the
+// environment.
+func (c *config) keysFromEnvironment(getenv func(string) string) {
+	if c.daguKey == "" {
+		c.daguKey = getenv("DAGU_API_KEY")
+	}
+	if c.baseline.token == "" {
+		c.baseline.token = getenv("DAGU_MCP_KEY")
+	}
 }

@@ -125,3 +125,35 @@ func TestParseCompareFlags(t *testing.T) {
 		})
 	}
 }
+
+// TestHelpNeverPrintsAKeyFromTheEnvironment: -h lists every flag with its
+// default, and a default taken from the environment was a key printed in
+// the help (-baseline-key showed $DAGU_MCP_KEY's value). Every variable is
+// set to a sentinel; the help names where the default comes from instead.
+func TestHelpNeverPrintsAKeyFromTheEnvironment(t *testing.T) {
+	t.Parallel()
+	const sentinel = "sentinel-secret-5e1f0c2a"
+	var help strings.Builder
+	_, err := parseFlags([]string{"-h"}, &help, func(string) string { return sentinel })
+	if err != errHelp {
+		t.Fatalf("-h: error %v, want errHelp", err)
+	}
+	if strings.Contains(help.String(), sentinel) {
+		t.Fatalf("the help prints a value of the environment:\n%s", help.String())
+	}
+	for _, source := range []string{"$DAGU_API_KEY", "$DAGU_MCP_KEY"} {
+		if !strings.Contains(help.String(), source) {
+			t.Errorf("the help does not say a key defaults to %s:\n%s", source, help.String())
+		}
+	}
+}
+
+// TestKeyFlagsOverrideTheEnvironment: a key given on the command line wins
+// over the environment's.
+func TestKeyFlagsOverrideTheEnvironment(t *testing.T) {
+	t.Parallel()
+	c, err := parseFlags([]string{"-dagu-key", "dagu_flag", "-baseline-key", "mcp_flag"}, io.Discard, func(string) string { return "from_env" })
+	if err != nil || c.daguKey != "dagu_flag" || c.baseline.token != "mcp_flag" {
+		t.Fatalf("keys %q %q, error %v", c.daguKey, c.baseline.token, err)
+	}
+}
