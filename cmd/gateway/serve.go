@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -32,12 +33,21 @@ func serveHTTP(ctx context.Context, cfg config.Config, log *slog.Logger, getenv 
 	if err != nil {
 		return err
 	}
-	g.adapter.Start(ctx)
 	metrics := g.metricsHandler()
 	if cfg.MetricsListen != "" {
-		go serveMetrics(ctx, cfg, log, metrics)
+		// Bound before anything serves: an address the metrics cannot
+		// have fails the start, as the main listener's does.
+		metricsLn, err := net.Listen("tcp", cfg.MetricsListen)
+		if err != nil {
+			return fmt.Errorf("--metrics-listen %s: %w", cfg.MetricsListen, err)
+		}
+		var stopMetrics context.CancelFunc
+		ctx, stopMetrics = context.WithCancel(ctx)
+		defer stopMetrics() // serve returning for any reason closes the metrics listener
+		go serveMetrics(ctx, cfg, log, metrics, metricsLn)
 		metrics = nil // /metrics moves off the MCP listener
 	}
+	g.adapter.Start(ctx)
 	var verify func(ctx context.Context, credential, remoteAddr string) (string, string)
 	if cfg.Passthrough() {
 		if verify, err = g.callerVerifier(); err != nil {
@@ -86,12 +96,12 @@ func serveStdio(ctx context.Context, cfg config.Config, log *slog.Logger, env en
 	return err
 }
 
-// serveMetrics serves /metrics alone on --metrics-listen (see
-// frontdoor.MetricsOnly).
-func serveMetrics(ctx context.Context, cfg config.Config, log *slog.Logger, metrics http.Handler) {
+// serveMetrics serves /metrics alone on ln, bound to --metrics-listen (see
+// frontdoor.MetricsOnly), until ctx ends.
+func serveMetrics(ctx context.Context, cfg config.Config, log *slog.Logger, metrics http.Handler, ln net.Listener) {
 	srv := frontdoor.NewServer(frontdoor.ServerOptions{Addr: cfg.MetricsListen, Handler: frontdoor.MetricsOnly(metrics), Logger: log, ShutdownTimeout: cfg.ShutdownTimeout})
 	log.Info("metrics serving", "listen", cfg.MetricsListen)
-	if err := srv.Run(ctx); err != nil {
+	if err := srv.Serve(ctx, ln); err != nil {
 		log.Error("metrics listener stopped", "error", err)
 	}
 }
