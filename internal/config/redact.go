@@ -5,8 +5,9 @@ package config
 import (
 	"fmt"
 	"log/slog"
-	"net/url"
 	"strings"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/redact"
 )
 
 // setOrUnset describes a secret without revealing it.
@@ -15,18 +16,6 @@ func setOrUnset(secret bool) string {
 		return "set"
 	}
 	return "unset"
-}
-
-// redactURL shows a URL with its password, if any, replaced.
-func redactURL(raw string) string {
-	if raw == "" {
-		return ""
-	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "(unparseable URL)"
-	}
-	return u.Redacted()
 }
 
 // redactedFields lists the configuration as key/value pairs with secrets
@@ -59,7 +48,7 @@ func (c Config) redactedFields() []slog.Attr {
 		slog.String("upstream_auth", c.UpstreamAuth),
 		slog.Duration("list_cache_ttl", c.ListCacheTTL),
 		slog.String("run_cache_size", FormatByteSize(c.RunCacheSize)),
-		slog.String("shared_state", redactURL(c.SharedStateURL)),
+		slog.String("shared_state", redact.URL(c.SharedStateURL)),
 		slog.String("shared_state_password_file", c.SharedStatePasswordFile),
 		slog.Duration("shared_state_timeout", c.SharedStateTimeout),
 		slog.Any("workbook_roots", c.WorkbookRoots),

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"slices"
 	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/redact"
 )
 
 // validatePolicy checks the read policy.
@@ -81,7 +83,7 @@ func (c Config) validateSharedState() []error {
 	}
 	u, err := url.Parse(c.SharedStateURL)
 	if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
-		errs = append(errs, fmt.Errorf("--%s %q: use redis://host:port[/db] or rediss://host:port[/db]", flagSharedState, redactURL(c.SharedStateURL)))
+		errs = append(errs, fmt.Errorf("--%s %q: use redis://host:port[/db] or rediss://host:port[/db]", flagSharedState, redact.URL(c.SharedStateURL)))
 	}
 	return errs
 }

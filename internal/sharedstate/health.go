@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/redact"
 )
 
 // Pauses after failures: the first is firstPause, each further failure
@@ -35,7 +37,7 @@ type health struct {
 
 func newHealth(opts Options, m *metrics) *health {
 	m.up.Set(1)
-	return &health{now: opts.Now, maxPause: opts.MaxPause, log: opts.Logger, url: RedactURL(opts.URL), metrics: m}
+	return &health{now: opts.Now, maxPause: opts.MaxPause, log: opts.Logger, url: redact.URL(opts.URL), metrics: m}
 }
 
 // allow reports whether an operation may ask Redis now.

@@ -15,6 +15,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/redis/go-redis/v9/maintnotifications"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/redact"
 )
 
 // Store is a connection to the shared Redis. It is safe for concurrent use;
@@ -63,11 +65,11 @@ func Open(opts Options) (*Store, error) {
 func clientOptions(opts Options) (*redis.Options, error) {
 	u, err := url.Parse(opts.URL)
 	if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
-		return nil, fmt.Errorf("shared state: %q is not a redis:// or rediss:// URL", RedactURL(opts.URL))
+		return nil, fmt.Errorf("shared state: %q is not a redis:// or rediss:// URL", redact.URL(opts.URL))
 	}
 	ro, err := redis.ParseURL(opts.URL)
 	if err != nil {
-		return nil, fmt.Errorf("shared state: %q: %w", RedactURL(opts.URL), redactErr(err, opts.URL))
+		return nil, fmt.Errorf("shared state: %q: %w", redact.URL(opts.URL), redactErr(err, opts.URL))
 	}
 	if opts.PasswordFile != "" {
 		pw := newPasswordFile(opts.PasswordFile)
@@ -150,16 +152,7 @@ func (s *Store) URL() string {
 	if s == nil {
 		return ""
 	}
-	return RedactURL(s.opts.URL)
-}
-
-// RedactURL returns raw with its password, if any, replaced by "xxxxx".
-func RedactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "(unparseable URL)"
-	}
-	return u.Redacted()
+	return redact.URL(s.opts.URL)
 }
 
 // keyPrefix is the namespace of every key: a format version and a hash of
