@@ -16,7 +16,7 @@ import (
 // ID is echoed in the response, put on the request for the log line and
 // the read tool, and forwarded to Dagu. The caller and trust headers are
 // the front door's alone: a client's values are dropped. An accepted token
-// names the caller by a short fingerprint (never the token) and is a
+// names the caller by its fingerprint (never the token) and is a
 // verified caller; in passthrough verifyCaller decides both later.
 func withRequestID(h http.Handler, auth *tokenAuth, passthrough bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -54,12 +54,15 @@ func callerOf(r *http.Request, auth *tokenAuth, passthrough bool) (caller, trust
 		return name, reqctx.TrustVerified
 	}
 	token, _ := bearerToken(authorization)
-	return "token:" + shortFingerprint(token), reqctx.TrustVerified
+	return "token:" + fingerprint(token), reqctx.TrustVerified
 }
 
-func shortFingerprint(secret string) string {
+// fingerprint names a token without revealing it: its whole SHA-256, hex.
+// The caller name is also the rate-limit bucket, and a shortened digest
+// would let two accepted tokens share one.
+func fingerprint(secret string) string {
 	sum := sha256.Sum256([]byte(secret))
-	return hex.EncodeToString(sum[:4])
+	return hex.EncodeToString(sum[:])
 }
 
 // remoteHost is the address of a request's peer without its port.

@@ -4,6 +4,7 @@ package frontdoor
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
@@ -40,12 +41,41 @@ func TestRequestIDs(t *testing.T) {
 			if got == "" || seen.Get(reqctx.HeaderRequestID) != got || (tt.keep && got != tt.sent) || (!tt.keep && got == tt.sent) {
 				t.Fatalf("echoed %q, handler saw %q, sent %q", got, seen.Get(reqctx.HeaderRequestID), tt.sent)
 			}
-			if c := seen.Get(reqctx.HeaderCaller); c == "forged" || len(c) != len("token:")+8 {
+			if c := seen.Get(reqctx.HeaderCaller); c == "forged" || len(c) != len("token:")+64 {
 				t.Fatalf("caller %q", c)
 			}
 			if trust := seen.Get(reqctx.HeaderTrust); trust != reqctx.TrustVerified {
 				t.Fatalf("trust %q, want the front door's own verified", trust)
 			}
 		})
+	}
+}
+
+// TestAcceptedTokensNeverShareACallerName: two unnamed accepted tokens
+// whose SHA-256 digests share their first 32 bits get two caller names
+// (the name is their rate-limit bucket; it kept only those 32 bits).
+func TestAcceptedTokensNeverShareACallerName(t *testing.T) {
+	t.Parallel()
+	const tokenA, tokenB = "dagu_collision_key_17130", "dagu_collision_key_81596"
+	if fingerprint(tokenA)[:8] != fingerprint(tokenB)[:8] {
+		t.Fatal("the test tokens no longer share their first 32 bits")
+	}
+	var caller string
+	h, _ := frontDoor(t, func(o *Options) {
+		o.Tokens = []string{tokenA, tokenB}
+		o.MCP = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { caller = r.Header.Get(reqctx.HeaderCaller) })
+	})
+	callers := map[string]bool{}
+	for _, token := range []string{tokenA, tokenB} {
+		if code := (frontDoorRequest{path: "/mcp", auth: "Bearer " + token}).do(h).Code; code != http.StatusOK {
+			t.Fatalf("status %d", code)
+		}
+		if strings.Contains(caller, token) {
+			t.Fatalf("the caller name %q carries the token", caller)
+		}
+		callers[caller] = true
+	}
+	if len(callers) != 2 {
+		t.Errorf("two accepted tokens share a caller name (and rate-limit bucket): %v", callers)
 	}
 }

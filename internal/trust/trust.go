@@ -151,7 +151,9 @@ func New(o Options) (*Verifier, error) {
 type Decision struct {
 	Verdict Verdict
 	// Caller names the caller for logs and per-caller limits: its key's
-	// fingerprint when Dagu accepted the key ("key:<fingerprint>"), else
+	// whole fingerprint when Dagu accepted the key ("key:<fingerprint>":
+	// a shortened one would let two accepted keys share a rate-limit
+	// bucket), else
 	// its remote address ("unverified:<address>"), so every unproven
 	// credential from one address shares one name.
 	Caller string
@@ -173,7 +175,7 @@ func (v *Verifier) Decide(ctx context.Context, credential, remoteAddr string) De
 	if verdict != Verified {
 		return unverified(verdict)
 	}
-	return Decision{Verdict: Verified, Caller: "key:" + fingerprint[:8]}
+	return Decision{Verdict: Verified, Caller: "key:" + fingerprint}
 }
 
 func (v *Verifier) cached(fingerprint string) (Verdict, bool) {

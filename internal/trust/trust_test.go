@@ -94,7 +94,7 @@ func TestVerdictsAreCachedBothWays(t *testing.T) {
 	v := newVerifier(t, dagu, clk)
 	ctx := context.Background()
 	for range 10 {
-		if d := v.Decide(ctx, goodKey, "10.0.0.1:1"); d.Verdict != Verified || d.Caller != "key:"+Fingerprint(goodKey)[:8] {
+		if d := v.Decide(ctx, goodKey, "10.0.0.1:1"); d.Verdict != Verified || d.Caller != "key:"+Fingerprint(goodKey) {
 			t.Fatalf("good key: %+v", d)
 		}
 		if d := v.Decide(ctx, "dagu_bogus_token_xyz", "10.0.0.1:1"); d.Verdict != Refused || d.Caller != "unverified:10.0.0.1" {
