@@ -6,9 +6,10 @@
 // fingerprint for a short time, acceptances and refusals alike, so a
 // working client costs Dagu one check per TTL. A credential without a
 // cached verdict is put to Dagu only within a token bucket per remote
-// address (per /64 network for IPv6): minting fresh keys buys an attacker
-// that bucket and nothing more, and refused keys never take more of Dagu's
-// capacity than it.
+// address (per /64 network for IPv6) and within one bucket for the whole
+// process: minting fresh keys buys an attacker its address's bucket and
+// nothing more, and however many addresses it has, refused keys never take
+// more of Dagu's capacity than the process-wide bucket.
 package trust
 
 import (
@@ -65,8 +66,12 @@ const (
 	DefaultRefusedTTL      = 10 * time.Second
 	DefaultChecksPerSecond = 1.0
 	DefaultChecksBurst     = 5
-	DefaultMaxCredentials  = 10_000
-	DefaultMaxAddresses    = 4_096
+	// DefaultMaxChecksPerSecond and DefaultMaxChecksBurst bound the
+	// checks of the whole process, every address together.
+	DefaultMaxChecksPerSecond = 20.0
+	DefaultMaxChecksBurst     = 40
+	DefaultMaxCredentials     = 10_000
+	DefaultMaxAddresses       = 4_096
 	// checkTimeout bounds one check; it does not end with the request
 	// that started it, because concurrent requests share it.
 	checkTimeout = 10 * time.Second
@@ -86,6 +91,12 @@ type Options struct {
 	// 5 at once).
 	ChecksPerSecond float64
 	ChecksBurst     int
+	// MaxChecksPerSecond and MaxChecksBurst bound the credentials without
+	// a cached verdict checked for all addresses together (default 20 per
+	// second, 40 at once), so that many addresses cannot make Dagu check
+	// unbounded made-up keys.
+	MaxChecksPerSecond float64
+	MaxChecksBurst     int
 	// MaxCredentials and MaxAddresses bound the cached verdicts and the
 	// per-address buckets; the least recently used go first.
 	MaxCredentials int
@@ -106,6 +117,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.ChecksBurst <= 0 {
 		o.ChecksBurst = DefaultChecksBurst
+	}
+	if o.MaxChecksPerSecond <= 0 {
+		o.MaxChecksPerSecond = DefaultMaxChecksPerSecond
+	}
+	if o.MaxChecksBurst <= 0 {
+		o.MaxChecksBurst = DefaultMaxChecksBurst
 	}
 	if o.MaxCredentials <= 0 {
 		o.MaxCredentials = DefaultMaxCredentials
@@ -130,6 +147,7 @@ type Verifier struct {
 	opts     Options
 	verdicts *lru.Cache[string, verdictEntry]
 	buckets  *lru.Cache[string, *rate.Limiter]
+	all      *rate.Limiter // the process-wide bucket of checks
 	flights  singleflight.Group
 }
 
@@ -144,7 +162,8 @@ func New(o Options) (*Verifier, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Verifier{opts: o, verdicts: verdicts, buckets: buckets}, nil
+	all := rate.NewLimiter(rate.Limit(o.MaxChecksPerSecond), o.MaxChecksBurst)
+	return &Verifier{opts: o, verdicts: verdicts, buckets: buckets, all: all}, nil
 }
 
 // Decision is the trust decision of one request.
@@ -187,13 +206,14 @@ func (v *Verifier) cached(fingerprint string) (Verdict, bool) {
 }
 
 // check asks Dagu once for all concurrent requests with the credential,
-// within the address's bucket, and caches what Dagu said.
+// within the address's bucket and the process-wide one, and caches what
+// Dagu said.
 func (v *Verifier) check(ctx context.Context, credential, fingerprint, addr string) Verdict {
 	out, _, _ := v.flights.Do(fingerprint, func() (any, error) {
 		if verdict, ok := v.cached(fingerprint); ok {
 			return verdict, nil
 		}
-		if !v.bucket(bucketKey(addr)).AllowN(v.opts.Now(), 1) {
+		if !v.allowCheck(addr) {
 			return Unchecked, nil
 		}
 		checkCtx, cancel := context.WithTimeout(reqctx.WithCredential(context.WithoutCancel(ctx), credential), checkTimeout)
@@ -210,6 +230,14 @@ func (v *Verifier) check(ctx context.Context, credential, fingerprint, addr stri
 		return verdict, nil
 	})
 	return out.(Verdict)
+}
+
+// allowCheck takes a check from the address's bucket, then from the
+// process-wide one. In that order: an address over its own limit must not
+// drain the bucket every other address shares.
+func (v *Verifier) allowCheck(addr string) bool {
+	now := v.opts.Now()
+	return v.bucket(bucketKey(addr)).AllowN(now, 1) && v.all.AllowN(now, 1)
 }
 
 // bucket is the address's token bucket of checks.
