@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/testkit"
 )
 
 // TestManyAddressesShareOneCeilingOfChecks: fresh keys from many
@@ -16,7 +18,7 @@ import (
 // its own limit does not spend it.
 func TestManyAddressesShareOneCeilingOfChecks(t *testing.T) {
 	t.Parallel()
-	dagu, clk := &fakeDagu{}, &clock{now: time.Unix(1_000_000, 0)}
+	dagu, clk := &fakeDagu{}, testkit.NewClock(time.Unix(1_000_000, 0))
 	v := newVerifier(t, dagu, clk)
 	ctx := context.Background()
 	for i := range 5 * DefaultMaxChecksBurst {
@@ -28,7 +30,7 @@ func TestManyAddressesShareOneCeilingOfChecks(t *testing.T) {
 	if got := dagu.checks.Load(); got != DefaultMaxChecksBurst {
 		t.Fatalf("%d addresses made %d checks, want the process-wide burst of %d", 5*DefaultMaxChecksBurst, got, DefaultMaxChecksBurst)
 	}
-	clk.add(time.Second)
+	clk.Advance(time.Second)
 	for i := range 5 * DefaultMaxChecksBurst {
 		v.Decide(ctx, fmt.Sprintf("dagu_made_up_later_%d", i), fmt.Sprintf("172.16.%d.%d:1", i/250, i%250))
 	}
@@ -42,7 +44,7 @@ func TestManyAddressesShareOneCeilingOfChecks(t *testing.T) {
 // leaves the process-wide bucket to everyone else.
 func TestAnAddressOverItsLimitDoesNotSpendTheCeiling(t *testing.T) {
 	t.Parallel()
-	dagu, clk := &fakeDagu{}, &clock{now: time.Unix(1_000_000, 0)}
+	dagu, clk := &fakeDagu{}, testkit.NewClock(time.Unix(1_000_000, 0))
 	v, err := New(Options{Check: dagu.check, Now: clk.Now, MaxChecksBurst: DefaultChecksBurst + 1, MaxChecksPerSecond: 1})
 	if err != nil {
 		t.Fatal(err)

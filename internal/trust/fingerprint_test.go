@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/testkit"
 )
 
 // Two keys whose SHA-256 digests share their first 32 bits (found by a
@@ -25,7 +27,7 @@ func TestAcceptedKeysNeverShareACallerName(t *testing.T) {
 	if Fingerprint(collidingKeyA)[:8] != Fingerprint(collidingKeyB)[:8] {
 		t.Fatal("the test keys no longer share their first 32 bits")
 	}
-	v, err := New(Options{Check: func(context.Context, string) (Verdict, error) { return Verified, nil }, Now: (&clock{now: time.Unix(1_000_000, 0)}).Now})
+	v, err := New(Options{Check: func(context.Context, string) (Verdict, error) { return Verified, nil }, Now: testkit.NewClock(time.Unix(1_000_000, 0)).Now})
 	if err != nil {
 		t.Fatal(err)
 	}
