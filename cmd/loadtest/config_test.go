@@ -9,14 +9,36 @@ import (
 	"time"
 )
 
+// flagCase is one command line parseFlags reads: it fails with an error
+// naming wantErr, or succeeds and the parsed config passes check.
+type flagCase struct {
+	name    string
+	args    []string
+	wantErr string // substring; "" for success
+	check   func(t *testing.T, c config)
+}
+
+// run parses the case's arguments with env as the environment.
+func (tt flagCase) run(t *testing.T, env func(string) string) {
+	t.Helper()
+	c, err := parseFlags(tt.args, io.Discard, env)
+	if tt.wantErr == "" {
+		if err != nil {
+			t.Fatalf("error %v", err)
+		}
+		if tt.check != nil {
+			tt.check(t, c)
+		}
+		return
+	}
+	if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+		t.Fatalf("error %v, want one mentioning %q", err, tt.wantErr)
+	}
+}
+
 func TestParseFlags(t *testing.T) {
 	noEnv := func(string) string { return "" }
-	tests := []struct {
-		name    string
-		args    []string
-		wantErr string // substring; "" for success
-		check   func(t *testing.T, c config)
-	}{
+	tests := []flagCase{
 		{name: "defaults", check: func(t *testing.T, c config) {
 			if c.url != "http://127.0.0.1:8090/mcp" || c.clients != 32 || c.duration != 10*time.Second ||
 				strings.Join(c.mix, ",") != "dags,runs,dag_spec,dag" {
@@ -46,19 +68,7 @@ func TestParseFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := parseFlags(tt.args, io.Discard, noEnv)
-			if tt.wantErr == "" {
-				if err != nil {
-					t.Fatalf("error %v", err)
-				}
-				if tt.check != nil {
-					tt.check(t, c)
-				}
-				return
-			}
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Fatalf("error %v, want one mentioning %q", err, tt.wantErr)
-			}
+			tt.run(t, noEnv)
 		})
 	}
 }
@@ -84,12 +94,7 @@ func TestParseCompareFlags(t *testing.T) {
 		return ""
 	}
 	base := []string{"-baseline", "http://127.0.0.1:18080/mcp"}
-	tests := []struct {
-		name    string
-		args    []string
-		wantErr string
-		check   func(t *testing.T, c config)
-	}{
+	tests := []flagCase{
 		{name: "baseline with the env key and a cached gateway", args: append(base, "-also", "cached=http://127.0.0.1:8092/mcp@12"), check: func(t *testing.T, c config) {
 			eps := c.endpoints()
 			if len(eps) != 3 || eps[0].label != "gateway" || eps[1] != (endpoint{label: "cached", url: "http://127.0.0.1:8092/mcp", pid: 12}) ||
@@ -109,19 +114,7 @@ func TestParseCompareFlags(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			c, err := parseFlags(tt.args, io.Discard, env)
-			if tt.wantErr == "" {
-				if err != nil {
-					t.Fatalf("error %v", err)
-				}
-				if tt.check != nil {
-					tt.check(t, c)
-				}
-				return
-			}
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Fatalf("error %v, want one mentioning %q", err, tt.wantErr)
-			}
+			tt.run(t, env)
 		})
 	}
 }

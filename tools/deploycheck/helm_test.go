@@ -86,9 +86,7 @@ func TestHelmDefaultValues(t *testing.T) {
 		"Deployment/gw-dagu-mcp-gateway",
 		"PodDisruptionBudget/gw-dagu-mcp-gateway",
 	}
-	if !sameSet(b.names, want) {
-		t.Fatalf("default values render %v, want %v", b.names, want)
-	}
+	checkObjects(t, b, "default values", want)
 	checkWorkload(t, b)
 
 	d, c := b.gateway(t)
@@ -98,16 +96,11 @@ func TestHelmDefaultValues(t *testing.T) {
 	if c.Image != "ghcr.io/dagu-mcp-gateway/gateway:0.1.0" {
 		t.Errorf("image %q, want the chart's appVersion as tag", c.Image)
 	}
-	e := env(c)
-	for name, value := range map[string]string{
+	checkEnv(t, env(c), map[string]string{
 		"GATEWAY_LISTEN":          "0.0.0.0:8090",
 		"DAGU_API_KEY_FILE":       "/var/run/secrets/dagu-mcp-gateway/dagu-api-key",
 		"GATEWAY_AUTH_TOKEN_FILE": "/var/run/secrets/dagu-mcp-gateway/auth-tokens",
-	} {
-		if e[name] != value {
-			t.Errorf("%s = %q, want %q", name, e[name], value)
-		}
-	}
+	})
 	if slices.ContainsFunc(c.Args, func(a string) bool { return strings.HasPrefix(a, "--metrics-listen") }) {
 		t.Errorf("--metrics-listen rendered although metricsListen is empty: %v", c.Args)
 	}
@@ -136,9 +129,7 @@ func TestHelmFullValues(t *testing.T) {
 		"PodDisruptionBudget/dagu-mcp",
 		"ServiceMonitor/dagu-mcp",
 	}
-	if !sameSet(b.names, want) {
-		t.Fatalf("full values render %v, want %v", b.names, want)
-	}
+	checkObjects(t, b, "full values", want)
 	checkWorkload(t, b)
 
 	d, c := b.gateway(t)
@@ -155,7 +146,7 @@ func TestHelmFullValues(t *testing.T) {
 		t.Errorf("container ports %v do not follow config.listen and config.metricsListen", c.Ports)
 	}
 	e := env(c)
-	for name, value := range map[string]string{
+	checkEnv(t, e, map[string]string{
 		"DAGU_URL":                           "https://dagu.example.com/dagu",
 		"DAGU_CA_FILE":                       "/etc/dagu-mcp-gateway/ca/dagu-ca.pem",
 		"DAGU_API_KEY_FILE":                  "/var/run/secrets/dagu-mcp-gateway/dagu-api-key",
@@ -172,11 +163,7 @@ func TestHelmFullValues(t *testing.T) {
 		"GATEWAY_SHARED_STATE":               "rediss://valkey.dagu-mcp.svc:6380/0",
 		"GATEWAY_SHARED_STATE_TIMEOUT":       "250ms",
 		"GATEWAY_SHARED_STATE_PASSWORD_FILE": "/var/run/secrets/dagu-mcp-gateway-shared-state/valkey-password",
-	} {
-		if e[name] != value {
-			t.Errorf("%s = %q, want %q", name, e[name], value)
-		}
-	}
+	})
 	secret := b.secrets[0]
 	if got := string(secret.Data["auth-tokens"]); got != "dummy-token-0123456789abcdef\ndummy-token-fedcba9876543210\n" {
 		t.Errorf("auth-tokens = %q", got)
@@ -283,6 +270,25 @@ func TestHelmRefusesBadValues(t *testing.T) {
 
 func containerPortIs(c *corev1.Container, name string, port int32) bool {
 	return slices.ContainsFunc(c.Ports, func(p corev1.ContainerPort) bool { return p.Name == name && p.ContainerPort == port })
+}
+
+// checkObjects fails the test unless b holds exactly the objects want
+// names ("Kind/name", in any order); source says what rendered them.
+func checkObjects(t *testing.T, b *bundle, source string, want []string) {
+	t.Helper()
+	if !sameSet(b.names, want) {
+		t.Fatalf("%s: rendered %v, want %v", source, b.names, want)
+	}
+}
+
+// checkEnv reports every variable of want whose value in e differs.
+func checkEnv(t *testing.T, e, want map[string]string) {
+	t.Helper()
+	for name, value := range want {
+		if e[name] != value {
+			t.Errorf("%s = %q, want %q", name, e[name], value)
+		}
+	}
 }
 
 func sameSet(got, want []string) bool {

@@ -45,9 +45,7 @@ func TestKustomizeBase(t *testing.T) {
 		"Deployment/dagu-mcp-gateway",
 		"PodDisruptionBudget/dagu-mcp-gateway",
 	}
-	if !sameSet(b.names, want) {
-		t.Fatalf("kustomize build renders %v, want %v", b.names, want)
-	}
+	checkObjects(t, b, "kustomize build", want)
 	checkWorkload(t, b)
 	d, c := b.gateway(t)
 	if !strings.HasPrefix(c.Image, "ghcr.io/dagu-mcp-gateway/gateway:") {
