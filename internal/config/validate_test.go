@@ -3,18 +3,13 @@
 package config
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
-	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/testkit"
 )
 
 const goodToken = "0123456789abcdef0123456789abcdef"
@@ -43,35 +38,13 @@ func writeTestFile(t *testing.T, name, content string) string {
 	return path
 }
 
-// selfSignedPEM returns a throwaway CA certificate in PEM form.
-func selfSignedPEM(t *testing.T) string {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber:          big.NewInt(1),
-		Subject:               pkix.Name{CommonName: "test ca"},
-		NotBefore:             time.Unix(0, 0),
-		NotAfter:              time.Unix(0, 0).AddDate(100, 0, 0),
-		IsCA:                  true,
-		BasicConstraintsValid: true,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}))
-}
-
 func TestValidate(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	file := writeTestFile(t, "plain.txt", "x")
 	keyFile := writeTestFile(t, "key", "dagu_secret\n")
 	emptyKeyFile := writeTestFile(t, "empty-key", "\n")
-	caFile := writeTestFile(t, "ca.pem", selfSignedPEM(t))
+	caFile := writeTestFile(t, "ca.pem", string(testkit.CAPEM(t)))
 	tokenFile := writeTestFile(t, "tokens", "# inbound\n"+goodToken+"\n")
 	emptyTokenFile := writeTestFile(t, "no-tokens", "# nothing yet\n\n")
 

@@ -3,8 +3,14 @@
 package testkit
 
 import (
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/pem"
+	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"strings"
 	"sync"
@@ -142,4 +148,49 @@ func (p *fatalProbe) Helper() {}
 func (p *fatalProbe) Fatalf(string, ...any) {
 	p.failed = true
 	runtime.Goexit()
+}
+
+func TestCAPEMIsASelfSignedCA(t *testing.T) {
+	t.Parallel()
+	data := CAPEM(t)
+	block, rest := pem.Decode(data)
+	if block == nil || block.Type != "CERTIFICATE" || len(rest) != 0 {
+		t.Fatalf("not one PEM certificate: %q", data)
+	}
+	cert, err := x509.ParseCertificate(block.Bytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cert.IsCA || cert.KeyUsage&x509.KeyUsageCertSign == 0 {
+		t.Fatalf("not a CA: IsCA %v, key usage %v", cert.IsCA, cert.KeyUsage)
+	}
+	if err := cert.CheckSignatureFrom(cert); err != nil {
+		t.Fatalf("not self-signed: %v", err)
+	}
+	if !x509.NewCertPool().AppendCertsFromPEM(data) {
+		t.Fatal("a cert pool refuses it")
+	}
+	if string(CAPEM(t)) == string(data) {
+		t.Fatal("two calls returned the same certificate")
+	}
+}
+
+// TestCAPEMSignedNoTestServer: a client that trusts only the CA refuses an
+// httptest TLS server.
+func TestCAPEMSignedNoTestServer(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	defer srv.Close()
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(CAPEM(t))
+	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	resp, err := client.Get(srv.URL)
+	if err == nil {
+		resp.Body.Close()
+		t.Fatal("the test server was trusted")
+	}
+	var unknown x509.UnknownAuthorityError
+	if !errors.As(err, &unknown) {
+		t.Fatalf("error %v, want an unknown authority", err)
+	}
 }
