@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/xuri/excelize/v2"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
 )
 
 const (
@@ -114,7 +116,17 @@ func (h *heapSampler) finish() uint64 {
 // reports, beside time and allocations, the peak live heap seen during the
 // runs (sampled every 2 ms from runtime/metrics).
 func BenchmarkProfile100kx20(b *testing.B) {
-	path := writeBenchBook(b)
+	benchmarkProfile(b, writeBenchBook(b), func(s model.WorkbookSheet) {
+		if s.RowCount != benchRows || !s.ProfileTruncated || len(s.Headers) != benchColumns {
+			b.Fatalf("row_count %d, truncated %v, %d headers", s.RowCount, s.ProfileTruncated, len(s.Headers))
+		}
+	})
+}
+
+// benchmarkProfile profiles the workbook at path with the default limits,
+// checks each answer's first sheet, and reports the peak live heap.
+func benchmarkProfile(b *testing.B, path string, check func(model.WorkbookSheet)) {
+	b.Helper()
 	p, err := New(Config{})
 	if err != nil {
 		b.Fatal(err)
@@ -127,10 +139,7 @@ func BenchmarkProfile100kx20(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		s := wb.Sheets[0]
-		if s.RowCount != benchRows || !s.ProfileTruncated || len(s.Headers) != benchColumns {
-			b.Fatalf("row_count %d, truncated %v, %d headers", s.RowCount, s.ProfileTruncated, len(s.Headers))
-		}
+		check(wb.Sheets[0])
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(sampler.finish())/(1<<20), "peak-heap-MiB")
@@ -180,23 +189,9 @@ func writeSharedStringsBenchBook(b *testing.B) string {
 // BenchmarkProfile100kx20SharedStrings is BenchmarkProfile100kx20 over a
 // workbook whose text lives in a large shared string table.
 func BenchmarkProfile100kx20SharedStrings(b *testing.B) {
-	path := writeSharedStringsBenchBook(b)
-	p, err := New(Config{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	sampler := startHeapSampler()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		wb, err := p.Profile(context.Background(), path, "")
-		if err != nil {
-			b.Fatal(err)
-		}
-		if s := wb.Sheets[0]; s.RowCount != benchRows || !s.ProfileTruncated {
+	benchmarkProfile(b, writeSharedStringsBenchBook(b), func(s model.WorkbookSheet) {
+		if s.RowCount != benchRows || !s.ProfileTruncated {
 			b.Fatalf("row_count %d, truncated %v", s.RowCount, s.ProfileTruncated)
 		}
-	}
-	b.StopTimer()
-	b.ReportMetric(float64(sampler.finish())/(1<<20), "peak-heap-MiB")
+	})
 }
