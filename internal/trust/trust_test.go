@@ -43,13 +43,16 @@ func (f *fakeDagu) check(ctx context.Context, credential string) (Verdict, error
 	return Refused, nil
 }
 
-func newVerifier(t *testing.T, dagu *fakeDagu, clk *testkit.Clock) *Verifier {
+// newVerifier returns a verifier that asks a new fakeDagu and reads a
+// manual clock, with both.
+func newVerifier(t *testing.T) (*Verifier, *fakeDagu, *testkit.Clock) {
 	t.Helper()
+	dagu, clk := &fakeDagu{}, testkit.NewClock(time.Unix(1_000_000, 0))
 	v, err := New(Options{Check: dagu.check, Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return v
+	return v, dagu, clk
 }
 
 // TestFreshKeysBuyOneBucketPerAddress: a new random key on every request
@@ -58,8 +61,7 @@ func newVerifier(t *testing.T, dagu *fakeDagu, clk *testkit.Clock) *Verifier {
 // limits apply to the address; another address has its own bucket.
 func TestFreshKeysBuyOneBucketPerAddress(t *testing.T) {
 	t.Parallel()
-	dagu, clk := &fakeDagu{}, testkit.NewClock(time.Unix(1_000_000, 0))
-	v := newVerifier(t, dagu, clk)
+	v, dagu, clk := newVerifier(t)
 	ctx := context.Background()
 	callers := map[string]bool{}
 	for i := range 300 {
@@ -90,8 +92,7 @@ func TestFreshKeysBuyOneBucketPerAddress(t *testing.T) {
 // checked once per TTL; the accepted one names the caller by its key.
 func TestVerdictsAreCachedBothWays(t *testing.T) {
 	t.Parallel()
-	dagu, clk := &fakeDagu{}, testkit.NewClock(time.Unix(1_000_000, 0))
-	v := newVerifier(t, dagu, clk)
+	v, dagu, clk := newVerifier(t)
 	ctx := context.Background()
 	for range 10 {
 		if d := v.Decide(ctx, goodKey, "10.0.0.1:1"); d.Verdict != Verified || d.Caller != "key:"+Fingerprint(goodKey) {
@@ -124,8 +125,7 @@ func TestVerdictsAreCachedBothWays(t *testing.T) {
 // costs no check; an outage gives no verdict and caches none.
 func TestNoCredentialAndOutages(t *testing.T) {
 	t.Parallel()
-	dagu, clk := &fakeDagu{}, testkit.NewClock(time.Unix(1_000_000, 0))
-	v := newVerifier(t, dagu, clk)
+	v, dagu, _ := newVerifier(t)
 	ctx := context.Background()
 	if d := v.Decide(ctx, "", "[2001:db8::1]:443"); d.Verdict != Unchecked || d.Caller != "unverified:2001:db8::1" {
 		t.Errorf("no key: %+v", d)
@@ -178,8 +178,7 @@ func TestConcurrentRequestsShareOneCheck(t *testing.T) {
 // of its network; another /64 and IPv4 keep their own buckets.
 func TestIPv6AddressesOfOneNetworkShareABucket(t *testing.T) {
 	t.Parallel()
-	dagu, clk := &fakeDagu{}, testkit.NewClock(time.Unix(1_000_000, 0))
-	v := newVerifier(t, dagu, clk)
+	v, dagu, _ := newVerifier(t)
 	ctx := context.Background()
 	for i := range 300 {
 		v.Decide(ctx, fmt.Sprintf("dagu_random_%d", i), fmt.Sprintf("[2001:db8:1:2::%x]:443", i+1))
