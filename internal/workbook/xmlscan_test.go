@@ -112,16 +112,7 @@ func TestXMLScannerSkipsUnwantedTextWithoutBuffering(t *testing.T) {
 	doc := io.MultiReader(strings.NewReader("<a>"), io.LimitReader(infiniteReader{}, 3*maxXMLTokenBytes), strings.NewReader("</a>"))
 	sc := newXMLScanner(doc, nil)
 	var names []string
-	for {
-		err := sc.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		names = append(names, string(sc.name))
-	}
+	eachToken(t, sc, func() { names = append(names, string(sc.name)) })
 	if !reflect.DeepEqual(names, []string{"a", "a"}) {
 		t.Errorf("tokens %q", names)
 	}
@@ -165,23 +156,35 @@ func FuzzXMLScanner(f *testing.F) {
 }
 
 // decodedPieces scans one element of text and returns the decoded
-// concatenation of its text tokens.
-func decodedPieces(t *testing.T, r io.Reader) string {
+// concatenation of its text tokens and how many there were.
+func decodedPieces(t *testing.T, r io.Reader) (string, int) {
 	t.Helper()
 	sc := newXMLScanner(r, nil)
 	sc.wantText = true
 	var got []byte
+	pieces := 0
+	eachToken(t, sc, func() {
+		if sc.kind == tokenText {
+			got = appendText(got, sc.text, false)
+			pieces++
+		}
+	})
+	return string(got), pieces
+}
+
+// eachToken calls visit after each token sc reads, to the end of the
+// document; a scan error fails the test.
+func eachToken(t *testing.T, sc *xmlScanner, visit func()) {
+	t.Helper()
 	for {
 		err := sc.next()
 		if errors.Is(err, io.EOF) {
-			return string(got)
+			return
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sc.kind == tokenText {
-			got = appendText(got, sc.text, false)
-		}
+		visit()
 	}
 }
 
@@ -198,7 +201,7 @@ func FuzzXMLScannerPieces(f *testing.F) {
 		}
 		text := strings.Repeat(unit, int(reps))
 		want := string(appendText(nil, []byte(text), false))
-		if got := decodedPieces(t, strings.NewReader("<t>"+text+"</t>")); got != want {
+		if got, _ := decodedPieces(t, strings.NewReader("<t>"+text+"</t>")); got != want {
 			t.Fatalf("pieces decode to %d bytes, whole to %d", len(got), len(want))
 		}
 	})
@@ -227,24 +230,8 @@ func TestXMLScannerSplitsLongText(t *testing.T) {
 			doc := "<t>" + tt.text + "</t>"
 			want := string(appendText(nil, []byte(tt.text), false))
 			for _, r := range []io.Reader{strings.NewReader(doc), iotest.HalfReader(strings.NewReader(doc))} {
-				sc := newXMLScanner(r, nil)
-				sc.wantText = true
-				var got []byte
-				pieces := 0
-				for {
-					err := sc.next()
-					if errors.Is(err, io.EOF) {
-						break
-					}
-					if err != nil {
-						t.Fatal(err)
-					}
-					if sc.kind == tokenText {
-						got = appendText(got, sc.text, false)
-						pieces++
-					}
-				}
-				if string(got) != want {
+				got, pieces := decodedPieces(t, r)
+				if got != want {
 					t.Fatalf("pieces decode to %d bytes, want %d", len(got), len(want))
 				}
 				if tt.split && pieces < len(tt.text)/textChunkBytes {
