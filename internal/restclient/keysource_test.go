@@ -9,14 +9,17 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/testkit"
 )
 
-// fakeClock is a settable clock for FileKeySource.
-type fakeClock struct{ t time.Time }
-
-func (c *fakeClock) now() time.Time          { return c.t }
-func (c *fakeClock) advance(d time.Duration) { c.t = c.t.Add(d) }
-func newFakeClock() *fakeClock               { return &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)} }
+// clockedFileKey returns FileKey(path) reading a manual clock, and the clock.
+func clockedFileKey(path string) (*FileKeySource, *testkit.Clock) {
+	clock := testkit.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	src := FileKey(path)
+	src.now = clock.Now
+	return src, clock
+}
 func writeFile(t *testing.T, path, content string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
@@ -44,9 +47,7 @@ func TestFileKeyRotation(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "key")
 	writeFile(t, path, "dagu_first\n")
-	clock := newFakeClock()
-	src := FileKey(path)
-	src.now = clock.now
+	src, clock := clockedFileKey(path)
 
 	steps := []struct {
 		name    string
@@ -63,7 +64,7 @@ func TestFileKeyRotation(t *testing.T) {
 		if s.write != "" {
 			writeFile(t, path, s.write)
 		}
-		clock.advance(s.advance)
+		clock.Advance(s.advance)
 		got, err := src.Key()
 		if err != nil || got != s.want {
 			t.Fatalf("%s: Key() = %q, %v; want %q", s.name, got, err, s.want)
@@ -90,9 +91,7 @@ func TestFileKeySymlinkSwap(t *testing.T) {
 	mustSymlink(t, "v1", filepath.Join(dir, "..data"))
 	mustSymlink(t, filepath.Join("..data", "key"), filepath.Join(dir, "key"))
 
-	clock := newFakeClock()
-	src := FileKey(filepath.Join(dir, "key"))
-	src.now = clock.now
+	src, clock := clockedFileKey(filepath.Join(dir, "key"))
 	if k, err := src.Key(); err != nil || k != "dagu_aaaa" {
 		t.Fatalf("Key() = %q, %v", k, err)
 	}
@@ -100,7 +99,7 @@ func TestFileKeySymlinkSwap(t *testing.T) {
 	if err := os.Rename(filepath.Join(dir, "..data_tmp"), filepath.Join(dir, "..data")); err != nil {
 		t.Fatal(err)
 	}
-	clock.advance(keyRecheckInterval)
+	clock.Advance(keyRecheckInterval)
 	if k, err := src.Key(); err != nil || k != "dagu_bbbb" {
 		t.Fatalf("after swap Key() = %q, %v", k, err)
 	}
@@ -126,16 +125,14 @@ func TestFileKeyFailures(t *testing.T) {
 
 	path := filepath.Join(dir, "key")
 	writeFile(t, path, "dagu_kept")
-	clock := newFakeClock()
-	src := FileKey(path)
-	src.now = clock.now
+	src, clock := clockedFileKey(path)
 	if _, err := src.Key(); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
-	clock.advance(time.Minute)
+	clock.Advance(time.Minute)
 	if k, err := src.Key(); err != nil || k != "dagu_kept" {
 		t.Fatalf("after removal Key() = %q, %v; want the last key", k, err)
 	}
@@ -145,15 +142,13 @@ func TestRotatedKeyIsSent(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "key")
 	writeFile(t, path, "dagu_old")
-	clock := newFakeClock()
-	src := FileKey(path)
-	src.now = clock.now
+	src, clock := clockedFileKey(path)
 	srv, rec := newServer(t, func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, healthJSON) })
 	c := newTestClient(t, srv.URL, func(cfg *Config) { cfg.Key = src })
 
 	for _, want := range []string{"dagu_old", "dagu_new"} {
 		writeFile(t, path, want)
-		clock.advance(keyRecheckInterval)
+		clock.Advance(keyRecheckInterval)
 		if _, err := c.Health(context.Background()); err != nil {
 			t.Fatal(err)
 		}
