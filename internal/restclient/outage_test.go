@@ -47,8 +47,8 @@ func TestOutageIsLoggedAtWarn(t *testing.T) {
 		cfg.Retries = -1
 		cfg.Logger = slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	})
-	clock := time.Date(2026, 12, 2, 1, 0, 0, 0, time.UTC)
-	c.doer.outage.now = func() time.Time { return clock }
+	clock := testkit.NewClock(time.Date(2026, 12, 2, 1, 0, 0, 0, time.UTC))
+	c.doer.outage.now = clock.Now
 	ctx := context.Background()
 	list := func() error { _, err := c.ListDAGs(ctx, gen.ListDAGsParams{}); return err }
 
@@ -67,7 +67,7 @@ func TestOutageIsLoggedAtWarn(t *testing.T) {
 		if list() == nil {
 			t.Fatal("a 503 succeeded")
 		}
-		clock = clock.Add(time.Second)
+		clock.Advance(time.Second)
 	}
 	outage, ok := c.Outage()
 	if !ok || outage.Failures != 3 || outage.Route != RouteDAGs || outage.Outcome != "5xx" {
@@ -79,7 +79,7 @@ func TestOutageIsLoggedAtWarn(t *testing.T) {
 		t.Fatalf("after 3 failures: %v", lines)
 	}
 
-	clock = clock.Add(outageReminder)
+	clock.Advance(outageReminder)
 	mode.Store(2)
 	if list() == nil {
 		t.Fatal("a closed server answered")
@@ -91,7 +91,7 @@ func TestOutageIsLoggedAtWarn(t *testing.T) {
 	}
 
 	mode.Store(0)
-	clock = clock.Add(2 * time.Second)
+	clock.Advance(2 * time.Second)
 	if _, err := c.GetDAG(ctx, "missing"); err == nil {
 		t.Fatal("the missing DAG was found")
 	}
@@ -112,8 +112,8 @@ func TestFlappingOutagesAreRateLimited(t *testing.T) {
 	t.Parallel()
 	var logs testkit.LogBuffer
 	o := newOutageTracker(slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn})))
-	clock := time.Date(2026, 12, 2, 1, 0, 0, 0, time.UTC)
-	o.now = func() time.Time { return clock }
+	clock := testkit.NewClock(time.Date(2026, 12, 2, 1, 0, 0, 0, time.UTC))
+	o.now = clock.Now
 	down := &Error{Route: RouteDAGs, Status: http.StatusBadGateway}
 	up := &Error{Route: RouteDAGs, Status: http.StatusNotFound, Code: "not_found"}
 	for range 50 {
@@ -123,7 +123,7 @@ func TestFlappingOutagesAreRateLimited(t *testing.T) {
 	if n := len(logs.JSONLines(t)); n > 12 {
 		t.Fatalf("50 flaps wrote %d lines", n)
 	}
-	clock = clock.Add(time.Minute)
+	clock.Advance(time.Minute)
 	o.observe(RouteDAGs, nil, down)
 	lines := logs.JSONLines(t)
 	last := lines[len(lines)-1]
