@@ -18,8 +18,7 @@ import (
 // its own limit does not spend it.
 func TestManyAddressesShareOneCeilingOfChecks(t *testing.T) {
 	t.Parallel()
-	dagu, clk := &fakeDagu{}, testkit.NewClock(time.Unix(1_000_000, 0))
-	v := newVerifier(t, dagu, clk)
+	v, dagu, clk := newVerifier(t)
 	ctx := context.Background()
 	for i := range 5 * DefaultMaxChecksBurst {
 		addr := fmt.Sprintf("10.%d.%d.1:1", i/250, i%250)
