@@ -28,6 +28,23 @@ import (
 
 const daguURL = "http://dagu.test:8080"
 
+// checkKeysHide fails the test when a key in Redis contains one of words;
+// what names what the words are.
+func checkKeysHide(t *testing.T, srv *redistest.Server, what string, words ...string) {
+	t.Helper()
+	keys, err := srv.Client().Keys(context.Background(), "*").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keys {
+		for _, w := range words {
+			if strings.Contains(k, w) {
+				t.Fatalf("Redis key %q carries %s", k, what)
+			}
+		}
+	}
+}
+
 // openReplica opens a store on srv as one replica would.
 func openReplica(t *testing.T, srv *redistest.Server, mod ...func(*Options)) *Store {
 	t.Helper()
@@ -75,15 +92,7 @@ func TestRedisCacheIsSharedAcrossReplicasAndIsolatedByCredential(t *testing.T) {
 	if _, ok := a.Get(ctx, alice); ok {
 		t.Fatal("a deleted value must be gone for every replica")
 	}
-	keys, err := srv.Client().Keys(ctx, "*").Result()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range keys {
-		if strings.Contains(k, "nightly") || strings.Contains(k, "run-1") {
-			t.Fatalf("Redis key %q carries the local key as text", k)
-		}
-	}
+	checkKeysHide(t, srv, "the local key as text", "nightly", "run-1")
 }
 
 func TestRedisCacheBoundsAndExpiry(t *testing.T) {
@@ -159,12 +168,7 @@ func TestRedisRateLimitIsClusterWide(t *testing.T) {
 	if admitted["alice"] != burst || admitted["bob"] != burst {
 		t.Fatalf("admitted %v over 3 replicas; want %d per caller cluster-wide", admitted, burst)
 	}
-	keys, _ := srv.Client().Keys(ctx, "*").Result()
-	for _, k := range keys {
-		if strings.Contains(k, "alice") || strings.Contains(k, "bob") {
-			t.Fatalf("Redis key %q carries the caller's name", k)
-		}
-	}
+	checkKeysHide(t, srv, "the caller's name", "alice", "bob")
 }
 
 func TestRedisSemaphoreBudgetAndLeaseExpiry(t *testing.T) {
