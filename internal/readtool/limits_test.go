@@ -83,6 +83,17 @@ func TestCallTimeoutBoundsTheWholeRead(t *testing.T) {
 	}
 }
 
+// listDAGsAs lists DAGs as caller and returns the tool error, or nil
+// when the call succeeded.
+func listDAGsAs(tool *Tool, caller string) *Error {
+	ctx := reqctx.With(context.Background(), reqctx.Info{Caller: caller})
+	res := tool.Call(ctx, json.RawMessage(`{"target":"dags"}`))
+	if !res.IsError {
+		return nil
+	}
+	return res.StructuredContent.(*Error)
+}
+
 // TestPerCallerRateLimit: each caller has its own bucket; over it a read is
 // refused at once with retryAfterMs, without reaching the upstream. Not
 // parallel: the bucket refills with time, so the test runs alone.
@@ -92,14 +103,7 @@ func TestPerCallerRateLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	call := func(caller string) *Error {
-		ctx := reqctx.With(context.Background(), reqctx.Info{Caller: caller})
-		res := tool.Call(ctx, json.RawMessage(`{"target":"dags"}`))
-		if !res.IsError {
-			return nil
-		}
-		return res.StructuredContent.(*Error)
-	}
+	call := func(caller string) *Error { return listDAGsAs(tool, caller) }
 	for i := range 2 {
 		if e := call("alice"); e != nil {
 			t.Fatalf("read %d within the burst refused: %+v", i, e)
@@ -192,14 +196,7 @@ func TestUnverifiedIPv6CallersShareTheirNetworksBucket(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	call := func(caller string) *Error {
-		ctx := reqctx.With(context.Background(), reqctx.Info{Caller: caller})
-		res := tool.Call(ctx, json.RawMessage(`{"target":"dags"}`))
-		if !res.IsError {
-			return nil
-		}
-		return res.StructuredContent.(*Error)
-	}
+	call := func(caller string) *Error { return listDAGsAs(tool, caller) }
 	if e := call("unverified:2001:db8:1:2::1"); e != nil {
 		t.Fatalf("first read refused: %+v", e)
 	}
