@@ -57,7 +57,13 @@ var profileCases = []profileCase{
 	{name: "foreach-item-of-a-plain-step", args: `{"target":"foreach_item","name":"failing_job","dagRunId":"latest","stepName":"prepare","item":"0"}`,
 		want: noForeachOn1x()},
 	{name: "foreach-items-uri-of-a-missing-run", args: `{"uri":"dagu://runs/failing_job/no_such_run/steps/explode/foreach"}`,
-		want: noForeachOn1x()},
+		want: allProfiles("resource_not_found")},
+	{name: "foreach-items-of-a-missing-step", args: `{"target":"foreach_items","name":"failing_job","dagRunId":"latest","stepName":"explod"}`,
+		want: allProfiles("resource_not_found")},
+	{name: "foreach-item-of-latest-of-a-missing-dag", args: `{"target":"foreach_item","name":"failing_jbo","dagRunId":"latest","stepName":"each","item":"0"}`,
+		want: allProfiles("resource_not_found")},
+	{name: "foreach-item-of-a-missing-sub-run", args: `{"target":"foreach_item","name":"parent_job","dagRunId":"latest","subRunId":"no_such_sub","stepName":"each","item":"0"}`,
+		want: allProfiles("resource_not_found")},
 	{name: "sub-run-of-a-missing-run", args: `{"target":"run","name":"parent_job","dagRunId":"nope","subRunId":"nope"}`,
 		want: allProfiles("resource_not_found")},
 }
@@ -74,10 +80,11 @@ func noWikiOn1x() map[fakedagu.Profile]string {
 	return map[fakedagu.Profile]string{fakedagu.Profile129: "resource_unavailable", fakedagu.Profile117: "resource_unavailable"}
 }
 
-// noForeachOn1x: foreach reads of a step that is not a foreach step, or
-// of a missing run, are resource_not_found where foreach exists, and
-// resource_unavailable on 1.x, which has neither the /foreach routes nor
-// the step-log downloads a foreach summary is read from.
+// noForeachOn1x: foreach reads of a step that is not a foreach step are
+// resource_not_found where foreach exists, and resource_unavailable on
+// 1.x, which has neither the /foreach routes nor the step-log downloads a
+// foreach summary is read from (a missing DAG, run, sub-run or step is
+// resource_not_found there too).
 func noForeachOn1x() map[fakedagu.Profile]string {
 	return merge(allProfiles("resource_not_found"), map[fakedagu.Profile]string{
 		fakedagu.Profile129: "resource_unavailable", fakedagu.Profile117: "resource_unavailable"})

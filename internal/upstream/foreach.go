@@ -22,10 +22,11 @@ import (
 // When the last detection found the routes, or none has succeeded, the
 // route is tried first; a router-level 404 there means the server changed
 // (or never had them): a re-detection is started and this read falls back
-// to the summary. A release with neither (1.x) is answered without a call.
+// to the summary. A release with neither (1.x) is answered by
+// withoutForeachSource.
 func (a *Adapter) listForeachItems(ctx context.Context, addr model.StepAddress, q model.ForeachQuery) (*model.ForeachItems, error) {
 	if !hasForeachSource(a.capsOrCurrent()) {
-		return nil, unsupported(restclient.RouteForeachItems, detailNoForeach, nil)
+		return nil, a.withoutForeachSource(ctx, addr, restclient.RouteForeachItems)
 	}
 	t, err := a.resolveRun(ctx, addr.RunAddress)
 	if err != nil {
@@ -53,7 +54,7 @@ func (a *Adapter) foreachItemsOf(ctx context.Context, t runTarget, step string, 
 // listForeachItems. The summary of an older server records no body steps.
 func (a *Adapter) getForeachItem(ctx context.Context, addr model.StepAddress) (*model.ForeachItem, error) {
 	if !hasForeachSource(a.capsOrCurrent()) {
-		return nil, unsupported(restclient.RouteForeachItem, detailNoForeach, nil)
+		return nil, a.withoutForeachSource(ctx, addr, restclient.RouteForeachItem)
 	}
 	t, err := a.resolveRun(ctx, addr.RunAddress)
 	if err != nil {
@@ -75,6 +76,27 @@ func (a *Adapter) foreachItemOf(ctx context.Context, t runTarget, step, item str
 		a.redetectSoon()
 	}
 	return a.aggregateItem(ctx, t, step, item)
+}
+
+// withoutForeachSource answers a foreach read on a release that has
+// nothing foreach items are read from (1.x). The run and step are looked
+// up first, as every other run read does there: one read of the run's
+// details (the one resolving "latest" makes, or the cached one), so a
+// missing DAG, run, sub-run or step is not found and blames the value at
+// fault. Only a step that exists in a run that exists is unsupported.
+func (a *Adapter) withoutForeachSource(ctx context.Context, addr model.StepAddress, route string) error {
+	t, err := a.resolveRun(ctx, addr.RunAddress)
+	if err != nil {
+		return err
+	}
+	d, err := a.runDetails(ctx, t)
+	if err != nil {
+		return err
+	}
+	if stepNode(d, addr.StepName) == nil {
+		return notFound(a.client.RunRoutes(t.ref).Details, model.FieldStepName, "")
+	}
+	return unsupported(route, detailNoForeach, nil)
 }
 
 // routeItems reads the foreach list route. A router-level 404 is returned

@@ -5,6 +5,7 @@ package upstream
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -249,42 +250,76 @@ func TestForeachRouteVanishes(t *testing.T) {
 	}
 }
 
-// TestForeachOn1xIsUnavailable: a release with neither the /foreach routes
-// nor step-log downloads (1.x) answers every foreach read as unsupported
-// (resource_unavailable) without a call, whatever the run and step, as its
-// wiki reads do; the same read on 2.0 finds the step is not a foreach step.
-func TestForeachOn1xIsUnavailable(t *testing.T) {
+// TestForeachOn1xLooksUpTheRunFirst: a release with neither the /foreach
+// routes nor step-log downloads (1.x) cannot read foreach items, but a
+// foreach read there still looks the run up first, as every other run
+// read does, with the calls that resolve the run and nothing more: a
+// missing DAG, run, sub-run or step is not found and blames the value at
+// fault, and only a step that exists in a run that exists is unsupported.
+// The same read on 2.0 finds the step is not a foreach step.
+func TestForeachOn1xLooksUpTheRunFirst(t *testing.T) {
 	t.Parallel()
 	plain := stepOf(runOf("failing_job", "latest"), "prepare")
-	missingRun := stepOf(runOf("failing_job", "no_such_run"), "explode")
-	subRun := stepOf(model.RunAddress{Name: "parent_job", DAGRunID: "latest", SubRunID: "no_such_sub"}, "each")
-	reads := []struct {
-		name string
-		read func(context.Context, *Adapter) error
-	}{
-		{"items of a plain step", func(ctx context.Context, a *Adapter) error {
-			return ignore(a.ListForeachItems(ctx, plain, model.ForeachQuery{}))
-		}},
-		{"item of a plain step", func(ctx context.Context, a *Adapter) error {
-			return ignore(a.GetForeachItem(ctx, withItem(plain, "0")))
-		}},
-		{"items of a missing run", func(ctx context.Context, a *Adapter) error {
-			return ignore(a.ListForeachItems(ctx, missingRun, model.ForeachQuery{Status: "failed"}))
-		}},
-		{"item of a sub-run", func(ctx context.Context, a *Adapter) error {
-			return ignore(a.GetForeachItem(ctx, withItem(subRun, "1")))
-		}},
-	}
 	for _, p := range []fakedagu.Profile{fakedagu.Profile129, fakedagu.Profile117} {
 		t.Run(string(p), func(t *testing.T) {
 			t.Parallel()
 			env := newAdapterEnv(t, envOptions{fake: fakedagu.Options{Profile: p}, detect: true})
+			ctx := context.Background()
+			failingID, parentID := latestIDOf(t, env, "failing_job"), latestIDOf(t, env, "parent_job")
+			const v2 = "/api/v2/dag-runs/"
+			failing, parent := v2+"failing_job/"+failingID, v2+"parent_job/"+parentID
+			// latestCalls is how this release resolves latest: 1.17
+			// has no alias and is read from the newest run of the list.
+			latestCalls := func(name, run string) []string {
+				if p == fakedagu.Profile117 {
+					return []string{v2 + name + "/latest", v2 + name + "?fromDate=0", run}
+				}
+				return []string{v2 + name + "/latest"}
+			}
+			subRoute := "/sub-dag-runs/"
+			if p == fakedagu.Profile117 {
+				subRoute = "/children/"
+			}
+			subOfLatest := model.RunAddress{Name: "parent_job", DAGRunID: "latest", SubRunID: "no_such_sub"}
+			reads := []struct {
+				name  string
+				read  func() error
+				kind  model.FailureKind
+				field string
+				calls []string
+			}{
+				{name: "items of a plain step of latest", read: func() error {
+					return ignore(env.adapter.ListForeachItems(ctx, plain, model.ForeachQuery{}))
+				}, kind: model.FailureUnsupported, calls: latestCalls("failing_job", failing)},
+				{name: "item of a plain step", read: func() error {
+					return ignore(env.adapter.GetForeachItem(ctx, withItem(stepOf(runOf("failing_job", failingID), "prepare"), "0")))
+				}, kind: model.FailureUnsupported, calls: []string{failing}},
+				{name: "items of a missing step", read: func() error {
+					return ignore(env.adapter.ListForeachItems(ctx, stepOf(runOf("failing_job", failingID), "prepar"), model.ForeachQuery{}))
+				}, kind: model.FailureNotFound, field: model.FieldStepName, calls: []string{failing}},
+				{name: "items of a missing run", read: func() error {
+					return ignore(env.adapter.ListForeachItems(ctx, stepOf(runOf("failing_job", "no_such_run"), "explode"), model.ForeachQuery{Status: "failed"}))
+				}, kind: model.FailureHTTP, field: model.FieldDAGRunID, calls: []string{v2 + "failing_job/no_such_run"}},
+				{name: "item of latest of a missing DAG", read: func() error {
+					return ignore(env.adapter.GetForeachItem(ctx, withItem(stepOf(runOf("no_such_dag", "latest"), "each"), "0")))
+				}, kind: model.FailureHTTP, field: model.FieldDAGRunID, calls: []string{v2 + "no_such_dag/latest", v2 + "no_such_dag?fromDate=0"}},
+				{name: "item of a missing sub-run of latest", read: func() error {
+					return ignore(env.adapter.GetForeachItem(ctx, withItem(stepOf(subOfLatest, "each"), "1")))
+				}, kind: model.FailureHTTP, field: model.FieldSubRunID,
+					calls: append(latestCalls("parent_job", parent), parent+subRoute+"no_such_sub")},
+			}
 			for _, r := range reads {
 				var err error
-				calls := env.calls(func() { err = r.read(context.Background(), env.adapter) })
+				calls := env.calls(func() { err = r.read() })
 				e := errorOf(t, err)
-				if e.Kind != model.FailureUnsupported || e.Detail != detailNoForeach || e.Field != "" || len(calls) != 0 {
-					t.Errorf("%s: %+v after calls %q, want unsupported without a call", r.name, e, calls)
+				if e.Kind != r.kind || e.Field != r.field {
+					t.Errorf("%s: %+v, want kind %v on %q", r.name, e, r.kind, r.field)
+				}
+				if e.Kind == model.FailureUnsupported && e.Detail != detailNoForeach {
+					t.Errorf("%s: detail %q", r.name, e.Detail)
+				}
+				if want := canonicalCalls(r.calls); !slices.Equal(calls, want) {
+					t.Errorf("%s: calls\n got %q\nwant %q", r.name, calls, want)
 				}
 			}
 		})
@@ -292,10 +327,21 @@ func TestForeachOn1xIsUnavailable(t *testing.T) {
 	t.Run("2.0", func(t *testing.T) {
 		t.Parallel()
 		env := newAdapterEnv(t, envOptions{fake: fakedagu.Options{Profile: fakedagu.Profile20}, detect: true})
-		if e := errorOf(t, reads[0].read(context.Background(), env.adapter)); e.Kind != model.FailureNotFound || e.Field != model.FieldStepName {
+		_, err := env.adapter.ListForeachItems(context.Background(), plain, model.ForeachQuery{})
+		if e := errorOf(t, err); e.Kind != model.FailureNotFound || e.Field != model.FieldStepName {
 			t.Errorf("%+v, want the step not found", e)
 		}
 	})
+}
+
+// latestIDOf returns the ID of a DAG's latest run on the fake.
+func latestIDOf(t *testing.T, env *adapterEnv, name string) string {
+	t.Helper()
+	run, err := env.adapter.GetRun(context.Background(), runOf(name, "latest"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run.DAGRunID
 }
 
 func withItem(s model.StepAddress, item string) model.StepAddress {
