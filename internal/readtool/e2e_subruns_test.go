@@ -36,6 +36,9 @@ var subRunCases = []subRunCase{
 	{"sub-run-missing", func(root, _ string) string {
 		return `{"target":"run","name":"parent_job","dagRunId":"` + root + `","subRunId":"no_such_sub"}`
 	}, "resource_not_found", true},
+	{"sub-run-missing-latest-root", func(_, _ string) string {
+		return `{"target":"run","name":"parent_job","dagRunId":"latest","subRunId":"no_such_sub"}`
+	}, "resource_not_found", true},
 	{"sub-step-log", func(root, sub string) string {
 		return `{"target":"step_log","name":"parent_job","dagRunId":"` + root + `","subRunId":"` + sub + `","stepName":"child_start"}`
 	}, "", true},
@@ -95,6 +98,39 @@ func TestSubRunReadsOn117(t *testing.T) {
 		if got, want := answers[fakedagu.Profile117][tc.name], answers[fakedagu.Profile129][tc.name]; got != want {
 			t.Errorf("%s: 1.17 answers\n%s\nwhere 1.29 answers\n%s", tc.name, got, want)
 		}
+	}
+}
+
+// TestMissingSubRunOfLatestNamesTheRun: a missing sub-run under a root
+// addressed as latest is blamed on subRunId with a message naming the run
+// latest resolved to (the one the agent can read), never "latest", in
+// target and URI mode, on every release with sub-runs.
+func TestMissingSubRunOfLatestNamesTheRun(t *testing.T) {
+	t.Parallel()
+	reads := []struct{ name, args, field string }{
+		{"run", `{"target":"run","name":"parent_job","dagRunId":"latest","subRunId":"no_such_sub"}`, "subRunId"},
+		{"step log", `{"target":"step_log","name":"parent_job","dagRunId":"latest","subRunId":"no_such_sub","stepName":"child_start"}`, "subRunId"},
+		{"foreach items", `{"target":"foreach_items","name":"parent_job","dagRunId":"latest","subRunId":"no_such_sub","stepName":"each"}`, "subRunId"},
+		{"run uri", `{"uri":"dagu://runs/parent_job/latest/sub/no_such_sub"}`, "uri"},
+	}
+	for _, p := range fakedagu.Profiles() {
+		t.Run(string(p), func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, fakedagu.Options{Profile: p, RecordedOnly: true})
+			root, _ := recordedSubRun(t, h)
+			want := `Sub DAG-run "no_such_sub" was not found under DAG-run "` + root + `" of DAG "parent_job".`
+			for _, r := range reads {
+				res := h.call(t, r.args)
+				var e struct{ Code, Message, Field string }
+				raw, _ := json.Marshal(res.StructuredContent)
+				if err := json.Unmarshal(raw, &e); err != nil || !res.IsError {
+					t.Fatalf("%s: %s", r.name, raw)
+				}
+				if e.Code != "resource_not_found" || e.Field != r.field || e.Message != want {
+					t.Errorf("%s: %s, want %q on %s", r.name, raw, want, r.field)
+				}
+			}
+		})
 	}
 }
 

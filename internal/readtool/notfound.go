@@ -36,7 +36,7 @@ func notFoundMessage(c *call, field string) string {
 		}
 		return fmt.Sprintf("DAG-run %q of DAG %q was not found.", id, name)
 	case fSubRunID:
-		return fmt.Sprintf("Sub DAG-run %q was not found under DAG-run %q of DAG %q.", in.get(fSubRunID), id, name)
+		return subRunNotFoundMessage(in.get(fSubRunID), id, name)
 	case fStepName:
 		return fmt.Sprintf("Step %q was not found in DAG-run %q of DAG %q.", in.get(fStepName), id, name)
 	case fItem:
@@ -49,4 +49,10 @@ func notFoundMessage(c *call, field string) string {
 		return fmt.Sprintf("Workspace %q was not found or is not visible to the gateway.", in.get(fWorkspace))
 	}
 	return "The requested resource was not found."
+}
+
+// subRunNotFoundMessage names a missing sub-run and the root run it was
+// looked for under (its ID, never "latest": see subRunNotFound).
+func subRunNotFoundMessage(subRunID, rootID, name string) string {
+	return fmt.Sprintf("Sub DAG-run %q was not found under DAG-run %q of DAG %q.", subRunID, rootID, name)
 }

@@ -11,9 +11,10 @@ import (
 
 // A not-found answer of a run read points at the fix: when the DAG itself
 // is unknown, name is blamed with close DAG names, whatever dagRunId says
-// (latest of a misspelled DAG is not "a DAG without runs"); when a step is
-// missing, the message names the run the read resolved (not "latest") and
-// suggests close step names. Both cost reads only on the not-found path.
+// (latest of a misspelled DAG is not "a DAG without runs"); when a step or
+// sub-run is missing, the message names the run the read resolved (not
+// "latest"), and close step names are suggested. All cost reads only on
+// the not-found path.
 
 // explainNotFound returns a better error for a run read's not-found
 // failure, or nil to keep the classified one.
@@ -30,10 +31,22 @@ func (t *Tool) explainNotFound(ctx context.Context, c *call, err error) *Error {
 	if f == nil || f.Detail != "" {
 		return nil
 	}
-	if f.Field == fStepName || f.Field == "" && defaultNotFoundField(c) == fStepName {
+	switch blamed(c, f) {
+	case fStepName:
 		return t.stepNotFound(ctx, c, err)
+	case fSubRunID:
+		return t.subRunNotFound(ctx, c, err)
 	}
 	return nil
+}
+
+// blamed is the input a not-found failure blames: its own field, or the
+// target's most specific identifier when the upstream did not say.
+func blamed(c *call, f *model.Failure) string {
+	if f.Field != "" {
+		return f.Field
+	}
+	return defaultNotFoundField(c)
 }
 
 // dagExists reports whether the DAG a run read names exists: a DAG file of
@@ -73,12 +86,8 @@ func (t *Tool) stepNotFound(ctx context.Context, c *call, cause error) *Error {
 	if addr.SubRunID != "" {
 		// A sub-run's details carry its own ID: the root's comes from the
 		// request, or from the root's details when it said latest.
-		if rootID = addr.DAGRunID; rootID == model.LatestRun {
-			root, err := t.up.GetRun(ctx, model.RunAddress{Name: addr.Name, DAGRunID: model.LatestRun})
-			if err != nil {
-				return nil
-			}
-			rootID = root.DAGRunID
+		if rootID, err = t.rootRunID(ctx, addr); err != nil {
+			return nil
 		}
 	}
 	step := c.in.get(fStepName)
@@ -96,4 +105,34 @@ func (t *Tool) stepNotFound(ctx context.Context, c *call, cause error) *Error {
 		e.Details = map[string]any{"didYouMean": close}
 	}
 	return e
+}
+
+// subRunNotFound is the not-found error of a missing sub-run under a root
+// addressed as latest: it names the root run latest resolved to. Without
+// the root's details, or for a concrete root ID, the original answer
+// stands (nil).
+func (t *Tool) subRunNotFound(ctx context.Context, c *call, cause error) *Error {
+	addr := model.RunAddress{Name: c.in.get(fName), DAGRunID: c.in.get(fDAGRunID), SubRunID: c.in.get(fSubRunID)}
+	if addr.DAGRunID != model.LatestRun {
+		return nil
+	}
+	rootID, err := t.rootRunID(ctx, addr)
+	if err != nil {
+		return nil
+	}
+	return newError(CodeResourceNotFound, subRunNotFoundMessage(addr.SubRunID, rootID, addr.Name)).
+		withField(fSubRunID).withCause(cause)
+}
+
+// rootRunID is the ID of the root run addr names: the one it gives, or the
+// one latest resolves to now (one read of the root's details).
+func (t *Tool) rootRunID(ctx context.Context, addr model.RunAddress) (string, error) {
+	if addr.DAGRunID != model.LatestRun {
+		return addr.DAGRunID, nil
+	}
+	root, err := t.up.GetRun(ctx, model.RunAddress{Name: addr.Name, DAGRunID: model.LatestRun})
+	if err != nil {
+		return "", err
+	}
+	return root.DAGRunID, nil
 }
