@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 )
 
 func TestDAGListFiltersAndPaging(t *testing.T) {
@@ -129,5 +131,34 @@ func TestDerivedDAGDetailsMatchTheirRuns(t *testing.T) {
 				t.Errorf("spec route and details disagree")
 			}
 		})
+	}
+}
+
+// TestListedDAGsOnlyInTheList: Options.ListedDAGs join the DAG list, its
+// label filter (1.x's one tag here) and its paging, and no other route.
+func TestListedDAGsOnlyInTheList(t *testing.T) {
+	t.Parallel()
+	a := startAPI(t, func(o *fakedagu.Options) {
+		o.Profile = fakedagu.Profile129
+		o.ListedDAGs = []fakedagu.ListedDAG{{Name: "bulk_a", Labels: []string{"Bulk"}}, {Name: "bulk_b", Labels: []string{"bulk", "odd"}}, {Name: "bulk_c"}}
+	})
+	a.url = strings.TrimSuffix(a.url, "/api/v1") + a.server.APIPrefix()
+	plain := startAPI(t, func(o *fakedagu.Options) { o.Profile = fakedagu.Profile129 })
+	plain.url = strings.TrimSuffix(plain.url, "/api/v1") + plain.server.APIPrefix()
+	total := func(a api) int {
+		return number(a.get(t, "/dags?perPage=200").object(t)["pagination"].(map[string]any), "totalRecords")
+	}
+	if got, recorded := total(a), total(plain); got != recorded+3 {
+		t.Errorf("totalRecords %d, want the %d recorded DAGs and 3 listed", got, recorded)
+	}
+	page := a.get(t, "/dags?tag=BULK&perPage=1&page=2").object(t)
+	if got := names(t, page["dags"], "fileName"); !slices.Equal(got, []string{"bulk_b"}) {
+		t.Errorf("second page of tag bulk: %v", got)
+	}
+	if got := number(page["pagination"].(map[string]any), "totalRecords"); got != 2 {
+		t.Errorf("tag bulk: totalRecords %d, want 2", got)
+	}
+	if ans := a.get(t, "/dags/bulk_a"); ans.status != http.StatusNotFound {
+		t.Errorf("a listed DAG's details: status %d, want 404", ans.status)
 	}
 }

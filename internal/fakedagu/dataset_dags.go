@@ -205,3 +205,21 @@ func mustArr(v any) arr {
 	a, _ := v.(arr)
 	return a
 }
+
+// withListedDAGs returns the dataset's DAGs followed by records of the
+// listed ones (Options.ListedDAGs): a list entry like an extra DAG's,
+// without runs; the dataset itself, shared by every server of the
+// profile, is left as it is.
+func withListedDAGs(dags []*dagRecord, listed []ListedDAG) []*dagRecord {
+	if len(listed) == 0 {
+		return dags
+	}
+	out := append(make([]*dagRecord, 0, len(dags)+len(listed)), dags...)
+	for _, l := range listed {
+		labels := stringsToArr(l.Labels)
+		entry := obj{"dag": obj{"labels": labels, "name": l.Name, "schedule": arr{}, "tags": labels},
+			"errors": arr{}, "fileName": l.Name, "suspended": false}
+		out = append(out, &dagRecord{fileName: l.Name, name: l.Name, labels: lowerAll(l.Labels), listEntry: entry})
+	}
+	return out
+}

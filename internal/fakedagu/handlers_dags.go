@@ -102,7 +102,7 @@ func (s *Server) handleDAGs(c *call) {
 		return
 	}
 	var matched []*dagRecord
-	for _, d := range s.data.dags {
+	for _, d := range s.listed {
 		if s.visibleDAG(d) && workspaceHoldsDefault(q.workspace) && d.matchesName(q.name) && hasAllLabels(d.labels, q.labels) {
 			matched = append(matched, d)
 		}

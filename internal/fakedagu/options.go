@@ -66,6 +66,17 @@ type Options struct {
 	// nested_foreach_job DAG and its running run), so that list answers
 	// equal the recordings exactly.
 	RecordedOnly bool
+	// ListedDAGs adds DAG files that only the DAG list (GET /dags) shows,
+	// with the list entry shape of the fake's extra DAGs and no runs, for
+	// tests of lists longer than the recorded one. Every other route
+	// ignores them.
+	ListedDAGs []ListedDAG
+}
+
+// ListedDAG is one DAG file of Options.ListedDAGs.
+type ListedDAG struct {
+	Name   string
+	Labels []string
 }
 
 // Roles that may read the event log.

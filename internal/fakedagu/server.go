@@ -15,6 +15,9 @@ type Server struct {
 	opts    Options
 	dialect *dialect
 	data    *dataset
+	// listed is the dataset's DAGs plus Options.ListedDAGs, as the DAG
+	// list shows them.
+	listed  []*dagRecord
 	router  *router
 	legacy  *router // the legacy API base of 1.17 (nil elsewhere)
 	started time.Time
@@ -34,6 +37,7 @@ func New(opts Options) *Server {
 		panic("fakedagu: unknown profile " + string(opts.Profile))
 	}
 	s := &Server{opts: opts, dialect: d, data: datasetFor(d, opts.Rebase)}
+	s.listed = withListedDAGs(s.data.dags, opts.ListedDAGs)
 	s.started = opts.Now()
 	s.router = &router{routes: s.routeTable()}
 	if d.legacyBase != "" {

@@ -30,6 +30,7 @@ const (
 	ParamStream = "stream"
 	ParamParent = "parent"
 	ParamCursor = "cursor"
+	ParamLabels = "labels"
 )
 
 // AllWorkspaces is the workspace value that stands for every workspace the

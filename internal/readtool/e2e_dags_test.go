@@ -5,6 +5,8 @@ package readtool_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
@@ -65,4 +67,38 @@ func TestReferenceAndDAGTargets(t *testing.T) {
 		{"unsupported-target", `{"target":"queues"}`, 0},
 		{"unsupported-family", `{"uri":"dagu://queues/default"}`, 0},
 	})
+}
+
+// TestDAGLabelsOver1xScanLimit: on 1.x, which filters DAGs by one label,
+// several labels are answered only while the first one's DAGs fit the
+// gateway's scan bound (2,000); past it the answer is an explicit
+// resource_unavailable on the query's labels, never a silent part list.
+func TestDAGLabelsOver1xScanLimit(t *testing.T) {
+	t.Parallel()
+	listed := make([]fakedagu.ListedDAG, 2001)
+	for i := range listed {
+		listed[i] = fakedagu.ListedDAG{Name: fmt.Sprintf("bulk_%04d", i), Labels: []string{"wide"}}
+		if i%100 == 0 {
+			listed[i].Labels = append(listed[i].Labels, "rare")
+		}
+	}
+	h := newHarness(t, fakedagu.Options{Profile: fakedagu.Profile129, ListedDAGs: listed})
+	res := h.call(t, `{"target":"dags","query":"labels=wide,rare"}`)
+	var e struct {
+		Code, Message, Field string
+		Details              map[string]any
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(raw, &e); err != nil || !res.IsError {
+		t.Fatalf("want an error, got %s", raw)
+	}
+	if e.Code != "resource_unavailable" || e.Field != "query" || e.Details["parameter"] != "labels" ||
+		!strings.Contains(e.Message, `2001 DAGs carry "wide"`) {
+		t.Errorf("%s", raw)
+	}
+	// The rarer label first: 21 DAGs carry it, all of them read.
+	data := dataOf(t, h.call(t, `{"target":"dags","query":"labels=rare,wide"}`))
+	if got := data["pagination"].(map[string]any)["totalRecords"]; got != float64(21) {
+		t.Errorf("totalRecords %v, want 21", got)
+	}
 }

@@ -4,9 +4,11 @@ package upstream
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
 )
@@ -18,6 +20,15 @@ import (
 // For several labels on 1.x the gateway sends the first as tag, reads the
 // whole filtered list (at most emulatedMaxPages pages) and keeps the DAGs
 // that carry the others too, then cuts the caller's page itself.
+//
+// When more DAGs carry the first label than the gateway reads for one
+// answer (emulatedMaxItems), the read fails instead of answering from part
+// of the list: the contract's DAG collection has no marker for an
+// incomplete list, and a page or totalRecords counted over part of it
+// would be wrong without a sign. The failure is resource_unavailable on
+// the query's labels parameter, its message saying how to narrow the read
+// (a rarer label first, or name); Dagu's own totalRecords of the first
+// page tells it after one call.
 
 // Label filter parameters of GET /dags, as dagLabelParam names them.
 const (
@@ -69,7 +80,8 @@ func dagListParams(p gen.ListDAGsParams, labels []string, caps restclient.Capabi
 // dagsWithAllLabels answers one page of a DAG list whose labels the
 // release could only partly filter: it reads every page of the narrowed
 // list (at most emulatedMaxPages of emulatedPageSize DAGs), keeps the DAGs
-// carrying every label of rest, and pages them as Dagu pages its list.
+// carrying every label of rest, and pages them as Dagu pages its list. A
+// narrowed list longer than that fails (see labelScanLimit).
 func (a *Adapter) dagsWithAllLabels(ctx context.Context, p gen.ListDAGsParams, rest []string) (*gen.DAGListResponse, error) {
 	page, perPage := max(derefOr(p.Page, 1), 1), derefOr(p.PerPage, defaultDAGsPerPage)
 	p.PerPage = ptr(emulatedPageSize)
@@ -80,6 +92,10 @@ func (a *Adapter) dagsWithAllLabels(ctx context.Context, p gen.ListDAGsParams, r
 		resp, err := a.fetchDAGList(ctx, p)
 		if err != nil {
 			return nil, err
+		}
+		// A list that grew past the bound while it was read fails too.
+		if pg := resp.Pagination; pg.TotalRecords > emulatedMaxItems || n == emulatedMaxPages && pg.TotalPages > n {
+			return nil, labelScanLimit(derefOr(p.Tag, ""), pg.TotalRecords)
 		}
 		if n == 1 {
 			errs = resp.Errors
@@ -95,6 +111,17 @@ func (a *Adapter) dagsWithAllLabels(ctx context.Context, p gen.ListDAGsParams, r
 	}
 	items, _ := pageOf(kept, (page-1)*perPage, perPage)
 	return &gen.DAGListResponse{Dags: items, Errors: errs, Pagination: listPagination(len(kept), page, perPage)}, nil
+}
+
+// labelScanLimit is the failure of a several-label DAG list on a
+// one-label release when more than emulatedMaxItems DAGs carry the label
+// sent (total of them, by Dagu's count).
+func labelScanLimit(sent string, total int) *model.Failure {
+	return &model.Failure{Kind: model.FailureUnsupported, Field: model.ParamLabels,
+		Detail: fmt.Sprintf("This Dagu server filters DAGs by one label: the gateway sends the first label, %q, and "+
+			"applies the others itself over at most %d DAGs, but %d DAGs carry %q, so the list would be incomplete. "+
+			"Put a label fewer DAGs carry first, or narrow the list with name.", sent, emulatedMaxItems, total, sent),
+		Cause: fmt.Errorf("dagu %s: %d DAGs carry tag %q, over the scan limit of %d", restclient.RouteDAGs, total, sent, emulatedMaxItems)}
 }
 
 // carriesAll reports whether a DAG carries every label of want (given

@@ -4,13 +4,10 @@ package upstream
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
@@ -84,41 +81,61 @@ func TestDAGLabelFilterOnEveryRelease(t *testing.T) {
 }
 
 // TestSeveralLabelsOn1xReadEveryPage serves a 1.x DAG list longer than
-// one of the gateway's pages: the gateway reads the tag-filtered list page
-// by page (at most emulatedMaxPages), applies the other labels and cuts
-// the caller's page from what is left.
+// one of the gateway's pages (the fake's listed DAGs dag-0000...: every
+// one carries x, every third one y too): the gateway reads the
+// tag-filtered list page by page, applies the other labels and cuts the
+// caller's page from what is left, up to emulatedMaxItems DAGs carrying
+// the label sent. Past that the read fails after one call, never
+// answering from part of the list.
 func TestSeveralLabelsOn1xReadEveryPage(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name      string
-		dags      int // DAG i carries x, and y when i%3 == 0
+		dags      int
 		q         model.DAGListQuery
 		wantCalls int
 		first     string
 		items     int
 		pages     model.Pagination
+		// over: the read must fail for the scan limit (items and pages
+		// unused).
+		over bool
 	}{
-		{"three pages", 2*emulatedPageSize + 50, model.DAGListQuery{Labels: []string{"x", "y"}, Page: 2, PerPage: 100},
-			3, "dag-0300", 50, model.Pagination{TotalRecords: 150, CurrentPage: 2, TotalPages: 2, NextPage: 2, PrevPage: 1}},
+		{name: "three pages", dags: 2*emulatedPageSize + 50, q: model.DAGListQuery{Labels: []string{"x", "y"}, Page: 2, PerPage: 100},
+			wantCalls: 3, first: "dag-0300", items: 50, pages: model.Pagination{TotalRecords: 150, CurrentPage: 2, TotalPages: 2, NextPage: 2, PrevPage: 1}},
 		// y goes to the server: its 150 DAGs fit one page.
-		{"default page size", 2*emulatedPageSize + 50, model.DAGListQuery{Labels: []string{"y", "x"}},
-			1, "dag-0000", defaultDAGsPerPage, model.Pagination{TotalRecords: 150, CurrentPage: 1, TotalPages: 3, NextPage: 2, PrevPage: 1}},
-		// Only the first emulatedMaxItems DAGs are read: 667 of them carry y.
-		{"bounded", emulatedMaxItems + 3*emulatedPageSize, model.DAGListQuery{Labels: []string{"x", "y"}, PerPage: 200},
-			emulatedMaxPages, "dag-0000", 200, model.Pagination{TotalRecords: 667, CurrentPage: 1, TotalPages: 4, NextPage: 2, PrevPage: 1}},
+		{name: "default page size", dags: 2*emulatedPageSize + 50, q: model.DAGListQuery{Labels: []string{"y", "x"}},
+			wantCalls: 1, first: "dag-0000", items: defaultDAGsPerPage, pages: model.Pagination{TotalRecords: 150, CurrentPage: 1, TotalPages: 3, NextPage: 2, PrevPage: 1}},
+		// Exactly the bound: every page is read, 667 of them carry y.
+		{name: "at the bound", dags: emulatedMaxItems, q: model.DAGListQuery{Labels: []string{"x", "y"}, PerPage: 200},
+			wantCalls: emulatedMaxPages, first: "dag-0000", items: 200, pages: model.Pagination{TotalRecords: 667, CurrentPage: 1, TotalPages: 4, NextPage: 2, PrevPage: 1}},
+		{name: "one over the bound", dags: emulatedMaxItems + 1, q: model.DAGListQuery{Labels: []string{"x", "y"}, PerPage: 200},
+			wantCalls: 1, over: true},
+		// y goes to the server: 834 DAGs carry it, well under the bound.
+		{name: "over the bound, the rarer label first", dags: emulatedMaxItems + 500, q: model.DAGListQuery{Labels: []string{"y", "x"}, PerPage: 10},
+			wantCalls: 5, first: "dag-0000", items: 10, pages: model.Pagination{TotalRecords: 834, CurrentPage: 1, TotalPages: 84, NextPage: 2, PrevPage: 1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			env := newAdapterEnv(t, envOptions{fake: fakedagu.Options{Profile: fakedagu.Profile129}, detect: true})
-			list := taggedDAGList{total: tt.dags}
-			env.setIntercept(list.serve)
-			got, err := env.adapter.ListDAGs(context.Background(), tt.q)
+			env := newAdapterEnv(t, envOptions{fake: fakedagu.Options{Profile: fakedagu.Profile129, ListedDAGs: labelledDAGs(tt.dags)}, detect: true})
+			var got *model.DAGCollection
+			var err error
+			calls := env.calls(func() { got, err = env.adapter.ListDAGs(context.Background(), tt.q) })
+			wantCall := "tag=" + tt.q.Labels[0]
+			if len(calls) != tt.wantCalls || slices.ContainsFunc(calls, func(c string) bool { return !strings.Contains(c, wantCall) }) {
+				t.Errorf("calls %q, want %d with %s", calls, tt.wantCalls, wantCall)
+			}
+			if tt.over {
+				e := errorOf(t, err)
+				if e.Kind != model.FailureUnsupported || e.Field != model.ParamLabels ||
+					!strings.Contains(e.Detail, fmt.Sprintf("%d DAGs carry %q", tt.dags, tt.q.Labels[0])) {
+					t.Errorf("%+v, want the scan limit on labels", e)
+				}
+				return
+			}
 			if err != nil {
 				t.Fatal(err)
-			}
-			if calls := list.tags(); len(calls) != tt.wantCalls || slices.ContainsFunc(calls, func(c string) bool { return c != tt.q.Labels[0] }) {
-				t.Errorf("tag values sent %q, want %d times %q", calls, tt.wantCalls, tt.q.Labels[0])
 			}
 			if len(got.Items) != tt.items || got.Items[0].Name != tt.first || got.Pagination != tt.pages {
 				t.Errorf("%d items from %s, %+v; want %d from %s, %+v", len(got.Items), got.Items[0].Name, got.Pagination, tt.items, tt.first, tt.pages)
@@ -132,46 +149,15 @@ func TestSeveralLabelsOn1xReadEveryPage(t *testing.T) {
 	}
 }
 
-// taggedDAGList answers GET /dags as Dagu 1.29 does for a tag filter over
-// total DAGs named dag-0000...: every DAG carries x, every third one y.
-type taggedDAGList struct {
-	total int
-	mu    sync.Mutex
-	sent  []string
-}
-
-func (l *taggedDAGList) tags() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return slices.Clone(l.sent)
-}
-
-func (l *taggedDAGList) serve(w http.ResponseWriter, r *http.Request) bool {
-	if !strings.HasSuffix(r.URL.Path, "/dags") {
-		return false
-	}
-	q := r.URL.Query()
-	tag := q.Get("tag")
-	l.mu.Lock()
-	l.sent = append(l.sent, tag)
-	l.mu.Unlock()
-	var matched []map[string]any
-	for i := range l.total {
-		tags := []string{"x"}
+// labelledDAGs are n listed DAGs dag-0000...: every one carries x, every
+// third one y too.
+func labelledDAGs(n int) []fakedagu.ListedDAG {
+	out := make([]fakedagu.ListedDAG, n)
+	for i := range out {
+		out[i] = fakedagu.ListedDAG{Name: fmt.Sprintf("dag-%04d", i), Labels: []string{"x"}}
 		if i%3 == 0 {
-			tags = append(tags, "y")
-		}
-		if tag == "" || slices.Contains(tags, strings.ToLower(tag)) {
-			matched = append(matched, map[string]any{"fileName": fmt.Sprintf("dag-%04d", i), "suspended": false,
-				"dag": map[string]any{"name": fmt.Sprintf("dag-%04d", i), "tags": tags}, "latestDAGRun": map[string]any{}})
+			out[i].Labels = append(out[i].Labels, "y")
 		}
 	}
-	page, _ := strconv.Atoi(q.Get("page"))
-	perPage, _ := strconv.Atoi(q.Get("perPage"))
-	page, perPage = max(page, 1), min(max(perPage, 1), 200)
-	start := min((page-1)*perPage, len(matched))
-	end := min(start+perPage, len(matched))
-	body, _ := json.Marshal(map[string]any{"dags": matched[start:end], "errors": nil,
-		"pagination": listPagination(len(matched), page, perPage)})
-	return answerJSON(w, http.StatusOK, string(body))
+	return out
 }

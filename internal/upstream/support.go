@@ -75,7 +75,7 @@ func served(restclient.Capabilities) TargetSupport { return TargetSupport{How: S
 func dagsSupport(caps restclient.Capabilities) TargetSupport {
 	if dagLabelParam(caps) == labelParamTag {
 		return TargetSupport{How: Served,
-			Note: fmt.Sprintf("this Dagu filters by one label (tag): with several, the first is sent and the gateway applies the others over at most %d DAGs", emulatedMaxItems)}
+			Note: fmt.Sprintf("this Dagu filters by one label (tag): with several, the first is sent and the gateway applies the others over at most %d DAGs (more carrying the first fail as resource_unavailable)", emulatedMaxItems)}
 	}
 	return TargetSupport{How: Served}
 }
