@@ -27,6 +27,10 @@ type dialect struct {
 	// answers the sub-run's 404, and a missing step of a sub-run names the
 	// root's DAG.
 	childLookup bool
+	// logReadFails: a step log file the handler cannot read, a missing one
+	// included, is its read error, 500 internal_error (1.x); later
+	// releases answer a missing file with 404.
+	logReadFails bool
 
 	dagLabels         labelParam // label filter of GET /dags
 	dagListWorkspace  bool       // GET /dags binds workspace
@@ -140,6 +144,7 @@ var dialects = map[Profile]*dialect{
 		subRunPath: "sub-dag-runs", subRunNoun: "sub dag-run", dagLabels: tagOnly, dagListSort: true,
 		dagNotFound: dagNotFoundOld, specNotFound: http.StatusInternalServerError,
 		latestAlias: true, runLabels: noLabels, subRunSchedulerLog: true, derivesFromShapes: true,
+		logReadFails: true,
 	},
 	Profile117: {
 		profile: Profile117, release: "1.17.4", dataDir: "testdata/profiles/v1.17.4",
@@ -148,6 +153,7 @@ var dialects = map[Profile]*dialect{
 		subRunPath: "children", subRunNoun: "child dag-run", childLookup: true, dagLabels: tagOnly, emptyDAGsNull: true,
 		dagNotFound: dagNotFoundOld, specNotFound: http.StatusInternalServerError,
 		runLabels: noLabels, emptyRunsNull: true, subRunSchedulerLog: true, derivesFromShapes: true,
+		logReadFails: true,
 	},
 }
 

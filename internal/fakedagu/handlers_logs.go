@@ -4,6 +4,7 @@ package fakedagu
 
 import (
 	"fmt"
+	"net/http"
 	"path"
 )
 
@@ -107,8 +108,8 @@ func (s *Server) stepLog(c *call, lookup func(*call) *runRecord, download bool) 
 	if stream == streamStderr {
 		file, pathKey = files.stderr, "stderr"
 	}
-	if file == nil {
-		c.notFound("log file not found for step " + step)
+	if file == nil || s.lostStepLog(r.id, step, stream) {
+		s.missingStepLog(c, step)
 		return
 	}
 	if download {
@@ -116,4 +117,29 @@ func (s *Server) stepLog(c *call, lookup func(*call) *runRecord, download bool) 
 		return
 	}
 	c.ok(file.logBody(req))
+}
+
+// lostStepLog reports whether Options.LostStepLogs names the stream of a
+// step of the run (or sub-run) with that ID; "" is stdout.
+func (s *Server) lostStepLog(runID, step, stream string) bool {
+	if stream != streamStderr {
+		stream = "stdout"
+	}
+	for _, l := range s.opts.LostStepLogs {
+		if l.RunID == runID && l.Step == step && l.Stream == stream {
+			return true
+		}
+	}
+	return false
+}
+
+// missingStepLog answers a step log whose file is missing: 404 naming the
+// step, or on 1.x the handler's read error, 500 with the body of an
+// unclassified error (dagu-rest-mapping.md, error table).
+func (s *Server) missingStepLog(c *call, step string) {
+	if s.dialect.logReadFails {
+		c.fail(http.StatusInternalServerError, codeInternal, unclassifiedError)
+		return
+	}
+	c.notFound("log file not found for step " + step)
 }

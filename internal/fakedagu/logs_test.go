@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 )
 
 const spewLog = "/dag-runs/big_log_job/0356UUo2lMk0yUwBDR9c0n/steps/spew/log"
@@ -134,5 +136,49 @@ func TestLogDownloads(t *testing.T) {
 	sched := a.get(t, "/dag-runs/failing_job/0356UUn8VwcWFuh5L8qwbp/log/download")
 	if lines := strings.Count(string(sched.body), "\n"); sched.status != http.StatusOK || lines != 5 {
 		t.Errorf("scheduler log download: %d, %d lines", sched.status, lines)
+	}
+}
+
+// TestLostStepLogs: a step log file the server lost is answered as each
+// release's handler answers a file it cannot read: 404 on 2.0 and later,
+// 500 with the unclassified error body on 1.x (its handlers return the
+// read error), for root runs and sub-runs alike; the other stream still
+// reads.
+func TestLostStepLogs(t *testing.T) {
+	t.Parallel()
+	// The recorded parent_job run and its child_job sub-run per release.
+	runs := []struct {
+		profile   fakedagu.Profile
+		root, sub string
+		subPath   string
+		status    int
+		code      string
+	}{
+		{fakedagu.ProfileCurrent, "0356UUnJXB5Ffd1qyncWee", "91BtJYkQW1SsskLaa43ZUyKwazXZNeYsWuDL4EC3BKCg", "sub-dag-runs", http.StatusNotFound, "not_found"},
+		{fakedagu.Profile129, "01a233ce-5a75-7538-b246-c88e6a8a1f75", "7pVtb2cbsb6D63TeGNqjUiDEVSAmYLPZ5M1ouTRDFGG", "sub-dag-runs", http.StatusInternalServerError, "internal_error"},
+		{fakedagu.Profile117, "01a233ce-e7be-7c42-900f-766080039ee9", "JAQe48QK738cpsBePzgDMNzaQj4WjS8yRiTm6wWK4brQ", "children", http.StatusInternalServerError, "internal_error"},
+	}
+	for _, r := range runs {
+		t.Run(string(r.profile), func(t *testing.T) {
+			t.Parallel()
+			a := startAPI(t, func(o *fakedagu.Options) {
+				o.Profile = r.profile
+				o.LostStepLogs = []fakedagu.LostStepLog{{RunID: r.sub, Step: "child_start", Stream: "stdout"}, {RunID: r.root, Step: "prepare", Stream: "stderr"}}
+			})
+			a.url = strings.TrimSuffix(a.url, "/api/v1") + a.server.APIPrefix()
+			sub := "/dag-runs/parent_job/" + r.root + "/" + r.subPath + "/" + r.sub + "/steps/child_start/log?stream="
+			root := "/dag-runs/parent_job/" + r.root + "/steps/prepare/log?stream="
+			for _, lost := range []string{sub + "stdout", root + "stderr"} {
+				ans := a.get(t, lost)
+				if ans.status != r.status || ans.object(t)["code"] != r.code {
+					t.Errorf("%s: %d %s, want %d %s", lost, ans.status, ans.body, r.status, r.code)
+				}
+			}
+			for _, kept := range []string{sub + "stderr", root + "stdout"} {
+				if ans := a.get(t, kept); ans.status != http.StatusOK {
+					t.Errorf("%s: %d %s", kept, ans.status, ans.body)
+				}
+			}
+		})
 	}
 }

@@ -71,6 +71,20 @@ type Options struct {
 	// tests of lists longer than the recorded one. Every other route
 	// ignores them.
 	ListedDAGs []ListedDAG
+	// LostStepLogs are step log files the server can no longer read: the
+	// step-log routes answer them as the release answers a missing file
+	// (404 on 2.0 and later, 500 on 1.x).
+	LostStepLogs []LostStepLog
+}
+
+// LostStepLog is a step log file the server has lost (removed by log
+// retention, say) while the run's details still name it.
+type LostStepLog struct {
+	// RunID is the ID of the root run or sub-run the step belongs to.
+	RunID string
+	Step  string
+	// Stream is "stdout" or "stderr".
+	Stream string
 }
 
 // ListedDAG is one DAG file of Options.ListedDAGs.

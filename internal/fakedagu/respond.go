@@ -25,6 +25,10 @@ const (
 	codeInternal   = "internal_error"
 )
 
+// unclassifiedError is the message of Dagu's 500 for an error its handler
+// does not classify.
+const unclassifiedError = "An unexpected error occurred"
+
 // json writes a JSON body with the given status.
 func (c *call) json(status int, body any) {
 	c.w.Header().Set("Content-Type", "application/json")

@@ -235,3 +235,64 @@ func TestBodyStepLogNeedsTheRoutes(t *testing.T) {
 		}
 	}
 }
+
+// TestLostStepLogOnEveryRelease: a stream file Dagu lost, on a root run or
+// a sub-run, answers the same on every release with sub-runs, although
+// 1.x's handlers answer it with 500 where later ones answer 404: a lost
+// stream next to one that reads is empty, a lost stream asked for alone
+// is not found on stream, and a step whose streams are both lost has no
+// output yet. Each read makes its stream calls and the one details read
+// that finds the step, no more.
+func TestLostStepLogOnEveryRelease(t *testing.T) {
+	t.Parallel()
+	for _, p := range []fakedagu.Profile{fakedagu.ProfileCurrent, fakedagu.Profile26, fakedagu.Profile20, fakedagu.Profile129, fakedagu.Profile117} {
+		t.Run(string(p), func(t *testing.T) {
+			t.Parallel()
+			probe := newAdapterEnv(t, envOptions{fake: fakedagu.Options{Profile: p}, detect: true})
+			parent := latestIDOf(t, probe, "parent_job")
+			run, err := probe.adapter.GetRun(context.Background(), runOf("parent_job", parent))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var child string
+			for _, s := range run.Steps {
+				if s.Name == "run_child" && len(s.SubRuns) == 1 {
+					child = s.SubRuns[0].SubRunID
+				}
+			}
+			if child == "" {
+				t.Fatalf("parent run %s names no sub-run", parent)
+			}
+			lost := []fakedagu.LostStepLog{
+				{RunID: child, Step: "child_start", Stream: "stdout"},
+				{RunID: parent, Step: "prepare", Stream: "stderr"},
+				{RunID: parent, Step: "done", Stream: "stdout"}, {RunID: parent, Step: "done", Stream: "stderr"},
+			}
+			env := newAdapterEnv(t, envOptions{fake: fakedagu.Options{Profile: p, LostStepLogs: lost}, detect: true})
+			sub := model.RunAddress{Name: "parent_job", DAGRunID: parent, SubRunID: child}
+			read := func(addr model.StepAddress, q model.LogQuery) (*model.StepLog, int, error) {
+				var got *model.StepLog
+				var err error
+				calls := env.calls(func() { got, err = env.adapter.GetStepLog(context.Background(), addr, q) })
+				return got, len(calls), err
+			}
+
+			got, calls, err := read(stepOf(sub, "child_start"), model.LogQuery{})
+			if err != nil || got.StdoutContent != "" || got.Stream != "stdout" || calls != 3 {
+				t.Errorf("sub-run step, stdout lost: %+v, %v after %d calls", got, err, calls)
+			}
+			got, calls, err = read(stepOf(runOf("parent_job", parent), "prepare"), model.LogQuery{})
+			if err != nil || got.StdoutContent == "" || got.StderrContent != "" || calls != 3 {
+				t.Errorf("root step, stderr lost: %+v, %v after %d calls", got, err, calls)
+			}
+			_, calls, err = read(stepOf(sub, "child_start"), model.LogQuery{Stream: "stdout"})
+			if e := errorOf(t, err); e.Kind != model.FailureNotFound || e.Field != model.ParamStream || e.Detail != `Step "child_start" has no stdout log.` || calls != 2 {
+				t.Errorf("sub-run step, lost stdout alone: %+v after %d calls", e, calls)
+			}
+			_, _, err = read(stepOf(runOf("parent_job", parent), "done"), model.LogQuery{})
+			if e := errorOf(t, err); e.Kind != model.FailureNotFound || e.Field != model.FieldStepName || e.Detail != `Step "done" has no log output yet.` {
+				t.Errorf("root step, both lost: %+v", e)
+			}
+		})
+	}
+}

@@ -98,8 +98,9 @@ func (a *Adapter) stepLogWindow(q model.LogQuery) (w restclient.LogWindow, defau
 	return w, false
 }
 
-// checkReads returns the first failure that is not a handler's 404, or
-// else the first such 404 (nil when every read succeeded). A router-level
+// checkReads returns the first failure that is not a handler's 404 (or
+// 1.x's answer for a file it cannot read, see unreadableLogFile), or else
+// the first such answer (nil when every read succeeded). A router-level
 // 404 on a body-step route means the server lacks the foreach routes, and
 // a 400 there concerns the item path.
 func (a *Adapter) checkReads(reads []streamRead, body bool, route string) (missing, err error) {
@@ -115,11 +116,29 @@ func (a *Adapter) checkReads(reads []streamRead, body bool, route string) (missi
 			if missing == nil {
 				missing = r.err
 			}
+		case a.unreadableLogFile(r.err):
+			if missing == nil {
+				missing = &model.Failure{Kind: model.FailureNotFound, Cause: r.err}
+			}
 		default:
 			return nil, r.err
 		}
 	}
 	return missing, nil
+}
+
+// unreadableLogFile reports a step-log answer of Dagu 1.x (the /api/v2
+// releases) for a stream file its handler could not read. Those handlers
+// answer a missing run or step with 404 but return any failure to read
+// the file, a missing file included, as their error, which Dagu answers
+// with 500; 2.0 and later answer a missing file with 404. So on 1.x a 500
+// of a step-log read is taken for the missing file it almost always is,
+// once the run's details show the step (see locateStep), and is answered
+// as a missing file is on later releases: an empty stream next to one
+// that reads, or not found. The rare unreadable file that does exist is
+// answered the same way; 1.x gives nothing to tell it apart by.
+func (a *Adapter) unreadableLogFile(err error) bool {
+	return a.capsOrCurrent().APIBase == restclient.APIv2 && isHTTP(err, http.StatusInternalServerError)
 }
 
 // locateStep makes the one follow-up read after a 404 and returns the
