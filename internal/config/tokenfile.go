@@ -10,11 +10,16 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
 // Bounds of a token file reload.
 const (
+	// DefaultStatInterval is how often the token file is looked at
+	// (inode, size, modification time): between two looks every check
+	// uses the tokens last loaded, so a request costs no system call.
+	DefaultStatInterval = time.Second
 	// DefaultContentCheck is how often a token file whose inode, size and
 	// modification time look unchanged is read again to compare its
 	// content hash (an in-place rewrite can keep all three).
@@ -32,53 +37,69 @@ type TokenEntry struct {
 }
 
 // TokenFileCache holds the accepted tokens of an inbound token file and
-// reads the file again when it is replaced: a different inode (an atomic
-// rename, a Kubernetes secret update), size or modification time is seen
-// at once, and an in-place rewrite that keeps all three within
-// ContentCheck, by the hash of the content. A reload applies the start-up
-// rules: a token that is too short or not printable ASCII is refused, with
-// a log line naming its line number (never the token). A file that is
-// missing or cannot be read means nobody is accepted, with an error log
-// line, until it can be read again. Each entry is hashed once per file
-// version; a presented token is found by its digest in a map. It is safe
-// for concurrent use.
+// reads the file again when it is replaced: the file is looked at no more
+// than once per StatInterval, and a different inode (an atomic rename, a
+// Kubernetes secret update), size or modification time is then seen at
+// once, and an in-place rewrite that keeps all three within ContentCheck,
+// by the hash of the content. A reload applies the start-up rules: a token
+// that is too short or not printable ASCII is refused, with a log line
+// naming its line number (never the token). A file that is missing or
+// cannot be read means nobody is accepted, with an error log line, until
+// it can be read again. Each entry is hashed once per file version; a
+// presented token is found by its digest in a map.
+//
+// It is safe for concurrent use. A check never waits for a reload once the
+// first load is done: one caller at a time looks at the file, outside any
+// lock the others take, and swaps the parsed tokens in atomically; the
+// callers that find the look due meanwhile keep using the tokens it
+// replaces, so concurrent reloads coalesce into one.
 type TokenFileCache struct {
 	// Path is the token file; empty means no file and no tokens.
 	Path string
 	// Logger receives the reload problems; nil discards them.
 	Logger *slog.Logger
+	// StatInterval overrides DefaultStatInterval.
+	StatInterval time.Duration
 	// ContentCheck overrides DefaultContentCheck.
 	ContentCheck time.Duration
 	// Now replaces the clock (default time.Now).
 	Now func() time.Time
 
-	mu       sync.Mutex
+	state  atomic.Pointer[tokenSet] // nil before the first load
+	reload sync.Mutex               // held by the one reload in progress
+
+	// stat and read replace os.Stat and readTokenFileOnce in tests.
+	stat func(string) (os.FileInfo, error)
+	read func(string) ([]byte, os.FileInfo, error)
+}
+
+// tokenSet is one immutable state of the cache: a reload builds a new one.
+type tokenSet struct {
 	info     os.FileInfo // of the version loaded; nil before a load or after a failure
 	sum      [sha256.Size]byte
-	checked  time.Time
+	looked   time.Time // when the file was last looked at
+	checked  time.Time // when its content was last read
 	failing  bool
 	version  uint64
 	entries  []TokenEntry
 	byDigest map[[sha256.Size]byte]string
 }
 
+// noTokens is the state of a cache without a file.
+var noTokens = &tokenSet{}
+
 // Match reports whether a token digest (SHA-256) is one of the file's
 // tokens now, and the caller it names.
 func (t *TokenFileCache) Match(digest [sha256.Size]byte) (name string, ok bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.refresh()
-	name, ok = t.byDigest[digest]
+	name, ok = t.current().byDigest[digest]
 	return name, ok
 }
 
 // Entries returns the file's tokens now and the version they belong to,
 // which changes whenever they do.
 func (t *TokenFileCache) Entries() ([]TokenEntry, uint64) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.refresh()
-	return t.entries, t.version
+	s := t.current()
+	return s.entries, s.version
 }
 
 // Tokens returns the file's tokens now.
@@ -91,33 +112,60 @@ func (t *TokenFileCache) Tokens() []string {
 	return out
 }
 
-// refresh reloads the file when it changed; t.mu is held.
-func (t *TokenFileCache) refresh() {
+// current is the state to check against, after looking at the file when
+// that is due. Only the first load is waited for; afterwards a caller that
+// finds another reload in progress uses the state it replaces.
+func (t *TokenFileCache) current() *tokenSet {
 	if t.Path == "" {
-		return
-	}
-	info, err := os.Stat(t.Path)
-	if err != nil {
-		t.fail(err)
-		return
+		return noTokens
 	}
 	now := t.now()
-	same := t.info != nil && os.SameFile(t.info, info) && info.Size() == t.info.Size() && info.ModTime().Equal(t.info.ModTime())
-	if same && now.Sub(t.checked) < t.contentCheck() {
-		return
+	s := t.state.Load()
+	if s != nil && now.Sub(s.looked) < t.statInterval() {
+		return s
 	}
-	data, info, err := readTokenFileOnce(t.Path)
+	if s == nil {
+		t.reload.Lock()
+	} else if !t.reload.TryLock() {
+		return s
+	}
+	defer t.reload.Unlock()
+	if s = t.state.Load(); s != nil && now.Sub(s.looked) < t.statInterval() {
+		return s // loaded while this caller waited
+	}
+	next := t.refresh(s, now)
+	t.state.Store(next)
+	return next
+}
+
+// refresh looks at the file and returns the state after old (nil before
+// the first load): old with the times moved when the file is unchanged, a
+// new set of tokens when it changed, none when it cannot be read.
+func (t *TokenFileCache) refresh(old *tokenSet, now time.Time) *tokenSet {
+	next := &tokenSet{}
+	if old != nil {
+		*next = *old
+	}
+	next.looked = now
+	info, err := t.statFile(t.Path)
 	if err != nil {
-		t.fail(err)
-		return
+		return t.fail(next, err)
 	}
-	t.checked = now
+	same := next.info != nil && os.SameFile(next.info, info) && info.Size() == next.info.Size() && info.ModTime().Equal(next.info.ModTime())
+	if same && now.Sub(next.checked) < t.contentCheck() {
+		return next
+	}
+	data, info, err := t.readFile(t.Path)
+	if err != nil {
+		return t.fail(next, err)
+	}
+	next.checked = now
 	sum := sha256.Sum256(data)
-	if t.info != nil && sum == t.sum {
-		t.info = info
-		return
+	if next.info != nil && sum == next.sum {
+		next.info = info
+		return next
 	}
-	t.load(data, info, sum)
+	return t.load(next, data, info, sum)
 }
 
 // readTokenFileOnce reads the file and describes the descriptor it read.
@@ -141,9 +189,9 @@ func readTokenFileOnce(path string) ([]byte, os.FileInfo, error) {
 	return data, info, err
 }
 
-// load replaces the tokens by the file's, refusing entries the start-up
+// load puts the file's tokens in next, refusing entries the start-up
 // rules refuse.
-func (t *TokenFileCache) load(data []byte, info os.FileInfo, sum [sha256.Size]byte) {
+func (t *TokenFileCache) load(next *tokenSet, data []byte, info os.FileInfo, sum [sha256.Size]byte) *tokenSet {
 	var entries []TokenEntry
 	byDigest := map[[sha256.Size]byte]string{}
 	line := 0
@@ -161,22 +209,46 @@ func (t *TokenFileCache) load(data []byte, info os.FileInfo, sum [sha256.Size]by
 		entries = append(entries, TokenEntry{Name: name, Token: token})
 		byDigest[sha256.Sum256([]byte(token))] = name
 	}
-	if t.failing {
+	if next.failing {
 		t.logger().Info("inbound token file readable again", "file", t.Path)
 	}
-	t.info, t.sum, t.failing = info, sum, false
-	t.entries, t.byDigest = entries, byDigest
-	t.version++
+	next.info, next.sum, next.failing = info, sum, false
+	next.entries, next.byDigest = entries, byDigest
+	next.version++
 	t.logger().Info("inbound token file loaded", "file", t.Path, "tokens", len(entries))
+	return next
 }
 
-// fail drops every token: a file that cannot be read accepts nobody.
-func (t *TokenFileCache) fail(err error) {
-	if !t.failing {
+// fail drops every token of next: a file that cannot be read accepts
+// nobody.
+func (t *TokenFileCache) fail(next *tokenSet, err error) *tokenSet {
+	if !next.failing {
 		t.logger().Error("inbound token file cannot be read: no token is accepted until it can", "file", t.Path, "error", err.Error())
-		t.version++
+		next.version++
 	}
-	t.failing, t.info, t.entries, t.byDigest = true, nil, nil, nil
+	next.failing, next.info, next.entries, next.byDigest = true, nil, nil, nil
+	return next
+}
+
+func (t *TokenFileCache) statFile(path string) (os.FileInfo, error) {
+	if t.stat != nil {
+		return t.stat(path)
+	}
+	return os.Stat(path)
+}
+
+func (t *TokenFileCache) readFile(path string) ([]byte, os.FileInfo, error) {
+	if t.read != nil {
+		return t.read(path)
+	}
+	return readTokenFileOnce(path)
+}
+
+func (t *TokenFileCache) statInterval() time.Duration {
+	if t.StatInterval > 0 {
+		return t.StatInterval
+	}
+	return DefaultStatInterval
 }
 
 func (t *TokenFileCache) now() time.Time {

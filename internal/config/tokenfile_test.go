@@ -41,11 +41,12 @@ func accepts(c *TokenFileCache, token string) bool {
 }
 
 // TestDeletedTokenFileAcceptsNobody: a token file that disappears after
-// start-up leaves no token valid (issue 20: the old tokens stayed valid),
-// says so once in the log, and is read again when it is back.
+// start-up leaves no token valid from the next look at the file (issue 20:
+// the old tokens stayed valid), says so once in the log, and is read again
+// when it is back.
 func TestDeletedTokenFileAcceptsNobody(t *testing.T) {
 	t.Parallel()
-	c, path, _, logs := tokenFile(t, tokenA+"\n")
+	c, path, clk, logs := tokenFile(t, tokenA+"\n")
 	if !accepts(c, tokenA) {
 		t.Fatal("token not accepted")
 	}
@@ -53,6 +54,7 @@ func TestDeletedTokenFileAcceptsNobody(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 3 {
+		clk.Advance(DefaultStatInterval)
 		if accepts(c, tokenA) {
 			t.Fatal("a token of a deleted file is still accepted")
 		}
@@ -63,6 +65,7 @@ func TestDeletedTokenFileAcceptsNobody(t *testing.T) {
 	if err := os.WriteFile(path, []byte(tokenB+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	clk.Advance(DefaultStatInterval)
 	if !accepts(c, tokenB) || accepts(c, tokenA) {
 		t.Error("the file's new tokens are not the ones accepted once it is back")
 	}
@@ -73,7 +76,7 @@ func TestDeletedTokenFileAcceptsNobody(t *testing.T) {
 // line naming its line number and never the token.
 func TestTokenFileReloadAppliesStartupRules(t *testing.T) {
 	t.Parallel()
-	c, path, _, logs := tokenFile(t, tokenA+"\n")
+	c, path, clk, logs := tokenFile(t, tokenA+"\n")
 	if !accepts(c, tokenA) {
 		t.Fatal("token not accepted")
 	}
@@ -81,6 +84,7 @@ func TestTokenFileReloadAppliesStartupRules(t *testing.T) {
 	if err := os.WriteFile(path, []byte(tokenA+"\n# comment\n"+short+"\nbad token with spaces 0123456789\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	clk.Advance(DefaultStatInterval)
 	if accepts(c, short) || !accepts(c, tokenA) {
 		t.Fatal("a short token was accepted after a reload, or the good one dropped")
 	}
@@ -94,11 +98,13 @@ func TestTokenFileReloadAppliesStartupRules(t *testing.T) {
 
 // TestTokenFileReplacementKeepingSizeAndTime: a replacement with the same
 // size and modification time is seen (issue 20: it was missed): a rename
-// over the file (another inode) at once, an in-place rewrite by the
-// content hash once the content check is due.
+// over the file (another inode) at the next look at the file, long before
+// the content check is due, and an in-place rewrite by the content hash
+// once the content check is due.
 func TestTokenFileReplacementKeepingSizeAndTime(t *testing.T) {
 	t.Parallel()
 	c, path, clk, _ := tokenFile(t, tokenA+"\n")
+	c.ContentCheck = time.Hour
 	info, _ := os.Stat(path)
 	if !accepts(c, tokenA) {
 		t.Fatal("token not accepted")
@@ -114,6 +120,7 @@ func TestTokenFileReplacementKeepingSizeAndTime(t *testing.T) {
 	if err := os.Rename(next, path); err != nil {
 		t.Fatal(err)
 	}
+	clk.Advance(DefaultStatInterval)
 	if !accepts(c, tokenB) || accepts(c, tokenA) {
 		t.Fatal("a file renamed over the token file (same size and time) was missed")
 	}
@@ -124,7 +131,7 @@ func TestTokenFileReplacementKeepingSizeAndTime(t *testing.T) {
 	if err := os.Chtimes(path, info.ModTime(), info.ModTime()); err != nil {
 		t.Fatal(err)
 	}
-	clk.Advance(DefaultContentCheck)
+	clk.Advance(c.ContentCheck)
 	if !accepts(c, tokenA) || accepts(c, tokenB) {
 		t.Fatal("an in-place rewrite keeping size and time was missed after the content check")
 	}

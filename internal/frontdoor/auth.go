@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
 )
@@ -26,15 +27,16 @@ type tokenAuth struct {
 }
 
 // newTokenAuth prepares the check for the flag tokens and the token file;
-// neither disables it. The token file's reload problems go to logger.
-func newTokenAuth(tokens []string, file string, logger *slog.Logger) *tokenAuth {
+// neither disables it. The token file's reload problems go to logger; now
+// (nil: time.Now) is the clock of its change checks.
+func newTokenAuth(tokens []string, file string, logger *slog.Logger, now func() time.Time) *tokenAuth {
 	a := &tokenAuth{static: map[[sha256.Size]byte]string{}}
 	for _, t := range tokens {
 		name, token := config.SplitNamedToken(t)
 		a.static[sha256.Sum256([]byte(token))] = name
 	}
 	if file != "" {
-		a.file = &config.TokenFileCache{Path: file, Logger: logger}
+		a.file = &config.TokenFileCache{Path: file, Logger: logger, Now: now}
 	}
 	return a
 }

@@ -47,8 +47,12 @@ type Options struct {
 	// Metrics serves /metrics (promhttp). Nil leaves the route out.
 	Metrics http.Handler
 	// TokenFile is a file of inbound tokens (one per line, "name:token" to
-	// name the caller), read again whenever it changes.
+	// name the caller), read again whenever it changes (looked at once per
+	// config.DefaultStatInterval at most).
 	TokenFile string
+	// Now replaces the clock of the token file's change checks (default
+	// time.Now).
+	Now func() time.Time
 	// Tokens are the inbound bearer tokens accepted on /mcp and /metrics.
 	// None means no authentication, allowed only on a loopback listen
 	// address (New refuses otherwise, as config.Config.Validate does).
@@ -104,7 +108,7 @@ func New(o Options) (http.Handler, error) {
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	auth := newTokenAuth(o.Tokens, o.TokenFile, logger)
+	auth := newTokenAuth(o.Tokens, o.TokenFile, logger, o.Now)
 	if !auth.enabled() && !o.Passthrough && !config.IsLoopbackListen(o.Listen) {
 		return nil, fmt.Errorf("front door: refusing to serve %s without inbound tokens", o.Listen)
 	}

@@ -356,7 +356,7 @@ func FuzzBearerToken(f *testing.F) {
 }
 
 func BenchmarkTokenAuthAllows(b *testing.B) {
-	auth := newTokenAuth([]string{tokenA, tokenB, "token-c-0123456789abcdef"}, "", nil)
+	auth := newTokenAuth([]string{tokenA, tokenB, "token-c-0123456789abcdef"}, "", nil, nil)
 	header := "Bearer " + tokenB
 	for b.Loop() {
 		if !auth.allows(header) {

@@ -114,7 +114,7 @@ func TestUnauthorizedPointsAtMetadata(t *testing.T) {
 	t.Parallel()
 	const local = "127.0.0.1:8090"
 	const localMetadata = `resource_metadata="http://127.0.0.1:8090/.well-known/oauth-protected-resource"`
-	static := newTokenAuth([]string{tokenA}, "", nil)
+	static := newTokenAuth([]string{tokenA}, "", nil, nil)
 	msgTokenMissing, msgTokenRejected := static.missingMessage(), static.rejectedMessage()
 	tests := []struct {
 		name          string
@@ -256,7 +256,7 @@ func TestRegistrationIsRefused(t *testing.T) {
 			if body["error"] != tt.wantError {
 				t.Errorf("error = %v, want %s", body["error"], tt.wantError)
 			}
-			if tt.wantError == "access_denied" && body["error_description"] != newTokenAuth([]string{tokenA}, "", nil).noOAuthMessage() {
+			if tt.wantError == "access_denied" && body["error_description"] != newTokenAuth([]string{tokenA}, "", nil, nil).noOAuthMessage() {
 				t.Errorf("error_description = %v", body["error_description"])
 			}
 		})

@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
+	"github.com/dagu-mcp-gateway/gateway/internal/testkit"
 )
 
 // TestTokenFileRotation: the token file is read again when it changes, so
@@ -32,8 +34,10 @@ func TestTokenFileRotation(t *testing.T) {
 	}
 	write("# team tokens\nops:"+oldToken+"\n", time.Unix(1000, 0))
 	var caller string
+	clk := testkit.NewClock(time.Unix(1_000_000, 0))
 	h, _ := frontDoor(t, func(o *Options) {
 		o.TokenFile = file
+		o.Now = clk.Now
 		o.MCP = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { caller = r.Header.Get(reqctx.HeaderCaller) })
 	})
 	status := func(token string) int {
@@ -46,6 +50,7 @@ func TestTokenFileRotation(t *testing.T) {
 		t.Fatalf("unknown token: status %d", got)
 	}
 	write(newToken+"\n", time.Unix(2000, 0)) // rotate: the old token is revoked
+	clk.Advance(config.DefaultStatInterval)  // the next look at the file
 	if got := status(newToken); got != http.StatusOK || caller == "ops" || caller == "" {
 		t.Fatalf("rotated-in token: status %d, caller %q", got, caller)
 	}
