@@ -23,7 +23,12 @@ import (
 // without a restart. A token line "name:token" names its caller.
 type tokenAuth struct {
 	static map[[sha256.Size]byte]string
-	file   *config.TokenFileCache
+	file   tokenMatcher // nil without a token file
+}
+
+// tokenMatcher finds a token by its SHA-256 digest (config.TokenFileCache).
+type tokenMatcher interface {
+	Match(digest [sha256.Size]byte) (name string, ok bool)
 }
 
 // newTokenAuth prepares the check for the flag tokens and the token file;
@@ -60,13 +65,6 @@ func (a *tokenAuth) match(authorization string) (string, bool) {
 		return a.file.Match(presented)
 	}
 	return "", false
-}
-
-// allows reports whether an Authorization header value carries one of the
-// configured tokens.
-func (a *tokenAuth) allows(authorization string) bool {
-	_, ok := a.match(authorization)
-	return ok
 }
 
 // source names the settings the operator configured the tokens with, as
@@ -107,8 +105,8 @@ func (a *tokenAuth) rejectedMessage() string {
 	return msg + "."
 }
 
-// wrap requires a valid token before h runs; with no tokens configured it
-// returns h unchanged. A refusal is a 401 a client can act on: the
+// wrap requires a valid token before h runs, by the verdict withRequestID
+// made (see verdictOf); with no tokens configured it returns h unchanged. A refusal is a 401 a client can act on: the
 // WWW-Authenticate challenge points at the protected-resource metadata
 // (RFC 9728), which names no authorization server, and the JSON body says
 // how to configure the token.
@@ -117,14 +115,12 @@ func (a *tokenAuth) wrap(h http.Handler) http.Handler {
 		return h
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		authorization := r.Header.Get("Authorization")
-		if !a.allows(authorization) {
-			_, sent := bearerToken(authorization)
+		if v := a.verdictOf(r); !v.accepted {
 			message := a.missingMessage()
-			if sent {
+			if v.sent {
 				message = a.rejectedMessage()
 			}
-			w.Header().Set("WWW-Authenticate", bearerChallenge(r, sent))
+			w.Header().Set("WWW-Authenticate", bearerChallenge(r, v.sent))
 			writeJSONText(w, http.StatusUnauthorized, map[string]string{"error": "unauthorized", "message": message})
 			return
 		}

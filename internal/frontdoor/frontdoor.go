@@ -97,6 +97,16 @@ type Options struct {
 // panic becomes a 500. Health routes skip the host check and auth so that
 // orchestrator probes, which address the pod by IP, keep working.
 func New(o Options) (http.Handler, error) {
+	logger := o.Logger
+	if logger == nil {
+		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return newWithAuth(o, newTokenAuth(o.Tokens, o.TokenFile, logger, o.Now), logger)
+}
+
+// newWithAuth is New with the token check made: what a test that counts
+// the checks builds.
+func newWithAuth(o Options, auth *tokenAuth, logger *slog.Logger) (http.Handler, error) {
 	if o.MCP == nil {
 		return nil, errors.New("front door: no MCP handler")
 	}
@@ -104,11 +114,6 @@ func New(o Options) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	logger := o.Logger
-	if logger == nil {
-		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
-	auth := newTokenAuth(o.Tokens, o.TokenFile, logger, o.Now)
 	if !auth.enabled() && !o.Passthrough && !config.IsLoopbackListen(o.Listen) {
 		return nil, fmt.Errorf("front door: refusing to serve %s without inbound tokens", o.Listen)
 	}
@@ -139,7 +144,7 @@ func New(o Options) (http.Handler, error) {
 	}
 	mux.HandleFunc("GET /healthz", serveHealth)
 	trusted := func(r *http.Request) bool {
-		return (!guard.enforce || guard.allowsRequest(r)) && !o.Passthrough && (!auth.enabled() || auth.allows(r.Header.Get("Authorization")))
+		return (!guard.enforce || guard.allowsRequest(r)) && !o.Passthrough && (!auth.enabled() || auth.verdictOf(r).accepted)
 	}
 	mux.Handle("GET /readyz", readinessHandler(o.Ready, trusted, orDefault(o.ReadyTimeout, defaultReadyTimeout)))
 	return withRequestID(observe(mux, logger), auth, o.Passthrough), nil

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package frontdoor
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
+)
+
+// authVerdict is the one check of a request's inbound bearer token, made
+// once by withRequestID and carried in the request's context to every
+// later step that needs it (the token check, /readyz's detail). It holds
+// what was decided and who the caller is, never the token.
+type authVerdict struct {
+	// accepted: the token is one the gateway accepts now, or the gateway
+	// has no tokens.
+	accepted bool
+	// sent: the request carried a bearer token at all.
+	sent bool
+	// caller names the caller for logs and per-caller limits.
+	caller string
+}
+
+// verdictKey is the context key of a request's authVerdict.
+type verdictKey struct{}
+
+// checkToken makes the verdict of an Authorization header value: the one
+// token check of a request.
+func (a *tokenAuth) checkToken(authorization string) authVerdict {
+	if !a.enabled() {
+		return authVerdict{accepted: true, caller: "anonymous"}
+	}
+	token, sent := bearerToken(authorization)
+	name, accepted := a.match(authorization)
+	switch {
+	case !accepted:
+		return authVerdict{sent: sent, caller: "unauthenticated"}
+	case name != "":
+		return authVerdict{accepted: true, sent: true, caller: name}
+	}
+	return authVerdict{accepted: true, sent: true, caller: "token:" + fingerprint(token)}
+}
+
+// withVerdict returns r carrying v.
+func withVerdict(r *http.Request, v authVerdict) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), verdictKey{}, v))
+}
+
+// verdictOf is the verdict r carries, made now when it carries none (a
+// handler wrapped without withRequestID in front).
+func (a *tokenAuth) verdictOf(r *http.Request) authVerdict {
+	if v, ok := r.Context().Value(verdictKey{}).(authVerdict); ok {
+		return v
+	}
+	return a.checkToken(r.Header.Get("Authorization"))
+}
+
+// trust is the reqctx.Trust* value of the verdict.
+func (v authVerdict) trust() string {
+	if v.accepted {
+		return reqctx.TrustVerified
+	}
+	return reqctx.TrustUnchecked
+}
