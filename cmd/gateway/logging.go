@@ -26,6 +26,8 @@ func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
 // scrubbingLogger is newLogger without making it the process default:
 // what a test that runs in parallel with others may build (the default
 // would send every other test's standard-logger lines into its writer).
+// The secrets are looked up, the key and token files looked at, once per
+// line (see telemetry.NewLogger).
 func scrubbingLogger(cfg config.Config, w io.Writer) *slog.Logger {
 	secrets, version := logSecrets(cfg)
 	return telemetry.NewLogger(w, telemetry.LogOptions{Level: cfg.LogLevel, Format: cfg.LogFormat,

@@ -18,8 +18,8 @@ type LogOptions struct {
 	Level string
 	// Format is json or text; anything else writes JSON.
 	Format string
-	// Secrets lists the secrets to remove from every line, looked up when
-	// a line is written so that a rotated key file is covered. Nil: only
+	// Secrets lists the secrets to remove from every line, looked up once
+	// per line written so that a rotated key file is covered. Nil: only
 	// key-shaped text is removed.
 	Secrets func() []string
 	// SecretsVersion, when set, changes whenever Secrets would return
@@ -34,20 +34,17 @@ type LogOptions struct {
 // NewLogger builds the process logger writing to w. Every string value,
 // error and Stringer of a line, the message included, passes the scrubber,
 // which removes the configured secrets and anything shaped like a Dagu key
-// or a bearer credential.
+// or a bearer credential; the secrets are looked up once per line.
 func NewLogger(w io.Writer, o LogOptions) *slog.Logger {
 	level, err := config.ParseLogLevel(o.Level)
 	if err != nil {
 		level = slog.LevelInfo
 	}
-	sc := &scrubber{secrets: o.Secrets, version: o.SecretsVersion}
-	opts := &slog.HandlerOptions{Level: level, ReplaceAttr: sc.replaceAttr}
+	opts := &slog.HandlerOptions{Level: level}
 	var h slog.Handler = slog.NewJSONHandler(w, opts)
 	if strings.EqualFold(o.Format, "text") {
 		h = slog.NewTextHandler(w, opts)
 	}
-	if o.RequestSecrets != nil {
-		h = requestScrubber{next: h, secrets: o.RequestSecrets}
-	}
-	return slog.New(h)
+	sc := &scrubber{secrets: o.Secrets, version: o.SecretsVersion}
+	return slog.New(scrubHandler{next: h, secrets: sc, requests: o.RequestSecrets})
 }

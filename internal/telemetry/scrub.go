@@ -20,8 +20,8 @@ const redacted = "[REDACTED]"
 var keyShaped = regexp.MustCompile(`dagu_[A-Za-z0-9_-]{8,}|eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*|(?i)(bearer\s+)[A-Za-z0-9._~+/=-]{8,}`)
 
 // scrubber removes secrets from log text: the configured Dagu key and
-// inbound tokens (looked up when a line is written, so a rotated key file
-// is covered) and anything shaped like a Dagu key or a JWT. With a version
+// inbound tokens (looked up once per line, so a rotated key file is
+// covered) and anything shaped like a Dagu key or a JWT. With a version
 // function the secrets are matched by one strings.Replacer built once per
 // version, so a line costs the same whatever the number of tokens.
 type scrubber struct {
@@ -36,9 +36,28 @@ type scrubber struct {
 
 // scrub returns s without secrets.
 func (sc *scrubber) scrub(s string) string {
-	if r := sc.current(); r != nil {
-		s = r.Replace(s)
+	return sc.lineScrub(nil)(s)
+}
+
+// lineScrub returns the scrub of one log line: the secrets are looked up
+// (and the token file looked at) once, here, not once per string of the
+// line. extra, when not nil, replaces the secrets of the line's request
+// first.
+func (sc *scrubber) lineScrub(extra *strings.Replacer) func(string) string {
+	configured := sc.current()
+	return func(s string) string {
+		if extra != nil {
+			s = extra.Replace(s)
+		}
+		if configured != nil {
+			s = configured.Replace(s)
+		}
+		return scrubShaped(s)
 	}
+}
+
+// scrubShaped replaces what looks like a key, a bearer credential or a JWT.
+func scrubShaped(s string) string {
 	return keyShaped.ReplaceAllStringFunc(s, func(m string) string {
 		if strings.HasPrefix(strings.ToLower(m), "bearer") {
 			return "Bearer " + redacted
@@ -84,12 +103,6 @@ func secretReplacer(secrets []string) *strings.Replacer {
 	return strings.NewReplacer(pairs...)
 }
 
-// replaceAttr is a slog ReplaceAttr hook: every string value, error and
-// Stringer reaching a log line (messages included) passes the scrubber.
-func (sc *scrubber) replaceAttr(_ []string, a slog.Attr) slog.Attr {
-	return scrubAttr(a, sc.scrub)
-}
-
 // scrubAttr passes a's string value, error or Stringer through scrub,
 // group members included.
 func scrubAttr(a slog.Attr, scrub func(string) string) slog.Attr {
@@ -114,40 +127,50 @@ func scrubAttr(a slog.Attr, scrub func(string) string) slog.Attr {
 	return a
 }
 
-// requestScrubber is a slog.Handler that removes the secrets of the
-// request a line is logged for (a passthrough caller's own Dagu key, found
-// in the line's context) before the next handler writes it.
-type requestScrubber struct {
-	next    slog.Handler
-	secrets func(context.Context) []string
+// scrubHandler is a slog.Handler that removes secrets from every string
+// value, error and Stringer of a record, its message and group members
+// included, before the next handler writes it: the configured secrets,
+// those of the request the line is logged for (a passthrough caller's own
+// Dagu key, found in the line's context), and key-shaped text. The
+// secrets are looked up once per record (and once per WithAttrs).
+type scrubHandler struct {
+	next     slog.Handler
+	secrets  *scrubber
+	requests func(context.Context) []string // nil: no request secrets
 }
 
 // Enabled reports whether the next handler writes the level.
-func (h requestScrubber) Enabled(ctx context.Context, l slog.Level) bool {
+func (h scrubHandler) Enabled(ctx context.Context, l slog.Level) bool {
 	return h.next.Enabled(ctx, l)
 }
 
-// Handle scrubs the record's message and attributes of the context's
-// secrets.
-func (h requestScrubber) Handle(ctx context.Context, r slog.Record) error {
-	rep := secretReplacer(h.secrets(ctx))
-	if rep == nil {
-		return h.next.Handle(ctx, r)
+// Handle scrubs the record's message and attributes.
+func (h scrubHandler) Handle(ctx context.Context, r slog.Record) error {
+	var extra *strings.Replacer
+	if h.requests != nil {
+		extra = secretReplacer(h.requests(ctx))
 	}
-	out := slog.NewRecord(r.Time, r.Level, rep.Replace(r.Message), r.PC)
+	scrub := h.secrets.lineScrub(extra)
+	out := slog.NewRecord(r.Time, r.Level, scrub(r.Message), r.PC)
 	r.Attrs(func(a slog.Attr) bool {
-		out.AddAttrs(scrubAttr(a, rep.Replace))
+		out.AddAttrs(scrubAttr(a, scrub))
 		return true
 	})
 	return h.next.Handle(ctx, out)
 }
 
-// WithAttrs keeps the scrubber in front of the next handler.
-func (h requestScrubber) WithAttrs(attrs []slog.Attr) slog.Handler {
-	return requestScrubber{next: h.next.WithAttrs(attrs), secrets: h.secrets}
+// WithAttrs scrubs attrs of the configured secrets and keeps the scrubber
+// in front of the next handler.
+func (h scrubHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	scrub := h.secrets.lineScrub(nil)
+	out := make([]slog.Attr, len(attrs))
+	for i, a := range attrs {
+		out[i] = scrubAttr(a, scrub)
+	}
+	return scrubHandler{next: h.next.WithAttrs(out), secrets: h.secrets, requests: h.requests}
 }
 
 // WithGroup keeps the scrubber in front of the next handler.
-func (h requestScrubber) WithGroup(name string) slog.Handler {
-	return requestScrubber{next: h.next.WithGroup(name), secrets: h.secrets}
+func (h scrubHandler) WithGroup(name string) slog.Handler {
+	return scrubHandler{next: h.next.WithGroup(name), secrets: h.secrets, requests: h.requests}
 }

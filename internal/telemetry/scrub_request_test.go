@@ -6,6 +6,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"log/slog"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -61,5 +63,39 @@ func TestSecretsAreMatchedOncePerVersion(t *testing.T) {
 	}
 	if strings.Contains(out.String(), "secret-value") {
 		t.Errorf("a secret was logged: %s", out.String())
+	}
+}
+
+// TestSecretsAreLookedUpOncePerLine: the configured secrets (in the
+// gateway: the key file and the token file) are looked up once per line
+// however many strings it carries (it was once per string attribute, the
+// message included), and once per With; every string is still scrubbed.
+func TestSecretsAreLookedUpOncePerLine(t *testing.T) {
+	t.Parallel()
+	const secret = "configured-secret-value"
+	var lookups atomic.Int64
+	var out bytes.Buffer
+	log := NewLogger(&out, LogOptions{
+		Secrets:        func() []string { return []string{secret} },
+		SecretsVersion: func() uint64 { lookups.Add(1); return 1 },
+	})
+	args := []any{"cause", errors.New("dagu echoed " + secret), slog.Group("g", "inner", secret)}
+	for i := range 10 {
+		args = append(args, fmt.Sprintf("attr%d", i), "value "+secret)
+	}
+	log.Info("message "+secret, args...)
+	if got := lookups.Load(); got != 1 {
+		t.Errorf("secrets looked up %d times for one line, want once", got)
+	}
+	scoped := log.With("component", secret)
+	scoped.Info("again", "k", secret)
+	if got := lookups.Load(); got != 3 {
+		t.Errorf("secrets looked up %d times after a With and a second line, want 3", got)
+	}
+	if strings.Contains(out.String(), secret) {
+		t.Errorf("a secret was logged: %s", out.String())
+	}
+	if n := strings.Count(out.String(), redacted); n != 15 {
+		t.Errorf("%d strings redacted, want 15: %s", n, out.String())
 	}
 }
