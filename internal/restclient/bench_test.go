@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -63,5 +64,29 @@ func BenchmarkGetDAGRoundTrip(b *testing.B) {
 		if _, err := c.GetDAG(ctx, "mcp_read_contract"); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkBurstOf32 measures one burst of DefaultConcurrency concurrent
+// calls, started once the previous burst's connections are idle again (an
+// agent fleet's reads arrive in such bursts).
+func BenchmarkBurstOf32(b *testing.B) {
+	srv, _ := newServer(b, func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, healthJSON) })
+	c, err := New(Config{BaseURL: srv.URL, Key: StaticKey("dagu_bench")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		var wg sync.WaitGroup
+		for range DefaultConcurrency {
+			wg.Go(func() {
+				if _, err := c.Health(ctx); err != nil {
+					b.Error(err)
+				}
+			})
+		}
+		wg.Wait()
 	}
 }

@@ -26,19 +26,34 @@ func newHTTPClient(cfg Config) (*http.Client, error) {
 		return nil, err
 	}
 	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
+	pool := connPoolSize(cfg.Concurrency)
 	transport := &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
 		DialContext:           dialer.DialContext,
 		TLSClientConfig:       tlsConfig,
 		ForceAttemptHTTP2:     true,
-		MaxIdleConns:          64,
-		MaxIdleConnsPerHost:   16,
-		MaxConnsPerHost:       64,
+		MaxIdleConns:          pool,
+		MaxIdleConnsPerHost:   pool,
+		MaxConnsPerHost:       pool,
 		IdleConnTimeout:       90 * time.Second,
 		TLSHandshakeTimeout:   10 * time.Second,
 		ExpectContinueTimeout: time.Second,
 	}
 	return &http.Client{Transport: withTracing(transport), CheckRedirect: noRedirects}, nil
+}
+
+// connPoolSize is how many connections to Dagu the transport may hold open,
+// and keep idle, at once. The concurrency cap frees a call's slot when its
+// answer's headers arrive, so up to concurrency calls can be on the wire
+// while as many earlier answers are still being read: twice the cap. The
+// idle pool is as large as that bound, so no connection is ever closed for
+// want of room and re-dialled by the next call (Dagu is one host: every
+// idle connection is to it).
+func connPoolSize(concurrency int) int {
+	if concurrency <= 0 {
+		concurrency = DefaultConcurrency
+	}
+	return 2 * concurrency
 }
 
 func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
