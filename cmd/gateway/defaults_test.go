@@ -25,6 +25,9 @@ func TestSettingDefaultsMatchTheirOwners(t *testing.T) {
 		got, want any
 	}{
 		{"upstream-concurrency", cfg.UpstreamConcurrency, restclient.DefaultConcurrency},
+		{"upstream-compression", restclient.Compression(cfg.UpstreamCompression), restclient.CompressionAuto},
+		{"upstream-compression gzip", restclient.Compression(config.UpstreamCompressionGzip), restclient.CompressionGzip},
+		{"upstream-compression identity", restclient.Compression(config.UpstreamCompressionIdentity), restclient.CompressionIdentity},
 		{"upstream-body-budget", cfg.UpstreamBodyBudget, int64(restclient.DefaultBodyBudget)},
 		{"list-cache-ttl", cfg.ListCacheTTL, upstream.DefaultListCacheTTL},
 		{"run-cache-size", cfg.RunCacheSize, int64(upstream.DefaultRunCacheBytes)},

@@ -80,6 +80,7 @@ func newGateway(cfg config.Config, log *slog.Logger) (*gateway, error) {
 		Logger:             log,
 		Metrics:            reg,
 		Concurrency:        cfg.UpstreamConcurrency,
+		Compression:        restclient.Compression(cfg.UpstreamCompression),
 		SharedBudget:       budget,
 		Passthrough:        cfg.Passthrough(),
 	})

@@ -64,6 +64,9 @@ type Config struct {
 	TextContent string
 	// ResourceLinks is contract or omit (see readtool.Options.ResourceLinks).
 	ResourceLinks string
+	// UpstreamCompression is auto, gzip or identity (see
+	// restclient.Compression).
+	UpstreamCompression string
 	// UpstreamConcurrency caps the requests to Dagu in flight.
 	UpstreamConcurrency int
 	// RateLimit is the reads per second per caller (0: off), RateBurst its
@@ -143,6 +146,12 @@ const (
 // Text content modes (--text-content); the read tool defines their meaning
 // and the command's tests check both spellings agree.
 const (
+	// UpstreamCompressionAuto asks a near Dagu for identity, another for
+	// gzip; UpstreamCompressionGzip and UpstreamCompressionIdentity always
+	// ask for one (restclient.Compression's values).
+	UpstreamCompressionAuto     = "auto"
+	UpstreamCompressionGzip     = "gzip"
+	UpstreamCompressionIdentity = "identity"
 	// TextContentContract is the contract's text only.
 	TextContentContract = "contract"
 	// TextContentJSON adds the serialized data for text-only clients.

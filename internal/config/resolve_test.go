@@ -40,6 +40,7 @@ func TestResolveDefaults(t *testing.T) {
 		CallTimeout:         30 * time.Second,
 		TextContent:         "contract",
 		ResourceLinks:       "contract",
+		UpstreamCompression: "auto",
 		UpstreamConcurrency: 32,
 		UpstreamAuth:        "service",
 		ListCacheTTL:        time.Second,

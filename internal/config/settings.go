@@ -130,6 +130,7 @@ const (
 	flagUpstreamTimeout     = "upstream-timeout"
 	flagMaxResponseBytes    = "max-response-bytes"
 	flagUpstreamBodyBudget  = "upstream-body-budget"
+	flagUpstreamCompression = "upstream-compression"
 	flagReferenceDir        = "reference-dir"
 	flagCacheTTL            = "cache-ttl"
 	flagCallTimeout         = "call-timeout"
@@ -232,6 +233,9 @@ var settings = []Setting{
 	{Flag: flagResourceLinks, Env: "GATEWAY_RESOURCE_LINKS", Kind: KindString, Default: ResourceLinksContract, Chart: "config.resourceLinks", Modes: modesRead,
 		Help:  "resource links in a successful read's content: contract (the contract's resource_link after the text) or omit (none; structuredContent is unchanged), for clients that turn links into attachments their model rejects (LangChain's adapters)",
 		field: func(c *Config) any { return &c.ResourceLinks }},
+	{Flag: flagUpstreamCompression, Env: "GATEWAY_UPSTREAM_COMPRESSION", Kind: KindString, Default: UpstreamCompressionAuto, Chart: "config.upstreamCompression", Modes: modesUpstream,
+		Help:  "whether Dagu is asked to gzip its answers: auto (identity for a Dagu at localhost or a loopback or private IP address, gzip otherwise), gzip or identity",
+		field: func(c *Config) any { return &c.UpstreamCompression }},
 	{Flag: flagUpstreamConcurrency, Env: "GATEWAY_UPSTREAM_CONCURRENCY", Kind: KindInt, Default: DefaultUpstreamConcurrency, Chart: "config.upstreamConcurrency", Modes: modesRead,
 		Help:  "requests to Dagu in flight at once; as many more may wait within their deadline, beyond that a read is refused with retryAfterMs",
 		field: func(c *Config) any { return &c.UpstreamConcurrency }},

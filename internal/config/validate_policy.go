@@ -30,6 +30,11 @@ func (c Config) validatePolicy(targets []string) []error {
 		}
 	}
 	errs = appendIf(errs, positiveNumber(flagUpstreamConcurrency, int64(c.UpstreamConcurrency)))
+	switch c.UpstreamCompression {
+	case UpstreamCompressionAuto, UpstreamCompressionGzip, UpstreamCompressionIdentity:
+	default:
+		errs = append(errs, fmt.Errorf("--%s %q: use auto, gzip or identity", flagUpstreamCompression, c.UpstreamCompression))
+	}
 	if c.TextContent != TextContentContract && c.TextContent != TextContentJSON {
 		errs = append(errs, fmt.Errorf("--%s %q: use contract or json", flagTextContent, c.TextContent))
 	}

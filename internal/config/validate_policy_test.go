@@ -34,6 +34,7 @@ func TestPolicyValidation(t *testing.T) {
 	}{
 		{"zero call timeout", func(c *Config) { c.CallTimeout = 0 }, "call-timeout"},
 		{"unknown text content", func(c *Config) { c.TextContent = "yaml" }, "text-content"},
+		{"unknown upstream compression", func(c *Config) { c.UpstreamCompression = "br" }, "upstream-compression"},
 		{"unknown resource links", func(c *Config) { c.ResourceLinks = "attach" }, "resource-links"},
 		{"negative rate", func(c *Config) { c.RateLimit = -1 }, "rate-limit"},
 		{"unknown target", func(c *Config) { c.DisabledTargets = []string{"queues"} }, "disable-target"},

@@ -90,3 +90,23 @@ func BenchmarkBurstOf32(b *testing.B) {
 		wg.Wait()
 	}
 }
+
+// BenchmarkGetRunRoundTrip measures one guarded call through resty and the
+// generated client against a local server answering a recorded failed
+// run's details (about 2 KB, the first read of a `run`).
+func BenchmarkGetRunRoundTrip(b *testing.B) {
+	fx := loadFixtures(b)["037-dag-runs-failing-job-0356UUn8VwcWFuh5L8qwbp.json"]
+	srv, _ := newServer(b, serveFixture(fx))
+	c, err := New(Config{BaseURL: srv.URL, Key: StaticKey("dagu_bench")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	ref := RunRef{Name: "failing_job", RunID: "0356UUn8VwcWFuh5L8qwbp"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.GetRun(ctx, ref); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -44,6 +44,10 @@ func New(cfg Config) (*Client, error) {
 		urls[b] = u
 		all = append(all, u)
 	}
+	identity, err := cfg.Compression.wantsIdentity(all[0])
+	if err != nil {
+		return nil, err
+	}
 	hc, err := newHTTPClient(cfg)
 	if err != nil {
 		return nil, err
@@ -53,6 +57,7 @@ func New(cfg Config) (*Client, error) {
 		return nil, fmt.Errorf("upstream metrics: %w", err)
 	}
 	d := newDoer(cfg, newGuard(all...), hc, m)
+	d.identity = identity
 	c := &Client{cfg: cfg, apis: make(map[APIBase]*gen.ClientWithResponses, len(urls)), doer: d}
 	for b, u := range urls {
 		api, err := gen.NewClientWithResponses(u.String(), gen.WithHTTPClient(d))

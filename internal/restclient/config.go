@@ -94,6 +94,10 @@ type Config struct {
 	// finds it spent is refused (Error.Busy).
 	BodyBudget int64
 
+	// Compression decides whether Dagu is asked to gzip its answers
+	// (default CompressionAuto; see Compression).
+	Compression Compression
+
 	// RetryBaseWait is the first backoff step (default 200ms); tests
 	// shorten it.
 	RetryBaseWait time.Duration

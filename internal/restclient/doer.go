@@ -33,6 +33,8 @@ type doer struct {
 	passthrough bool
 	// outage follows whether Dagu is down.
 	outage *outageTracker
+	// identity asks Dagu not to compress its answers (see Compression).
+	identity bool
 }
 
 func newDoer(cfg Config, g *guard, hc *http.Client, m *metrics) *doer {
@@ -107,6 +109,11 @@ func (d *doer) execute(ctx context.Context, req *http.Request, key string) (*res
 	}
 	if key != "" {
 		r.SetAuthToken(key)
+	}
+	if d.identity {
+		// Set by hand, so the transport neither asks for gzip nor
+		// inflates anything.
+		r.SetHeader("Accept-Encoding", "identity")
 	}
 	if info, ok := reqctx.From(ctx); ok && info.RequestID != "" {
 		r.SetHeader(reqctx.HeaderRequestID, info.RequestID)
