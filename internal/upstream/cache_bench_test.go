@@ -4,6 +4,7 @@ package upstream
 
 import (
 	"context"
+	"net/http"
 	"testing"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
@@ -64,5 +65,24 @@ func BenchmarkListReads(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkRunLogsMergedStreams reads run_logs of a finished run whose
+// steps write both streams to one file (Dagu's merged log mode), uncached.
+func BenchmarkRunLogsMergedStreams(b *testing.B) {
+	env := newAdapterEnv(b, envOptions{detect: true})
+	env.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
+		if r.URL.Path == "/api/v1/dag-runs/failing_job/"+failingRun {
+			return answerJSON(w, http.StatusOK, mergedStreams(b, env, r))
+		}
+		return false
+	})
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := ignore(env.adapter.GetRunLogs(ctx, runOf("failing_job", failingRun), model.LogQuery{})); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

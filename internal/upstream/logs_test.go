@@ -4,8 +4,11 @@ package upstream
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
@@ -44,6 +47,67 @@ func TestRunLogsStreamFlagsAreExact(t *testing.T) {
 	if got.SchedulerLog.Content == "" || got.SchedulerLog.LineCount == 0 {
 		t.Errorf("scheduler log %+v", got.SchedulerLog)
 	}
+}
+
+// TestRunLogsMergedStreamsProbeOnce: in Dagu's merged log mode both
+// streams of a step record the same file, so one probe answers both.
+func TestRunLogsMergedStreamsProbeOnce(t *testing.T) {
+	t.Parallel()
+	for _, stdoutGone := range []bool{false, true} {
+		env := newAdapterEnv(t, envOptions{})
+		var mu sync.Mutex
+		probes := map[string]int{}
+		env.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
+			if r.URL.Path == "/api/v1/dag-runs/failing_job/"+failingRun {
+				return answerJSON(w, http.StatusOK, mergedStreams(t, env, r))
+			}
+			if strings.HasSuffix(r.URL.Path, "/log") && strings.Contains(r.URL.Path, "/steps/") {
+				mu.Lock()
+				probes[r.URL.Query().Get("stream")]++
+				mu.Unlock()
+				if stdoutGone && strings.HasSuffix(r.URL.Path, "/steps/explode/log") {
+					return answerJSON(w, http.StatusNotFound, notFoundJSON)
+				}
+			}
+			return false
+		})
+		got, err := env.adapter.GetRunLogs(context.Background(), runOf("failing_job", failingRun), model.LogQuery{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if probes["stdout"] != 2 || probes["stderr"] != 0 {
+			t.Errorf("probes by stream %v, want one stdout probe per step", probes)
+		}
+		for _, s := range got.StepLogs {
+			want := !(stdoutGone && s.StepName == "explode")
+			if s.HasStdout != want || s.HasStderr != want {
+				t.Errorf("file gone %v: %s: stdout %v stderr %v, want both %v", stdoutGone, s.StepName, s.HasStdout, s.HasStderr, want)
+			}
+		}
+	}
+}
+
+// mergedStreams is the fake's answer to r with every step's stderr path
+// set to its stdout path.
+func mergedStreams(t testing.TB, env *adapterEnv, r *http.Request) string {
+	rec := httptest.NewRecorder()
+	env.fake.Load().ServeHTTP(rec, r)
+	var body map[string]any
+	if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+		t.Error(err)
+		return "{}"
+	}
+	details, _ := body["dagRunDetails"].(map[string]any)
+	nodes, _ := details["nodes"].([]any)
+	for _, n := range nodes {
+		node := n.(map[string]any)
+		node["stderr"] = node["stdout"]
+	}
+	out, err := json.Marshal(body)
+	if err != nil {
+		t.Error(err)
+	}
+	return string(out)
 }
 
 func TestRunLogsStepsWithoutPaths(t *testing.T) {

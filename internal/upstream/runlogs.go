@@ -22,9 +22,9 @@ const probeConcurrency = 8
 // getRunLogs reads a root run's scheduler log and lists its steps' log
 // streams: the run's details (1 call, resolving "latest"), the scheduler
 // log's window with the resolved ID (1 call; a missing log file is an
-// empty log), and one probe per recorded stream path, so hasStdout and
-// hasStderr say whether the file exists, not merely that a path was
-// recorded. With a concrete run ID the scheduler log is read alongside the
+// empty log), and one probe per recorded stream file (one for both
+// streams when they share a file), so hasStdout and hasStderr say whether
+// the file exists, not merely that a path was recorded. With a concrete run ID the scheduler log is read alongside the
 // details; the probes follow the details. Calls run concurrently, at most
 // probeConcurrency at a time.
 //
@@ -177,33 +177,53 @@ func newPresence(n int) *presence {
 	return &presence{m: make(map[string]mapping.StreamPresence, n)}
 }
 
-func (p *presence) set(step string, stream gen.LogStream) {
+// set records that the step's file of each given stream exists.
+func (p *presence) set(step string, streams ...gen.LogStream) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	s := p.m[step]
-	if stream == gen.StreamStderr {
-		s.Stderr = true
-	} else {
-		s.Stdout = true
+	for _, stream := range streams {
+		if stream == gen.StreamStderr {
+			s.Stderr = true
+		} else {
+			s.Stdout = true
+		}
 	}
 	p.m[step] = s
 }
 
-// probeStreams queues one probe per stream the step recorded a path for;
-// a stream without a path has no file and costs no call.
+// streamProbe is one file to probe and the streams its existence answers.
+type streamProbe struct {
+	stream  gen.LogStream
+	answers []gen.LogStream
+}
+
+// probesOf lists the probes a step's recorded paths need: none for a
+// stream without a path (it has no file), one per file, so streams that
+// share one file (Dagu's merged log mode records the same path for both)
+// cost one probe whose answer holds for both.
+func probesOf(n *gen.Node) []streamProbe {
+	switch {
+	case n.Stdout != "" && n.Stdout == n.Stderr:
+		return []streamProbe{{gen.StreamStdout, []gen.LogStream{gen.StreamStdout, gen.StreamStderr}}}
+	case n.Stdout != "" && n.Stderr != "":
+		return []streamProbe{{gen.StreamStdout, []gen.LogStream{gen.StreamStdout}}, {gen.StreamStderr, []gen.LogStream{gen.StreamStderr}}}
+	case n.Stdout != "":
+		return []streamProbe{{gen.StreamStdout, []gen.LogStream{gen.StreamStdout}}}
+	case n.Stderr != "":
+		return []streamProbe{{gen.StreamStderr, []gen.LogStream{gen.StreamStderr}}}
+	}
+	return nil
+}
+
+// probeStreams queues the step's probes (see probesOf).
 func (a *Adapter) probeStreams(ctx context.Context, g *errgroup.Group, ref restclient.RunRef, n *gen.Node, p *presence) {
 	step := n.Step.Name
-	for _, s := range []struct {
-		stream gen.LogStream
-		path   string
-	}{{gen.StreamStdout, n.Stdout}, {gen.StreamStderr, n.Stderr}} {
-		if s.path == "" {
-			continue
-		}
+	for _, pr := range probesOf(n) {
 		g.Go(func() error {
-			found, err := a.streamExists(ctx, ref, step, s.stream)
+			found, err := a.streamExists(ctx, ref, step, pr.stream)
 			if found {
-				p.set(step, s.stream)
+				p.set(step, pr.answers...)
 			}
 			return err
 		})
