@@ -159,7 +159,7 @@ func TestAdapterCallPlans(t *testing.T) {
 				return err
 			}
 			return nil
-		}, want: nil},
+		}, want: []string{foreach}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

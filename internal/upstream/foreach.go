@@ -79,12 +79,19 @@ func (a *Adapter) foreachItemOf(ctx context.Context, t runTarget, step, item str
 }
 
 // withoutForeachSource answers a foreach read on a release that has
-// nothing foreach items are read from (1.x). The run and step are looked
-// up first, as every other run read does there: one read of the run's
-// details (the one resolving "latest" makes, or the cached one), so a
-// missing DAG, run, sub-run or step is not found and blames the value at
-// fault. Only a step that exists in a run that exists is unsupported.
+// nothing foreach items are read from (1.x): see unsupportedStepRead.
 func (a *Adapter) withoutForeachSource(ctx context.Context, addr model.StepAddress, route string) error {
+	return a.unsupportedStepRead(ctx, addr, route, detailNoForeach)
+}
+
+// unsupportedStepRead answers a read of a step's foreach records that this
+// release cannot serve. The run and step are looked up first, as every
+// other run read does: one read of the run's details (the one resolving
+// "latest" makes, or the cached one), so a missing DAG, run, sub-run or
+// step is not found and blames the value at fault, and where the release
+// has foreach steps, a step that is not one is not found too. Only a step
+// that could have the records is unsupported (detail says why).
+func (a *Adapter) unsupportedStepRead(ctx context.Context, addr model.StepAddress, route, detail string) error {
 	t, err := a.resolveRun(ctx, addr.RunAddress)
 	if err != nil {
 		return err
@@ -93,10 +100,14 @@ func (a *Adapter) withoutForeachSource(ctx context.Context, addr model.StepAddre
 	if err != nil {
 		return err
 	}
-	if stepNode(d, addr.StepName) == nil {
-		return notFound(a.client.RunRoutes(t.ref).Details, model.FieldStepName, "")
+	details := a.client.RunRoutes(t.ref).Details
+	switch n := stepNode(d, addr.StepName); {
+	case n == nil:
+		return notFound(details, model.FieldStepName, "")
+	case hasForeachSource(a.capsOrCurrent()) && !isForeach(n):
+		return notForeachStep(details, addr.StepName)
 	}
-	return unsupported(route, detailNoForeach, nil)
+	return unsupported(route, detail, nil)
 }
 
 // routeItems reads the foreach list route. A router-level 404 is returned

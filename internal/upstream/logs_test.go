@@ -300,6 +300,64 @@ func TestBodyStepLogNeedsTheRoutes(t *testing.T) {
 	}
 }
 
+// TestBodyStepLogWithoutTheRoutesLooksUpTheRun: a body-step log on a
+// release without the /foreach routes cannot be read, but the run and
+// step are looked up first: a missing run or step is not found, a step
+// that is not a foreach step is not found where releases have foreach
+// steps, and only a step that could have the log is unsupported.
+func TestBodyStepLogWithoutTheRoutesLooksUpTheRun(t *testing.T) {
+	t.Parallel()
+	body := func(name, id, step string) model.StepAddress {
+		a := stepOf(runOf(name, id), step)
+		a.Item, a.BodyStepName = "0", "work"
+		return a
+	}
+	type want struct {
+		kind   model.FailureKind
+		field  string
+		detail string
+	}
+	unsupportedLog := want{kind: model.FailureUnsupported, detail: detailBodyStepLogs}
+	reads := []struct {
+		name string
+		addr model.StepAddress
+		// on2x and on1x are the answers where releases have foreach steps
+		// (current without the routes, 2.0) and where they have none (1.x).
+		on2x, on1x want
+	}{
+		{"missing run", body("failing_job", "no_such_run", "prepare"),
+			want{kind: model.FailureHTTP, field: model.FieldDAGRunID}, want{kind: model.FailureHTTP, field: model.FieldDAGRunID}},
+		{"latest of a missing DAG", body("no_such_dag", "latest", "each"),
+			want{kind: model.FailureHTTP, field: model.FieldDAGRunID}, want{kind: model.FailureHTTP, field: model.FieldDAGRunID}},
+		{"missing step", body("failing_job", "latest", "prepar"),
+			want{kind: model.FailureNotFound, field: model.FieldStepName}, want{kind: model.FailureNotFound, field: model.FieldStepName}},
+		{"plain step", body("failing_job", "latest", "prepare"),
+			want{kind: model.FailureNotFound, field: model.FieldStepName, detail: `Step "prepare" is not a foreach step.`}, unsupportedLog},
+	}
+	for _, p := range []fakedagu.Profile{fakedagu.ProfileCurrent, fakedagu.Profile20, fakedagu.Profile129, fakedagu.Profile117} {
+		t.Run(string(p), func(t *testing.T) {
+			t.Parallel()
+			env := newAdapterEnv(t, envOptions{fake: fakedagu.Options{Profile: p}, detect: true})
+			for _, r := range reads {
+				w := r.on2x
+				if p == fakedagu.Profile129 || p == fakedagu.Profile117 {
+					w = r.on1x
+				}
+				_, err := env.adapter.GetStepLog(context.Background(), r.addr, model.LogQuery{})
+				if e := errorOf(t, err); e.Kind != w.kind || e.Field != w.field || e.Detail != w.detail {
+					t.Errorf("%s: %+v, want %+v", r.name, e, w)
+				}
+			}
+			if p == fakedagu.ProfileCurrent { // the recorded foreach run
+				_, err := env.adapter.GetStepLog(context.Background(), body("foreach_job", "latest", "each"), model.LogQuery{})
+				if e := errorOf(t, err); e.Kind != model.FailureUnsupported || e.Detail != detailBodyStepLogs {
+					t.Errorf("foreach step: %+v, want unsupported", e)
+				}
+			}
+		})
+	}
+}
+
 // TestLostStepLogOnEveryRelease: a stream file Dagu lost, on a root run or
 // a sub-run, answers the same on every release with sub-runs, although
 // 1.x's handlers answer it with 500 where later ones answer 404: a lost

@@ -19,7 +19,8 @@ import (
 // "latest" root. The stream is always sent. Without a window the last
 // StepLogTail lines are read; a lone limit reads from line 1, as Dagu does.
 // A body step of a foreach item (Item and BodyStepName) needs the foreach
-// routes. Windows of a final run come from the run cache (cachedRuns).
+// routes; without them the run and step are still looked up (see
+// unsupportedStepRead). Windows of a final run come from the run cache (cachedRuns).
 //
 // 404s are told apart by one follow-up read, never by Dagu's message: the
 // run's details (the run, or the step, is missing) or, for a body step, the
@@ -35,7 +36,7 @@ func (a *Adapter) getStepLog(ctx context.Context, addr model.StepAddress, q mode
 		return nil, err
 	}
 	if step.IsBody() && !a.foreachRoutesMaybe() {
-		return nil, unsupported(route, detailBodyStepLogs, nil)
+		return nil, a.unsupportedStepRead(ctx, addr, route, detailBodyStepLogs)
 	}
 	t, err := a.resolveRun(ctx, addr.RunAddress)
 	if err != nil {
