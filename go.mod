@@ -3,6 +3,7 @@ module github.com/dagu-mcp-gateway/gateway
 go 1.26.0
 
 require (
+	github.com/bytedance/gopkg v0.1.4
 	github.com/go-resty/resty/v2 v2.17.2
 	github.com/hashicorp/golang-lru/v2 v2.0.7
 	github.com/modelcontextprotocol/go-sdk v1.8.0

@@ -80,6 +80,7 @@ func withConfig(cmd *cobra.Command, env environment, mode config.Mode, fn func(c
 		if err != nil {
 			return fmt.Errorf("invalid configuration:\n%w", err)
 		}
+		applyGCPolicy(cfg.GCHeapFloor, env.getenv)
 		return fn(cmd, cfg)
 	}
 	return cmd

@@ -114,6 +114,9 @@ type Config struct {
 	LogFormat string
 	// ShutdownTimeout bounds graceful shutdown of the HTTP server.
 	ShutdownTimeout time.Duration
+	// GCHeapFloor is the heap goal the garbage collector keeps while the
+	// live heap is small (0: Go's default policy).
+	GCHeapFloor int64
 }
 
 // Mode names the subcommand a Config is validated for, because each one

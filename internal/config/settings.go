@@ -151,6 +151,7 @@ const (
 	flagWorkbookMaxMemory   = "workbook-max-memory"
 	flagWorkbookConcurrency = "workbook-concurrency"
 	flagShutdownTimeout     = "shutdown-timeout"
+	flagGCHeapFloor         = "gc-heap-floor"
 	flagSharedState         = "shared-state"
 	flagSharedStatePassword = "shared-state-password-file"
 	flagSharedStateTimeout  = "shared-state-timeout"
@@ -166,6 +167,9 @@ const (
 	DefaultListCacheTTL = "1s"
 	// DefaultRunCacheSize is upstream.DefaultRunCacheBytes.
 	DefaultRunCacheSize = "32MiB"
+	// DefaultGCHeapFloor is the heap goal kept while the live heap is small
+	// (see BENCHMARKS.md: the collector otherwise runs every few requests).
+	DefaultGCHeapFloor = "24MiB"
 )
 
 // settings is the table. The defaults of workbook-max-memory and
@@ -299,6 +303,9 @@ var settings = []Setting{
 	{Flag: "log-format", Env: "GATEWAY_LOG_FORMAT", Kind: KindString, Default: "json", Chart: "config.logFormat", Modes: modesRead,
 		Help:  "log format: json or text",
 		field: func(c *Config) any { return &c.LogFormat }},
+	{Flag: flagGCHeapFloor, Env: "GATEWAY_GC_HEAP_FLOOR", Kind: KindSize, Default: DefaultGCHeapFloor, Chart: "config.gcHeapFloor", Modes: modesRead,
+		Help:  "heap size the garbage collector lets a small heap grow to before it collects (it falls back to Go's default, GOGC=100, once the live heap passes half of it); 0 turns it off; ignored when GOGC is set",
+		field: func(c *Config) any { return &c.GCHeapFloor }},
 	{Flag: flagShutdownTimeout, Env: "GATEWAY_SHUTDOWN_TIMEOUT", Kind: KindDuration, Default: "10s", Chart: "config.shutdownTimeout", Modes: modesHTTP,
 		Help:  "time allowed for in-flight requests to finish on shutdown",
 		field: func(c *Config) any { return &c.ShutdownTimeout }},

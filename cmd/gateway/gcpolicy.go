@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package main
+
+import "github.com/bytedance/gopkg/util/gctuner"
+
+// gcMaxPercent caps how far the collector lets a small heap grow (6x its
+// live size), so a tiny live heap never buys a large resident one.
+const gcMaxPercent = 500
+
+// applyGCPolicy keeps the heap goal near floor while the live heap is
+// small. The MCP SDK allocates about 300 KB per request (a 32 KiB decoder
+// buffer per JSON value it reads), and the gateway's live heap is a few
+// MiB, so with Go's default the collector would run every few requests;
+// BENCHMARKS.md has the measurements. Once the live heap passes half of
+// floor the collector behaves as with GOGC=100 again, so large heaps (a
+// full run cache, big log windows, workbooks) are collected as usual. An
+// operator's GOGC wins: with it set, or floor 0, Go's policy is left alone.
+func applyGCPolicy(floor int64, getenv func(string) string) bool {
+	if floor <= 0 || getenv("GOGC") != "" {
+		return false
+	}
+	gctuner.SetMinGCPercent(100)
+	gctuner.SetMaxGCPercent(gcMaxPercent)
+	gctuner.Tuning(uint64(floor))
+	return true
+}
