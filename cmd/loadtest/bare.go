@@ -20,10 +20,13 @@ import (
 const maxCapturedAnswer = 4 << 20
 
 // captured is one tools/call answer as the gateway sent it: the result
-// (content and flags, decoded) and the structured content's exact bytes.
+// (content and flags, decoded) and the structured content's exact bytes,
+// with the input schema the gateway advertises for the tool (the SDK reads
+// the called tool's schema on every call, so the floor must carry the same).
 type captured struct {
-	result     *mcp.CallToolResult
-	structured json.RawMessage
+	result      *mcp.CallToolResult
+	structured  json.RawMessage
+	inputSchema json.RawMessage
 }
 
 // captureAnswer makes one dagu_read call of target through the gateway and
@@ -38,11 +41,34 @@ func captureAnswer(ctx context.Context, cfg config, target string) (*captured, e
 		return nil, fmt.Errorf("connecting to %s: %w", cfg.url, err)
 	}
 	defer session.Close()
+	schema, err := advertisedSchema(ctx, session)
+	if err != nil {
+		return nil, err
+	}
 	rec.body = nil
 	if _, err := session.CallTool(ctx, &mcp.CallToolParams{Name: toolName, Arguments: targets[target].args(cfg)}); err != nil {
 		return nil, err
 	}
-	return decodeAnswer(rec.body)
+	answer, err := decodeAnswer(rec.body)
+	if err != nil {
+		return nil, err
+	}
+	answer.inputSchema = schema
+	return answer, nil
+}
+
+// advertisedSchema is the dagu_read input schema from tools/list, encoded.
+func advertisedSchema(ctx context.Context, session *mcp.ClientSession) (json.RawMessage, error) {
+	list, err := session.ListTools(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("listing tools: %w", err)
+	}
+	for _, tool := range list.Tools {
+		if tool.Name == toolName {
+			return json.Marshal(tool.InputSchema)
+		}
+	}
+	return nil, fmt.Errorf("the server lists no %s tool", toolName)
 }
 
 // decodeAnswer reads a JSON-RPC response carrying a tools/call result.
@@ -91,11 +117,15 @@ func (r *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error
 }
 
 // bareHandler is a go-sdk server with nothing but a dagu_read tool that
-// answers every call with the captured answer, served like the gateway
-// serves MCP (stateless, JSON answers).
+// answers every call with the captured answer and advertises the captured
+// input schema, served like the gateway serves MCP (stateless, JSON answers).
 func bareHandler(answer *captured) http.Handler {
 	server := mcp.NewServer(&mcp.Implementation{Name: "bare-go-sdk", Version: "dev"}, nil)
-	server.AddTool(&mcp.Tool{Name: toolName, InputSchema: map[string]any{"type": "object"}},
+	schema := answer.inputSchema
+	if len(schema) == 0 {
+		schema = json.RawMessage(`{"type":"object"}`)
+	}
+	server.AddTool(&mcp.Tool{Name: toolName, InputSchema: schema},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{Content: answer.result.Content, StructuredContent: answer.structured}, nil
 		})

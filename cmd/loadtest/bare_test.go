@@ -18,8 +18,9 @@ func TestBareServerAnswersTheGatewaysBytes(t *testing.T) {
 	// A key order a re-encoding through a map would change: the bare
 	// server must send the bytes the gateway sent.
 	structured := json.RawMessage(`{"target":"reference","data":{"text":"a b c","mimeType":"text/markdown"},"references":["dagu://reference/read-tool"]}`)
+	schema := map[string]any{"type": "object", "properties": map[string]any{"target": map[string]any{"type": "string", "enum": []any{"reference"}}}}
 	server := mcp.NewServer(&mcp.Implementation{Name: "stub", Version: "test"}, nil)
-	server.AddTool(&mcp.Tool{Name: toolName, InputSchema: map[string]any{"type": "object"}},
+	server.AddTool(&mcp.Tool{Name: toolName, InputSchema: schema},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{
 				Content: []mcp.Content{
@@ -48,6 +49,10 @@ func TestBareServerAnswersTheGatewaysBytes(t *testing.T) {
 	again, err := captureAnswer(context.Background(), cfg, "reference")
 	if err != nil {
 		t.Fatal(err)
+	}
+	wantSchema, _ := json.Marshal(schema)
+	if !bytes.Equal(again.inputSchema, wantSchema) {
+		t.Errorf("bare server advertises the schema %s, want the gateway's %s", again.inputSchema, wantSchema)
 	}
 	if !bytes.Equal(again.structured, structured) {
 		t.Errorf("bare server sent %s, want the gateway's bytes %s", again.structured, structured)

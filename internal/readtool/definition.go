@@ -3,6 +3,8 @@
 package readtool
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"text/template"
@@ -134,11 +136,21 @@ func definitionWithout(disabled []string) *mcp.Tool {
 		}
 		target["enum"] = enabled
 	}
+	// Encoded once: the SDK re-encodes the schema of the called tool on
+	// every tools/call (its x-mcp-header check), which costs a reflection
+	// walk of a map but only a copy of raw bytes. encoding/json sorts map
+	// keys, so tools/list shows the same bytes either way.
+	var raw bytes.Buffer
+	enc := json.NewEncoder(&raw)
+	enc.SetEscapeHTML(false) // the wire escapes again; the bytes kept stay readable
+	if err := enc.Encode(schema); err != nil {
+		panic(fmt.Sprintf("readtool: input schema: %v", err))
+	}
 	return &mcp.Tool{
 		Name:        ToolName,
 		Title:       "Read Dagu",
 		Description: desc,
-		InputSchema: schema,
+		InputSchema: json.RawMessage(bytes.TrimSpace(raw.Bytes())),
 		Annotations: &mcp.ToolAnnotations{
 			Title:           "Read Dagu",
 			ReadOnlyHint:    true,

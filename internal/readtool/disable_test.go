@@ -18,7 +18,7 @@ func TestDisabledTargets(t *testing.T) {
 		t.Fatal(err)
 	}
 	def := definitionWithout(tool.disabled)
-	enum := def.InputSchema.(map[string]any)["properties"].(map[string]any)["target"].(map[string]any)["enum"].([]string)
+	enum := schemaTargetEnum(t, def)
 	if contains(enum, tWorkbook) || contains(enum, tDAGSpec) || !contains(enum, tDAG) || len(enum) != len(targetOrder)-2 {
 		t.Fatalf("enum %v", enum)
 	}

@@ -66,9 +66,16 @@ func ExampleNew() {
 // input schema lists every target of the target table.
 func ExampleDefinition() {
 	def := readtool.Definition()
-	target := def.InputSchema.(map[string]any)["properties"].(map[string]any)["target"].(map[string]any)
+	var schema struct {
+		Properties struct {
+			Target struct {
+				Enum []string `json:"enum"`
+			} `json:"target"`
+		} `json:"properties"`
+	}
+	_ = json.Unmarshal(def.InputSchema.(json.RawMessage), &schema)
 	fmt.Println(def.Name, def.Annotations.ReadOnlyHint, def.Annotations.IdempotentHint)
-	fmt.Println(target["enum"])
+	fmt.Println(schema.Properties.Target.Enum)
 	// Output:
 	// dagu_read true true
 	// [references reference dags dag dag_spec dag_search wiki wiki_page wiki_search workbook runs run run_logs step_log foreach_items foreach_item]

@@ -2,7 +2,11 @@
 
 package readtool
 
-import "github.com/dagu-mcp-gateway/gateway/internal/model"
+import (
+	"slices"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
+)
 
 // Read target names: short local names of the contract's target constants.
 const (
@@ -129,3 +133,7 @@ func lookupTarget(name string) (*targetSpec, bool) {
 	spec, ok := targets[name]
 	return spec, ok
 }
+
+// TargetNames lists the dagu_read targets in the order the tool advertises
+// them (the input schema's target enum); --disable-target may name them.
+func TargetNames() []string { return slices.Clone(targetOrder) }

@@ -56,11 +56,11 @@ func TestTargetTableIsComplete(t *testing.T) {
 func TestEveryTargetIsDescribed(t *testing.T) {
 	t.Parallel()
 	def := Definition()
-	enum := def.InputSchema.(map[string]any)["properties"].(map[string]any)["target"].(map[string]any)["enum"].([]string)
+	enum := schemaTargetEnum(t, def)
 	if !slices.Equal(enum, targetOrder) {
 		t.Fatalf("schema enum %v, table %v", enum, targetOrder)
 	}
-	props := def.InputSchema.(map[string]any)["properties"].(map[string]any)
+	props := schemaProperties(t, def)
 	for _, spec := range targetTable {
 		entry := renderText(spec.describe, stated())
 		if !strings.HasPrefix(entry+" ", spec.name+" ") {

@@ -19,7 +19,7 @@ var _ readtool.Upstream = (*upstream.Adapter)(nil)
 // of server.
 func TestSupportCoversEveryTarget(t *testing.T) {
 	t.Parallel()
-	enum := readtool.Definition().InputSchema.(map[string]any)["properties"].(map[string]any)["target"].(map[string]any)["enum"].([]string)
+	enum := readtool.TargetNames()
 	for _, caps := range []restclient.Capabilities{
 		{Wiki: true, SearchDAGs: true, RunListFilters: true, SubRuns: true, ForeachRoutes: true, EventLogs: true},
 		{Docs: true, SearchDocsLegacy: true, SearchDAGsLegacy: true, SubRuns: true},
