@@ -2,11 +2,19 @@
 
 package main
 
-import "github.com/bytedance/gopkg/util/gctuner"
+import (
+	"sync"
+
+	"github.com/bytedance/gopkg/util/gctuner"
+)
 
 // gcMaxPercent caps how far the collector lets a small heap grow (6x its
 // live size), so a tiny live heap never buys a large resident one.
 const gcMaxPercent = 500
+
+// gcTunerOnce starts the tuner once per process: gctuner keeps one global
+// tuner whose settings are not meant to change while it runs.
+var gcTunerOnce sync.Once
 
 // applyGCPolicy keeps the heap goal near floor while the live heap is
 // small. The MCP SDK allocates about 300 KB per request (a 32 KiB decoder
@@ -16,12 +24,20 @@ const gcMaxPercent = 500
 // floor the collector behaves as with GOGC=100 again, so large heaps (a
 // full run cache, big log windows, workbooks) are collected as usual. An
 // operator's GOGC wins: with it set, or floor 0, Go's policy is left alone.
+// The first call of a process decides; it reports whether the tuner runs.
 func applyGCPolicy(floor int64, getenv func(string) string) bool {
-	if floor <= 0 || getenv("GOGC") != "" {
+	if !gcPolicyApplies(floor, getenv) {
 		return false
 	}
-	gctuner.SetMinGCPercent(100)
-	gctuner.SetMaxGCPercent(gcMaxPercent)
-	gctuner.Tuning(uint64(floor))
+	gcTunerOnce.Do(func() {
+		gctuner.SetMinGCPercent(100)
+		gctuner.SetMaxGCPercent(gcMaxPercent)
+		gctuner.Tuning(uint64(floor))
+	})
 	return true
+}
+
+// gcPolicyApplies: a positive floor and no GOGC from the operator.
+func gcPolicyApplies(floor int64, getenv func(string) string) bool {
+	return floor > 0 && getenv("GOGC") == ""
 }

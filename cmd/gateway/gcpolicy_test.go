@@ -3,8 +3,11 @@
 package main
 
 import (
+	"fmt"
+	"os"
+	"os/exec"
 	"runtime"
-	"runtime/debug"
+	"strings"
 	"testing"
 
 	"github.com/bytedance/gopkg/util/gctuner"
@@ -14,38 +17,48 @@ import (
 // own policy.
 func TestGCPolicyLeavesAnOperatorsChoiceAlone(t *testing.T) {
 	t.Parallel()
-	env := map[string]string{"GOGC": "50"}
-	if applyGCPolicy(24<<20, func(k string) string { return env[k] }) {
-		t.Error("the policy was applied although GOGC is set")
-	}
-	if applyGCPolicy(0, func(string) string { return "" }) {
-		t.Error("the policy was applied with a zero floor")
+	for _, tt := range []struct {
+		name  string
+		floor int64
+		gogc  string
+		want  bool
+	}{
+		{"default", 24 << 20, "", true},
+		{"GOGC set", 24 << 20, "50", false},
+		{"GOGC off", 24 << 20, "off", false},
+		{"floor 0", 0, "", false},
+	} {
+		env := map[string]string{"GOGC": tt.gogc}
+		if got := gcPolicyApplies(tt.floor, func(k string) string { return env[k] }); got != tt.want {
+			t.Errorf("%s: applies = %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }
 
-// TestGCPolicyRaisesThePercentForASmallHeap: with a live heap far below the
-// floor the collector waits for the heap to grow (up to 6x), and it comes
-// back to Go's default when the floor is taken away. Not parallel: it
-// changes the process's collector.
+// TestGCPolicyRaisesThePercentForASmallHeap: in a fresh process (the tuner
+// is process-wide) a live heap far below the floor lets the collector wait
+// for the heap to grow, up to the cap.
 func TestGCPolicyRaisesThePercentForASmallHeap(t *testing.T) {
-	t.Cleanup(func() {
-		gctuner.Tuning(0)
-		debug.SetGCPercent(100)
-	})
-	if !applyGCPolicy(1<<30, func(string) string { return "" }) {
-		t.Fatal("the policy was not applied")
+	t.Parallel()
+	if os.Getenv("GATEWAY_GC_POLICY_CHILD") == "1" {
+		applyGCPolicy(1<<30, os.Getenv)
+		runtime.GC()
+		runtime.GC()
+		fmt.Printf("gc-percent=%d\n", gctuner.GetGCPercent())
+		os.Exit(0)
 	}
-	runtime.GC()
-	runtime.GC()
-	if got := gctuner.GetGCPercent(); got != gcMaxPercent {
-		t.Errorf("GC percent with a live heap far below the floor = %d, want %d", got, gcMaxPercent)
-	}
-	if !applyGCPolicy(1, func(string) string { return "" }) {
-		t.Fatal("the policy was not applied")
-	}
-	runtime.GC()
-	runtime.GC()
-	if got := gctuner.GetGCPercent(); got != 100 {
-		t.Errorf("GC percent with a live heap above the floor = %d, want 100", got)
+	for _, tt := range []struct {
+		gogc string
+		want string
+	}{
+		{"", fmt.Sprintf("gc-percent=%d", gcMaxPercent)},
+		{"100", "gc-percent=100"},
+	} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestGCPolicyRaisesThePercentForASmallHeap$")
+		cmd.Env = append(os.Environ(), "GATEWAY_GC_POLICY_CHILD=1", "GOGC="+tt.gogc)
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), tt.want) {
+			t.Errorf("GOGC=%q: %v\n%s\nwant %s", tt.gogc, err, out, tt.want)
+		}
 	}
 }
