@@ -24,8 +24,8 @@ func (c *Client) DetectAPIBase(ctx context.Context) (APIBase, error) {
 // when its authentication refused the probe.
 func (c *Client) detectAPIBase(ctx context.Context) (APIBase, *gen.HealthResponse, error) {
 	for _, b := range apiBases {
-		res, err := c.apis[b].GetHealthWithResponse(ctx)
-		health, err := decoded[gen.HealthResponse](RouteHealth, res, err)
+		res, err := c.apis[b].GetHealth(ctx)
+		health, err := decodeJSON[gen.HealthResponse](RouteHealth, res, err)
 		switch {
 		case err == nil || isAPIAuthAnswer(err):
 			c.SetAPIBase(b)

@@ -35,8 +35,8 @@ func (c *Client) childRunDetails(ctx context.Context, ref RunRef) (*gen.DAGRunDe
 	if err := checkParams(RouteChildRun, ref.Name, ref.RunID, ref.SubRunID); err != nil {
 		return nil, err
 	}
-	res, err := c.api().GetChildDAGRunWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID)
-	return decoded[gen.DAGRunDetailsResponse](RouteChildRun, res, err)
+	res, err := c.api().GetChildDAGRun(ctx, ref.Name, ref.RunID, ref.SubRunID)
+	return decodeJSON[gen.DAGRunDetailsResponse](RouteChildRun, res, err)
 }
 
 // childRunLog reads a window of a sub-run's scheduler log through the
@@ -46,8 +46,8 @@ func (c *Client) childRunLog(ctx context.Context, ref RunRef, w LogWindow) (*gen
 		return nil, err
 	}
 	p := gen.GetChildDAGRunLogParams{Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
-	res, err := c.api().GetChildDAGRunLogWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID, &p)
-	return decoded[gen.Log](RouteChildRunLog, res, err)
+	res, err := c.api().GetChildDAGRunLog(ctx, ref.Name, ref.RunID, ref.SubRunID, &p)
+	return decodeJSON[gen.Log](RouteChildRunLog, res, err)
 }
 
 // childStepLog reads a window of one sub-run step's stdout or stderr
@@ -57,6 +57,6 @@ func (c *Client) childStepLog(ctx context.Context, ref RunRef, step string, stre
 		return nil, err
 	}
 	p := gen.GetChildDAGRunStepLogParams{Stream: stream, Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
-	res, err := c.api().GetChildDAGRunStepLogWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID, step, &p)
-	return decoded[gen.Log](RouteChildStepLog, res, err)
+	res, err := c.api().GetChildDAGRunStepLog(ctx, ref.Name, ref.RunID, ref.SubRunID, step, &p)
+	return decodeJSON[gen.Log](RouteChildStepLog, res, err)
 }

@@ -10,8 +10,8 @@ import (
 
 // ListDAGs reads one page of DAG files (GET /dags).
 func (c *Client) ListDAGs(ctx context.Context, p gen.ListDAGsParams) (*gen.DAGListResponse, error) {
-	res, err := c.api().ListDAGsWithResponse(ctx, &p)
-	return decoded[gen.DAGListResponse](RouteDAGs, res, err)
+	res, err := c.api().ListDAGs(ctx, &p)
+	return decodeJSON[gen.DAGListResponse](RouteDAGs, res, err)
 }
 
 // GetDAG reads one DAG definition and its latest run (GET /dags/{fileName}).
@@ -19,8 +19,8 @@ func (c *Client) GetDAG(ctx context.Context, fileName string) (*gen.DAGDetailsRe
 	if err := checkParams(RouteDAG, fileName); err != nil {
 		return nil, err
 	}
-	res, err := c.api().GetDAGWithResponse(ctx, fileName)
-	return decoded[gen.DAGDetailsResponse](RouteDAG, res, err)
+	res, err := c.api().GetDAG(ctx, fileName)
+	return decodeJSON[gen.DAGDetailsResponse](RouteDAG, res, err)
 }
 
 // GetDAGSpec reads a DAG's stored YAML (GET /dags/{fileName}/spec).
@@ -28,14 +28,14 @@ func (c *Client) GetDAGSpec(ctx context.Context, fileName string) (*gen.DAGSpecR
 	if err := checkParams(RouteDAGSpec, fileName); err != nil {
 		return nil, err
 	}
-	res, err := c.api().GetDAGSpecWithResponse(ctx, fileName)
-	return decoded[gen.DAGSpecResponse](RouteDAGSpec, res, err)
+	res, err := c.api().GetDAGSpec(ctx, fileName)
+	return decodeJSON[gen.DAGSpecResponse](RouteDAGSpec, res, err)
 }
 
 // SearchDAGs searches DAG sources (GET /search/dags).
 func (c *Client) SearchDAGs(ctx context.Context, p gen.SearchDAGsParams) (*gen.DAGSearchFeedResponse, error) {
-	res, err := c.api().SearchDAGsWithResponse(ctx, &p)
-	return decoded[gen.DAGSearchFeedResponse](RouteSearchDAGs, res, err)
+	res, err := c.api().SearchDAGs(ctx, &p)
+	return decodeJSON[gen.DAGSearchFeedResponse](RouteSearchDAGs, res, err)
 }
 
 // SearchDAGMatches pages through the snippets of one DAG
@@ -44,6 +44,6 @@ func (c *Client) SearchDAGMatches(ctx context.Context, fileName string, p gen.Se
 	if err := checkParams(RouteSearchDAGMatches, fileName); err != nil {
 		return nil, err
 	}
-	res, err := c.api().SearchDAGMatchesWithResponse(ctx, fileName, &p)
-	return decoded[gen.SearchMatchesResponse](RouteSearchDAGMatches, res, err)
+	res, err := c.api().SearchDAGMatches(ctx, fileName, &p)
+	return decodeJSON[gen.SearchMatchesResponse](RouteSearchDAGMatches, res, err)
 }

@@ -30,12 +30,12 @@ func (c *Client) ListForeachItems(ctx context.Context, ref RunRef, step string, 
 	switch route {
 	case RouteForeachItems:
 		p := gen.ListForeachItemsParams{Parent: ptr(q.Parent), Status: ptr(q.Status), Page: ptr(q.Page), PerPage: ptr(q.PerPage)}
-		res, err := c.api().ListForeachItemsWithResponse(ctx, ref.Name, ref.RunID, step, &p)
-		return decoded[gen.ForeachItemList](route, res, err)
+		res, err := c.api().ListForeachItems(ctx, ref.Name, ref.RunID, step, &p)
+		return decodeJSON[gen.ForeachItemList](route, res, err)
 	case RouteSubForeachItems:
 		p := gen.ListSubDAGRunForeachItemsParams{Parent: ptr(q.Parent), Status: ptr(q.Status), Page: ptr(q.Page), PerPage: ptr(q.PerPage)}
-		res, err := c.api().ListSubDAGRunForeachItemsWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID, step, &p)
-		return decoded[gen.ForeachItemList](route, res, err)
+		res, err := c.api().ListSubDAGRunForeachItems(ctx, ref.Name, ref.RunID, ref.SubRunID, step, &p)
+		return decodeJSON[gen.ForeachItemList](route, res, err)
 	}
 	return nil, unknownRoute(route)
 }
@@ -49,11 +49,11 @@ func (c *Client) GetForeachItem(ctx context.Context, ref RunRef, step, item stri
 	}
 	switch route {
 	case RouteForeachItem:
-		res, err := c.api().GetForeachItemWithResponse(ctx, ref.Name, ref.RunID, step, item)
-		return decoded[gen.ForeachItem](route, res, err)
+		res, err := c.api().GetForeachItem(ctx, ref.Name, ref.RunID, step, item)
+		return decodeJSON[gen.ForeachItem](route, res, err)
 	case RouteSubForeachItem:
-		res, err := c.api().GetSubDAGRunForeachItemWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID, step, item)
-		return decoded[gen.ForeachItem](route, res, err)
+		res, err := c.api().GetSubDAGRunForeachItem(ctx, ref.Name, ref.RunID, ref.SubRunID, step, item)
+		return decodeJSON[gen.ForeachItem](route, res, err)
 	}
 	return nil, unknownRoute(route)
 }

@@ -41,8 +41,8 @@ type LogWindow struct {
 
 // ListRuns reads one page of root runs (GET /dag-runs).
 func (c *Client) ListRuns(ctx context.Context, p gen.ListDAGRunsParams) (*gen.DAGRunsPageResponse, error) {
-	res, err := c.api().ListDAGRunsWithResponse(ctx, &p)
-	return decoded[gen.DAGRunsPageResponse](RouteRuns, res, err)
+	res, err := c.api().ListDAGRuns(ctx, &p)
+	return decodeJSON[gen.DAGRunsPageResponse](RouteRuns, res, err)
 }
 
 // ListRunsByName reads one page of the runs of exactly one DAG name
@@ -51,8 +51,8 @@ func (c *Client) ListRunsByName(ctx context.Context, name string, p gen.ListDAGR
 	if err := checkParams(RouteRunsByName, name); err != nil {
 		return nil, err
 	}
-	res, err := c.api().ListDAGRunsByNameWithResponse(ctx, name, &p)
-	return decoded[gen.DAGRunsPageResponse](RouteRunsByName, res, err)
+	res, err := c.api().ListDAGRunsByName(ctx, name, &p)
+	return decodeJSON[gen.DAGRunsPageResponse](RouteRunsByName, res, err)
 }
 
 // GetRun reads a run with its steps (GET /dag-runs/{name}/{dagRunId}, or
@@ -72,11 +72,11 @@ func (c *Client) runDetails(ctx context.Context, ref RunRef) (*gen.DAGRunDetails
 	}
 	switch route {
 	case RouteRun:
-		res, err := c.api().GetDAGRunWithResponse(ctx, ref.Name, ref.RunID)
-		return decoded[gen.DAGRunDetailsResponse](route, res, err)
+		res, err := c.api().GetDAGRun(ctx, ref.Name, ref.RunID)
+		return decodeJSON[gen.DAGRunDetailsResponse](route, res, err)
 	case RouteSubRun:
-		res, err := c.api().GetSubDAGRunWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID)
-		return decoded[gen.DAGRunDetailsResponse](route, res, err)
+		res, err := c.api().GetSubDAGRun(ctx, ref.Name, ref.RunID, ref.SubRunID)
+		return decodeJSON[gen.DAGRunDetailsResponse](route, res, err)
 	case RouteChildRun:
 		return c.childRunDetails(ctx, ref)
 	}
@@ -99,11 +99,11 @@ func (c *Client) runSpec(ctx context.Context, ref RunRef) (*gen.DAGRunSpecRespon
 	}
 	switch route {
 	case RouteRunSpec:
-		res, err := c.api().GetDAGRunSpecWithResponse(ctx, ref.Name, ref.RunID)
-		return decoded[gen.DAGRunSpecResponse](route, res, err)
+		res, err := c.api().GetDAGRunSpec(ctx, ref.Name, ref.RunID)
+		return decodeJSON[gen.DAGRunSpecResponse](route, res, err)
 	case RouteSubRunSpec:
-		res, err := c.api().GetSubDAGRunSpecWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID)
-		return decoded[gen.DAGRunSpecResponse](route, res, err)
+		res, err := c.api().GetSubDAGRunSpec(ctx, ref.Name, ref.RunID, ref.SubRunID)
+		return decodeJSON[gen.DAGRunSpecResponse](route, res, err)
 	}
 	return nil, unknownRoute(route)
 }
@@ -114,8 +114,8 @@ func (c *Client) GetRunOutputs(ctx context.Context, name, runID string) (*gen.DA
 	if err := checkParams(RouteRunOutputs, name, runID); err != nil {
 		return nil, err
 	}
-	res, err := c.api().GetDAGRunOutputsWithResponse(ctx, name, runID)
-	return decoded[gen.DAGRunOutputs](RouteRunOutputs, res, err)
+	res, err := c.api().GetDAGRunOutputs(ctx, name, runID)
+	return decodeJSON[gen.DAGRunOutputs](RouteRunOutputs, res, err)
 }
 
 // GetRunLog reads a window of a run's (or sub-run's) scheduler log. The
@@ -128,12 +128,12 @@ func (c *Client) GetRunLog(ctx context.Context, ref RunRef, w LogWindow) (*gen.L
 	switch route {
 	case RouteRunLog:
 		p := gen.GetDAGRunLogParams{Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
-		res, err := c.api().GetDAGRunLogWithResponse(ctx, ref.Name, ref.RunID, &p)
-		return decoded[gen.Log](route, res, err)
+		res, err := c.api().GetDAGRunLog(ctx, ref.Name, ref.RunID, &p)
+		return decodeJSON[gen.Log](route, res, err)
 	case RouteSubRunLog:
 		p := gen.GetSubDAGRunLogParams{Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
-		res, err := c.api().GetSubDAGRunLogWithResponse(ctx, ref.Name, ref.RunID, ref.SubRunID, &p)
-		return decoded[gen.Log](route, res, err)
+		res, err := c.api().GetSubDAGRunLog(ctx, ref.Name, ref.RunID, ref.SubRunID, &p)
+		return decodeJSON[gen.Log](route, res, err)
 	case RouteChildRunLog:
 		return c.childRunLog(ctx, ref, w)
 	}
@@ -152,22 +152,22 @@ func (c *Client) GetStepLog(ctx context.Context, s StepRef, stream gen.LogStream
 	switch route {
 	case RouteStepLog:
 		p := gen.GetDAGRunStepLogParams{Stream: stream, Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
-		res, err := c.api().GetDAGRunStepLogWithResponse(ctx, r.Name, r.RunID, s.Step, &p)
-		return decoded[gen.Log](route, res, err)
+		res, err := c.api().GetDAGRunStepLog(ctx, r.Name, r.RunID, s.Step, &p)
+		return decodeJSON[gen.Log](route, res, err)
 	case RouteSubStepLog:
 		p := gen.GetSubDAGRunStepLogParams{Stream: stream, Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
-		res, err := c.api().GetSubDAGRunStepLogWithResponse(ctx, r.Name, r.RunID, r.SubRunID, s.Step, &p)
-		return decoded[gen.Log](route, res, err)
+		res, err := c.api().GetSubDAGRunStepLog(ctx, r.Name, r.RunID, r.SubRunID, s.Step, &p)
+		return decodeJSON[gen.Log](route, res, err)
 	case RouteChildStepLog:
 		return c.childStepLog(ctx, r, s.Step, stream, w)
 	case RouteForeachBodyLog:
 		p := gen.GetForeachBodyStepLogParams{Stream: stream, Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
-		res, err := c.api().GetForeachBodyStepLogWithResponse(ctx, r.Name, r.RunID, s.Step, s.Item, s.BodyStep, &p)
-		return decoded[gen.Log](route, res, err)
+		res, err := c.api().GetForeachBodyStepLog(ctx, r.Name, r.RunID, s.Step, s.Item, s.BodyStep, &p)
+		return decodeJSON[gen.Log](route, res, err)
 	case RouteSubForeachBodyLog:
 		p := gen.GetSubDAGRunForeachBodyStepLogParams{Stream: stream, Tail: ptr(w.Tail), Head: ptr(w.Head), Offset: ptr(w.Offset), Limit: ptr(w.Limit)}
-		res, err := c.api().GetSubDAGRunForeachBodyStepLogWithResponse(ctx, r.Name, r.RunID, r.SubRunID, s.Step, s.Item, s.BodyStep, &p)
-		return decoded[gen.Log](route, res, err)
+		res, err := c.api().GetSubDAGRunForeachBodyStepLog(ctx, r.Name, r.RunID, r.SubRunID, s.Step, s.Item, s.BodyStep, &p)
+		return decodeJSON[gen.Log](route, res, err)
 	}
 	return nil, unknownRoute(route)
 }
@@ -179,8 +179,8 @@ func (c *Client) ListSubRuns(ctx context.Context, ref RunRef) ([]gen.SubDAGRunDe
 		return nil, err
 	}
 	p := gen.ListSubDAGRunsParams{ParentSubDAGRunId: ptr(ref.SubRunID)}
-	res, err := c.api().ListSubDAGRunsWithResponse(ctx, ref.Name, ref.RunID, &p)
-	body, err := decoded[gen.SubDAGRunsResponse](RouteSubRuns, res, err)
+	res, err := c.api().ListSubDAGRuns(ctx, ref.Name, ref.RunID, &p)
+	body, err := decodeJSON[gen.SubDAGRunsResponse](RouteSubRuns, res, err)
 	if err != nil {
 		return nil, err
 	}

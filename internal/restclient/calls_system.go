@@ -10,14 +10,14 @@ import (
 
 // Health reads the server's health and version (GET /health).
 func (c *Client) Health(ctx context.Context) (*gen.HealthResponse, error) {
-	res, err := c.api().GetHealthWithResponse(ctx)
-	return decoded[gen.HealthResponse](RouteHealth, res, err)
+	res, err := c.api().GetHealth(ctx)
+	return decodeJSON[gen.HealthResponse](RouteHealth, res, err)
 }
 
 // CurrentUser reads the identity behind the API key (GET /auth/me).
 func (c *Client) CurrentUser(ctx context.Context) (*gen.User, error) {
-	res, err := c.api().GetCurrentUserWithResponse(ctx)
-	body, err := decoded[gen.UserResponse](RouteCurrentUser, res, err)
+	res, err := c.api().GetCurrentUser(ctx)
+	body, err := decodeJSON[gen.UserResponse](RouteCurrentUser, res, err)
 	if err != nil {
 		return nil, err
 	}
@@ -27,6 +27,6 @@ func (c *Client) CurrentUser(ctx context.Context) (*gen.User, error) {
 // ListEventLogs reads central event log entries (GET /event-logs; manager
 // or admin keys only, others get 403).
 func (c *Client) ListEventLogs(ctx context.Context, p gen.ListEventLogsParams) (*gen.EventLogsResponse, error) {
-	res, err := c.api().ListEventLogsWithResponse(ctx, &p)
-	return decoded[gen.EventLogsResponse](RouteEventLogs, res, err)
+	res, err := c.api().ListEventLogs(ctx, &p)
+	return decodeJSON[gen.EventLogsResponse](RouteEventLogs, res, err)
 }

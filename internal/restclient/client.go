@@ -3,11 +3,9 @@
 package restclient
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"net/url"
-	"reflect"
 	"sync/atomic"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
@@ -22,7 +20,7 @@ type Client struct {
 	cfg Config
 	// apis holds one generated client per REST base; base selects the one
 	// in use (APIv1 until DetectAPIBase says otherwise).
-	apis map[APIBase]*gen.ClientWithResponses
+	apis map[APIBase]*gen.Client
 	base atomic.Pointer[APIBase]
 	// childRoutes: sub-runs are read through Dagu 1.17's /children routes
 	// (see SetChildRoutes).
@@ -58,9 +56,9 @@ func New(cfg Config) (*Client, error) {
 	}
 	d := newDoer(cfg, newGuard(all...), hc, m)
 	d.identity = identity
-	c := &Client{cfg: cfg, apis: make(map[APIBase]*gen.ClientWithResponses, len(urls)), doer: d}
+	c := &Client{cfg: cfg, apis: make(map[APIBase]*gen.Client, len(urls)), doer: d}
 	for b, u := range urls {
-		api, err := gen.NewClientWithResponses(u.String(), gen.WithHTTPClient(d))
+		api, err := gen.NewClient(u.String(), gen.WithHTTPClient(d))
 		if err != nil {
 			return nil, fmt.Errorf("dagu client: %w", err)
 		}
@@ -82,7 +80,7 @@ func (c *Client) SetAPIBase(b APIBase) {
 }
 
 // api is the generated client of the REST base in use.
-func (c *Client) api() *gen.ClientWithResponses { return c.apis[c.APIBase()] }
+func (c *Client) api() *gen.Client { return c.apis[c.APIBase()] }
 
 // KeyFingerprint identifies the API key in use (see KeyFingerprint).
 func (c *Client) KeyFingerprint() string { return c.cfg.Key.Fingerprint() }
@@ -97,44 +95,6 @@ func (c *Client) Fingerprint(ctx context.Context) string {
 	key, _ := reqctx.Credential(ctx)
 	return "caller:" + KeyFingerprint(key)
 }
-
-// jsonAnswer is what every generated *XxxResponse offers for its 200 body.
-type jsonAnswer[T any] interface{ GetJSON200() *T }
-
-// decoded finishes a generated call: transport failures pass through as
-// *Error values (the doer already turned non-2xx answers into errors); a
-// parse failure, a 2xx answer without a JSON body (wrong content type) and
-// JSON null are Undecodable.
-func decoded[T any, R jsonAnswer[T]](route string, res R, err error) (*T, error) {
-	if err != nil {
-		return nil, decodeError(route, err)
-	}
-	body := res.GetJSON200()
-	if body == nil {
-		return nil, &Error{Route: route, Undecodable: true, Excerpt: "answer is not a JSON body"}
-	}
-	if isJSONNull(rawBody(res)) {
-		// json.Unmarshal accepts null into any type and leaves it empty:
-		// that would pass for an empty success.
-		return nil, &Error{Route: route, Undecodable: true, Excerpt: "answer is JSON null"}
-	}
-	return body, nil
-}
-
-// rawBody is the Body field every generated response carries.
-func rawBody(res any) []byte {
-	v := reflect.ValueOf(res)
-	if v.Kind() != reflect.Pointer || v.IsNil() {
-		return nil
-	}
-	f := v.Elem().FieldByName("Body")
-	if !f.IsValid() || f.Kind() != reflect.Slice {
-		return nil
-	}
-	return f.Bytes()
-}
-
-func isJSONNull(b []byte) bool { return string(bytes.TrimSpace(b)) == "null" }
 
 // checkParams refuses a call whose path parameter is empty or a dot
 // segment before anything is built: the generated client leaves "." and

@@ -278,26 +278,36 @@ func TestResponseSizeCap(t *testing.T) {
 func TestUndecodableAnswers(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		name, contentType, body string
+		name              string
+		status            int
+		contentType, body string
+		excerpt           string
 	}{
-		{"broken JSON", "application/json", `{"status":`},
-		{"wrong JSON type", "application/json", `{"status":42,"version":[]}`},
-		{"not JSON at all", "text/html", "<html></html>"},
-		{"JSON null", "application/json", "null"},
-		{"JSON null with space", "application/json", " null \n"},
-		{"garbage", "application/json", "\x00\xff garbage"},
-		{"empty body", "application/json", ""},
+		{"broken JSON", 200, "application/json", `{"status":`, "undecodable answer: "},
+		{"wrong JSON type", 200, "application/json", `{"status":42,"version":[]}`, "undecodable answer: "},
+		{"not JSON at all", 200, "text/html", "<html></html>", "answer is not a JSON body"},
+		{"JSON null", 200, "application/json", "null", "answer is JSON null"},
+		{"JSON null with space", 200, "application/json", " null \n", "answer is JSON null"},
+		{"garbage", 200, "application/json", "\x00\xff garbage", "undecodable answer: "},
+		{"empty body", 200, "application/json", "", "undecodable answer: "},
+		{"2xx other than 200 with an error body", 203, "application/json", `{"code":"x","message":"m"}`, "answer is not a JSON body"},
+		{"2xx other than 200 with broken JSON", 203, "application/json", `{"code":`, "undecodable answer: "},
+		{"2xx other than 200, not JSON", 203, "text/plain", "ok", "answer is not a JSON body"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv, _ := newServer(t, func(w http.ResponseWriter, _ *http.Request) {
 				w.Header().Set("Content-Type", tt.contentType)
+				w.WriteHeader(tt.status)
 				_, _ = w.Write([]byte(tt.body))
 			})
 			c := newTestClient(t, srv.URL, nil)
 			_, err := c.Health(context.Background())
 			if kindOf(err) != "decode" {
 				t.Fatalf("err = %v, want decode", err)
+			}
+			if e, _ := AsError(err); !strings.HasPrefix(e.Excerpt, tt.excerpt) || e.Route != RouteHealth {
+				t.Errorf("excerpt %q on route %q, want %q... on %q", e.Excerpt, e.Route, tt.excerpt, RouteHealth)
 			}
 		})
 	}

@@ -312,7 +312,7 @@ func TestEveryGeneratedOperationPassesGuard(t *testing.T) {
 	t.Parallel()
 	srv, rec := newServer(t, func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, `{}`) })
 	c := newTestClient(t, srv.URL, nil)
-	raw := reflect.ValueOf(c.api().ClientInterface)
+	raw := reflect.ValueOf(gen.ClientInterface(c.api()))
 	iface := reflect.TypeFor[gen.ClientInterface]()
 	for i := range iface.NumMethod() {
 		name := iface.Method(i).Name
