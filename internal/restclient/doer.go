@@ -175,14 +175,26 @@ func (d *doer) admitBody(ctx context.Context, cancel context.CancelFunc, route s
 func outcomeOf(resp *http.Response, err error) string {
 	if e, ok := AsError(err); ok {
 		if e.Status != 0 {
-			return fmt.Sprintf("%dxx", e.Status/100)
+			return statusClass(e.Status)
 		}
 		return e.outcome()
 	}
 	if resp != nil {
-		return fmt.Sprintf("%dxx", resp.StatusCode/100)
+		return statusClass(resp.StatusCode)
 	}
 	return "unknown"
+}
+
+// statusClasses are the labels of the usual status classes, so that no
+// call formats one.
+var statusClasses = [...]string{1: "1xx", 2: "2xx", 3: "3xx", 4: "4xx", 5: "5xx"}
+
+// statusClass is "2xx" for 200 to 299, and so on.
+func statusClass(status int) string {
+	if c := status / 100; c > 0 && c < len(statusClasses) {
+		return statusClasses[c]
+	}
+	return fmt.Sprintf("%dxx", status/100)
 }
 
 // restyLogger sends resty's own messages to slog at debug level. resty logs
