@@ -10,7 +10,8 @@
 // a rotated key file is picked up); resty executes the request with a
 // per-call deadline, retrying connect failures and 429/502/503/504 with
 // backoff or Retry-After but never waiting past the deadline; bodies are
-// capped. Every failure is an *Error that states facts (the route, the HTTP
+// capped. Answers are decoded by decodeJSON (decode.go) as the generated
+// parsers would decide, read once into a pooled buffer. Every failure is an *Error that states facts (the route, the HTTP
 // status, Dagu's error code, a bounded excerpt of the body, or why no
 // answer arrived: refused, busy, timeout, TLS, ...) and no contract
 // meaning: package upstream maps them to model.Failure in one table.
