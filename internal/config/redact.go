@@ -56,9 +56,12 @@ func (c Config) redactedFields() []slog.Attr {
 		slog.String("workbook_max_bytes", FormatByteSize(c.WorkbookMaxBytes)),
 		slog.Int("workbook_max_rows", c.WorkbookMaxRows),
 		slog.Int("workbook_max_sheets", c.WorkbookMaxSheets),
+		slog.String("workbook_max_memory", FormatByteSize(c.WorkbookMaxMemory)),
+		slog.Int("workbook_concurrency", c.WorkbookConcurrency),
 		slog.String("log_level", c.LogLevel),
 		slog.String("log_format", c.LogFormat),
 		slog.Duration("shutdown_timeout", c.ShutdownTimeout),
+		slog.String("gc_heap_floor", FormatByteSize(c.GCHeapFloor)),
 	}
 }
 
