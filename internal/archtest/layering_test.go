@@ -59,12 +59,12 @@ var rules = []rule{
 	{pkg: "internal/config", direct: []string{"internal/redact"}},
 	// The front door and telemetry know the configuration formats (token
 	// file, listen addresses, log levels) and nothing of Dagu or the tool.
-	{pkg: "internal/frontdoor", direct: []string{"internal/config", "internal/reqctx"}},
+	{pkg: "internal/frontdoor", direct: []string{"internal/config", "internal/redact", "internal/reqctx"}},
 	{pkg: "internal/telemetry", direct: []string{"internal/config"}},
 	{pkg: "internal/reference", direct: []string{"internal/cache", "internal/model"}},
 	// The trust decision is handed its check of a credential; it knows
 	// nothing of Dagu's API.
-	{pkg: "internal/trust", direct: []string{"internal/reqctx"}},
+	{pkg: "internal/trust", direct: []string{"internal/redact", "internal/reqctx"}},
 	// The shared test helpers stand on the standard library alone.
 	{pkg: testOnly, direct: []string{}},
 }

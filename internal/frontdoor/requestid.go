@@ -3,8 +3,6 @@
 package frontdoor
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"net"
 	"net/http"
 
@@ -39,14 +37,6 @@ func withRequestID(h http.Handler, auth *tokenAuth, passthrough bool) http.Handl
 		r.Header.Set(reqctx.HeaderTrust, trust)
 		h.ServeHTTP(w, r)
 	})
-}
-
-// fingerprint names a token without revealing it: its whole SHA-256, hex.
-// The caller name is also the rate-limit bucket, and a shortened digest
-// would let two accepted tokens share one.
-func fingerprint(secret string) string {
-	sum := sha256.Sum256([]byte(secret))
-	return hex.EncodeToString(sum[:])
 }
 
 // remoteHost is the address of a request's peer without its port.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/redact"
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 )
 
@@ -57,7 +58,7 @@ func TestRequestIDs(t *testing.T) {
 func TestAcceptedTokensNeverShareACallerName(t *testing.T) {
 	t.Parallel()
 	const tokenA, tokenB = "dagu_collision_key_17130", "dagu_collision_key_81596"
-	if fingerprint(tokenA)[:8] != fingerprint(tokenB)[:8] {
+	if redact.Fingerprint(tokenA)[:8] != redact.Fingerprint(tokenB)[:8] {
 		t.Fatal("the test tokens no longer share their first 32 bits")
 	}
 	var caller string

@@ -6,6 +6,7 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/redact"
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 )
 
@@ -40,7 +41,7 @@ func (a *tokenAuth) checkToken(authorization string) authVerdict {
 	case name != "":
 		return authVerdict{accepted: true, sent: true, caller: name}
 	}
-	return authVerdict{accepted: true, sent: true, caller: "token:" + fingerprint(token)}
+	return authVerdict{accepted: true, sent: true, caller: "token:" + redact.Fingerprint(token)}
 }
 
 // withVerdict returns r carrying v.

@@ -1,11 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // Package redact shows values that may carry a secret without it. It
-// imports no other package of the gateway, so the configuration and the
-// shared state, both leaves of the layering, can use the one copy.
+// imports no other package of the gateway, so the configuration, the shared
+// state, the front door and the trust decision, leaves of the layering or
+// nearly, can use the one copy.
 package redact
 
-import "net/url"
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"net/url"
+)
+
+// Fingerprint names a secret (a token, a Dagu key) without revealing it:
+// its whole SHA-256, hex. Caller names built from it are also rate-limit
+// buckets, so it is never shortened: a prefix would let two accepted
+// credentials share one.
+func Fingerprint(secret string) string {
+	sum := sha256.Sum256([]byte(secret))
+	return hex.EncodeToString(sum[:])
+}
 
 // URL returns raw with its password, if any, replaced by "xxxxx"; "" stays
 // "", and a URL that does not parse is shown as "(unparseable URL)", never

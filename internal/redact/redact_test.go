@@ -2,7 +2,10 @@
 
 package redact
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestURL(t *testing.T) {
 	t.Parallel()
@@ -19,5 +22,28 @@ func TestURL(t *testing.T) {
 		if got := URL(in); got != want {
 			t.Errorf("URL(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestFingerprint: the whole SHA-256 of the secret in hex (a shortened one
+// let two accepted credentials share a caller name and rate-limit bucket),
+// never the secret itself.
+func TestFingerprint(t *testing.T) {
+	t.Parallel()
+	cases := map[string]string{
+		"":                         "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+		"dagu_collision_key_17130": "",
+		"dagu_collision_key_81596": "",
+	}
+	seen := map[string]string{}
+	for secret, want := range cases {
+		got := Fingerprint(secret)
+		if len(got) != 64 || (want != "" && got != want) || (secret != "" && strings.Contains(got, secret)) {
+			t.Errorf("Fingerprint(%q) = %q", secret, got)
+		}
+		if other, ok := seen[got]; ok {
+			t.Errorf("%q and %q share the fingerprint %s", secret, other, got)
+		}
+		seen[got] = secret
 	}
 }

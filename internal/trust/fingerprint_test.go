@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/redact"
 	"github.com/dagu-mcp-gateway/gateway/internal/testkit"
 )
 
@@ -24,7 +25,7 @@ const (
 // and these two keys shared a bucket). The name never carries the key.
 func TestAcceptedKeysNeverShareACallerName(t *testing.T) {
 	t.Parallel()
-	if Fingerprint(collidingKeyA)[:8] != Fingerprint(collidingKeyB)[:8] {
+	if redact.Fingerprint(collidingKeyA)[:8] != redact.Fingerprint(collidingKeyB)[:8] {
 		t.Fatal("the test keys no longer share their first 32 bits")
 	}
 	v, err := New(Options{Check: func(context.Context, string) (Verdict, error) { return Verified, nil }, Now: testkit.NewClock(time.Unix(1_000_000, 0)).Now})

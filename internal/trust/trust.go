@@ -14,8 +14,6 @@ package trust
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"net"
 	"net/netip"
 	"time"
@@ -24,6 +22,7 @@ import (
 	"golang.org/x/sync/singleflight"
 	"golang.org/x/time/rate"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/redact"
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 )
 
@@ -186,7 +185,7 @@ func (v *Verifier) Decide(ctx context.Context, credential, remoteAddr string) De
 	if credential == "" {
 		return unverified(Unchecked)
 	}
-	fingerprint := Fingerprint(credential)
+	fingerprint := redact.Fingerprint(credential)
 	verdict, ok := v.cached(fingerprint)
 	if !ok {
 		verdict = v.check(ctx, credential, fingerprint, addr)
@@ -265,12 +264,6 @@ func bucketKey(addr string) string {
 		return addr
 	}
 	return prefix.String()
-}
-
-// Fingerprint identifies a credential without revealing it (SHA-256, hex).
-func Fingerprint(credential string) string {
-	sum := sha256.Sum256([]byte(credential))
-	return hex.EncodeToString(sum[:])
 }
 
 // hostOf drops the port of a remote address.

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/redact"
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 	"github.com/dagu-mcp-gateway/gateway/internal/testkit"
 )
@@ -95,7 +96,7 @@ func TestVerdictsAreCachedBothWays(t *testing.T) {
 	v, dagu, clk := newVerifier(t)
 	ctx := context.Background()
 	for range 10 {
-		if d := v.Decide(ctx, goodKey, "10.0.0.1:1"); d.Verdict != Verified || d.Caller != "key:"+Fingerprint(goodKey) {
+		if d := v.Decide(ctx, goodKey, "10.0.0.1:1"); d.Verdict != Verified || d.Caller != "key:"+redact.Fingerprint(goodKey) {
 			t.Fatalf("good key: %+v", d)
 		}
 		if d := v.Decide(ctx, "dagu_bogus_token_xyz", "10.0.0.1:1"); d.Verdict != Refused || d.Caller != "unverified:10.0.0.1" {
