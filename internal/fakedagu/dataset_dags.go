@@ -189,16 +189,21 @@ func neverRanDetails(name string, dag obj) obj {
 
 // extraListEntry builds the GET /dags entry of a DAG the fake adds.
 func extraListEntry(ds *dataset, name string, extra obj) obj {
-	labels := getStrings(extra, "labels")
-	dag := obj{"labels": stringsToArr(labels), "name": name, "schedule": arr{}, "tags": stringsToArr(labels)}
+	entry := addedListEntry(name, getStrings(extra, "labels"))
 	if desc := getStr(extra, "description"); desc != "" {
-		dag["description"] = desc
+		entry["dag"].(obj)["description"] = desc
 	}
-	entry := obj{"dag": dag, "errors": arr{}, "fileName": name, "suspended": false}
 	if latest := ds.latestRun(name, func(*runRecord) bool { return true }); latest != nil {
 		entry["latestDAGRun"] = latest.summary
 	}
 	return entry
+}
+
+// addedListEntry is the GET /dags entry of a DAG file the fake adds (an
+// extra or a listed DAG), before its description and latest run.
+func addedListEntry(name string, labels []string) obj {
+	dag := obj{"labels": stringsToArr(labels), "name": name, "schedule": arr{}, "tags": stringsToArr(labels)}
+	return obj{"dag": dag, "errors": arr{}, "fileName": name, "suspended": false}
 }
 
 func mustArr(v any) arr {
@@ -216,10 +221,7 @@ func withListedDAGs(dags []*dagRecord, listed []ListedDAG) []*dagRecord {
 	}
 	out := append(make([]*dagRecord, 0, len(dags)+len(listed)), dags...)
 	for _, l := range listed {
-		labels := stringsToArr(l.Labels)
-		entry := obj{"dag": obj{"labels": labels, "name": l.Name, "schedule": arr{}, "tags": labels},
-			"errors": arr{}, "fileName": l.Name, "suspended": false}
-		out = append(out, &dagRecord{fileName: l.Name, name: l.Name, labels: lowerAll(l.Labels), listEntry: entry})
+		out = append(out, &dagRecord{fileName: l.Name, name: l.Name, labels: lowerAll(l.Labels), listEntry: addedListEntry(l.Name, l.Labels)})
 	}
 	return out
 }
