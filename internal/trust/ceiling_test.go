@@ -56,3 +56,33 @@ func TestAnAddressOverItsLimitDoesNotSpendTheCeiling(t *testing.T) {
 		t.Fatalf("another address's key was not checked: %+v (checks %d)", d, dagu.checks.Load())
 	}
 }
+
+// TestAKeyDaguAcceptedIsRecheckedPastTheCeiling: when the acceptance of a
+// key expires while made-up keys from many addresses hold the
+// process-wide bucket empty, the key is still checked again (within its
+// own address's bucket) and stays verified; it was left unchecked, so
+// every passthrough caller whose acceptance expired lost its reads for as
+// long as the flood lasted. A made-up key meanwhile still waits for the
+// ceiling.
+func TestAKeyDaguAcceptedIsRecheckedPastTheCeiling(t *testing.T) {
+	t.Parallel()
+	v, dagu, clk := newVerifier(t)
+	ctx := context.Background()
+	if d := v.Decide(ctx, goodKey, "198.51.100.9:1"); d.Verdict != Verified {
+		t.Fatalf("good key: %+v", d)
+	}
+	clk.Advance(DefaultAcceptedTTL)
+	flood := func(round string) {
+		for i := range 5 * DefaultMaxChecksBurst {
+			v.Decide(ctx, fmt.Sprintf("dagu_made_up_%s_%d", round, i), fmt.Sprintf("10.%d.%d.1:1", i/250, i%250))
+		}
+	}
+	flood("a")
+	before := dagu.checks.Load()
+	if d := v.Decide(ctx, goodKey, "198.51.100.9:1"); d.Verdict != Verified || dagu.checks.Load() != before+1 {
+		t.Fatalf("good key after its acceptance expired, ceiling spent: %+v after %d checks, want verified after one", d, dagu.checks.Load()-before)
+	}
+	if d := v.Decide(ctx, "dagu_made_up_late", "203.0.113.7:1"); d.Verdict != Unchecked || dagu.checks.Load() != before+1 {
+		t.Fatalf("a made-up key passed the spent ceiling: %+v", d)
+	}
+}

@@ -9,7 +9,9 @@
 // address (per /64 network for IPv6) and within one bucket for the whole
 // process: minting fresh keys buys an attacker its address's bucket and
 // nothing more, and however many addresses it has, refused keys never take
-// more of Dagu's capacity than the process-wide bucket.
+// more of Dagu's capacity than the process-wide bucket. A key Dagu accepted
+// the last time is checked again outside that bucket, so a flood of
+// made-up keys cannot keep real ones from being verified.
 package trust
 
 import (
@@ -205,14 +207,14 @@ func (v *Verifier) cached(fingerprint string) (Verdict, bool) {
 }
 
 // check asks Dagu once for all concurrent requests with the credential,
-// within the address's bucket and the process-wide one, and caches what
-// Dagu said.
+// within the address's bucket and the process-wide one (see allowCheck),
+// and caches what Dagu said.
 func (v *Verifier) check(ctx context.Context, credential, fingerprint, addr string) Verdict {
 	out, _, _ := v.flights.Do(fingerprint, func() (any, error) {
 		if verdict, ok := v.cached(fingerprint); ok {
 			return verdict, nil
 		}
-		if !v.allowCheck(addr) {
+		if !v.allowCheck(addr, v.acceptedBefore(fingerprint)) {
 			return Unchecked, nil
 		}
 		checkCtx, cancel := context.WithTimeout(reqctx.WithCredential(context.WithoutCancel(ctx), credential), checkTimeout)
@@ -233,10 +235,24 @@ func (v *Verifier) check(ctx context.Context, credential, fingerprint, addr stri
 
 // allowCheck takes a check from the address's bucket, then from the
 // process-wide one. In that order: an address over its own limit must not
-// drain the bucket every other address shares.
-func (v *Verifier) allowCheck(addr string) bool {
+// drain the bucket every other address shares. A key Dagu accepted the
+// last time it was asked (known) skips the process-wide bucket: only keys
+// that worked are exempt, so made-up keys from many addresses, which the
+// ceiling bounds, cannot keep callers with real keys from being checked
+// again once their acceptance expires.
+func (v *Verifier) allowCheck(addr string, known bool) bool {
 	now := v.opts.Now()
-	return v.bucket(bucketKey(addr)).AllowN(now, 1) && v.all.AllowN(now, 1)
+	if !v.bucket(bucketKey(addr)).AllowN(now, 1) {
+		return false
+	}
+	return known || v.all.AllowN(now, 1)
+}
+
+// acceptedBefore reports whether Dagu's last verdict on the credential,
+// expired or not, was an acceptance.
+func (v *Verifier) acceptedBefore(fingerprint string) bool {
+	e, ok := v.verdicts.Peek(fingerprint)
+	return ok && e.verdict == Verified
 }
 
 // bucket is the address's token bucket of checks.
