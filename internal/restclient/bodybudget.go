@@ -10,9 +10,9 @@ import (
 )
 
 // DefaultBodyBudget is how many bytes of Dagu's answers all calls together
-// may hold while reading them. The generated client reads a body whole
-// (growing chunks, then one final copy), so the memory is a small multiple
-// of it: at the default, 32 hostile answers read at once keep the process
+// may hold while reading them. An answer is read whole (readBody: a pooled
+// buffer, then growing chunks and one final copy), so the memory is a small
+// multiple of it: at the default, 32 hostile answers read at once keep the process
 // well under the Helm chart's 512 MiB limit (BENCHMARKS.md).
 const DefaultBodyBudget = 32 << 20
 

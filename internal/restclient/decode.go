@@ -5,6 +5,8 @@ package restclient
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -19,21 +21,19 @@ import (
 //
 // It decides exactly as the generated ParseXxxResponse functions (a JSON
 // content type and status 200 decode into T; another JSON answer must
-// parse as the error body), but reads the body once into a pooled buffer
-// instead of a fresh, repeatedly grown one per call, and keeps no copy:
+// parse as the error body), but reads the body into a pooled buffer
+// (readBody) instead of a fresh one per call, and keeps no copy:
 // json.Unmarshal copies every value it keeps out of the buffer.
 func decodeJSON[T any](route string, res *http.Response, err error) (*T, error) {
 	if err != nil {
 		return nil, decodeError(route, err)
 	}
-	buf := bodyBuffers.get(res.ContentLength)
-	defer bodyBuffers.put(buf)
-	_, err = buf.ReadFrom(res.Body)
+	body, recycle, err := readBody(res.Body)
+	defer recycle()
 	_ = res.Body.Close()
 	if err != nil {
 		return nil, decodeError(route, err)
 	}
-	body := buf.Bytes()
 	if !strings.Contains(res.Header.Get("Content-Type"), "json") {
 		return nil, notJSON(route)
 	}
@@ -62,29 +62,45 @@ func notJSON(route string) *Error {
 
 func isJSONNull(b []byte) bool { return string(bytes.TrimSpace(b)) == "null" }
 
-// maxPooledBuffer is the largest body buffer kept for reuse: a rare large
-// answer (a log window, a long DAG list) is not kept alive after it.
-const maxPooledBuffer = 64 << 10
+// pooledBodyBytes is the size of the pooled buffers answers are read
+// into: most answers fit (a run's details, a default log window, a page of
+// DAGs); a longer one is read as before (see readBody).
+const pooledBodyBytes = 32 << 10
 
-// bufferPool recycles the buffers answers are read into.
-type bufferPool struct{ pool sync.Pool }
+var bodyBuffers = sync.Pool{New: func() any {
+	b := make([]byte, pooledBodyBytes)
+	return &b
+}}
 
-var bodyBuffers = &bufferPool{pool: sync.Pool{New: func() any { return new(bytes.Buffer) }}}
+// firstReadBytes is the first read's size; each read that fills its space
+// doubles the next, as io.ReadAll's reads grow, so an answer without a
+// declared length reserves the body budget in steps that follow its size.
+const firstReadBytes = 512
 
-// get returns an empty buffer with room for a body of the declared length
-// (already checked against the response cap) and the read that sees EOF.
-func (p *bufferPool) get(declared int64) *bytes.Buffer {
-	buf := p.pool.Get().(*bytes.Buffer)
-	if declared > 0 {
-		buf.Grow(int(declared) + bytes.MinRead)
+// readBody reads a whole body into a pooled buffer; recycle gives the
+// buffer back once the caller is done with body. A body longer than the
+// buffer continues through io.ReadAll (the pooled part first), so a long
+// or hostile answer takes the memory and budget steps it took before.
+func readBody(r io.Reader) (body []byte, recycle func(), err error) {
+	buf := bodyBuffers.Get().(*[]byte)
+	recycle = func() { bodyBuffers.Put(buf) }
+	b := (*buf)[:0]
+	for step := firstReadBytes; len(b) < cap(b); {
+		end := min(len(b)+step, cap(b))
+		n, err := r.Read(b[len(b):end])
+		b = b[:len(b)+n]
+		switch {
+		case errors.Is(err, io.EOF):
+			return b, recycle, nil
+		case err != nil:
+			return nil, recycle, err
+		case len(b) == end:
+			step *= 2
+		}
 	}
-	return buf
-}
-
-func (p *bufferPool) put(buf *bytes.Buffer) {
-	if buf.Cap() > maxPooledBuffer {
-		return
+	body, err = io.ReadAll(io.MultiReader(bytes.NewReader(b), r))
+	if err != nil {
+		body = nil
 	}
-	buf.Reset()
-	p.pool.Put(buf)
+	return body, recycle, err
 }
