@@ -54,7 +54,7 @@ func TestResolveDefaults(t *testing.T) {
 		LogLevel:            "info",
 		LogFormat:           "json",
 		ShutdownTimeout:     10 * time.Second,
-		GCHeapFloor:         24 << 20,
+		GCHeapFloor:         20 << 20,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("defaults:\n got %#v\nwant %#v", fieldsOf(got), fieldsOf(want))

@@ -169,7 +169,7 @@ const (
 	DefaultRunCacheSize = "32MiB"
 	// DefaultGCHeapFloor is the heap goal kept while the live heap is small
 	// (see BENCHMARKS.md: the collector otherwise runs every few requests).
-	DefaultGCHeapFloor = "24MiB"
+	DefaultGCHeapFloor = "20MiB"
 )
 
 // settings is the table. The defaults of workbook-max-memory and
