@@ -27,9 +27,9 @@ type dialect struct {
 	// answers the sub-run's 404, and a missing step of a sub-run names the
 	// root's DAG.
 	childLookup bool
-	// logReadFails: a step log file the handler cannot read, a missing one
-	// included, is its read error, 500 internal_error (1.x); later
-	// releases answer a missing file with 404.
+	// logReadFails: a scheduler or step log file the handler cannot read,
+	// a missing one included, is its read error, 500 internal_error (1.x);
+	// later releases answer a missing file with 404.
 	logReadFails bool
 
 	dagLabels         labelParam // label filter of GET /dags

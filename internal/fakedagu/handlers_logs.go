@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"path"
+	"slices"
 )
 
 // Log routes. Run and sub-run lookups take plain IDs only ("latest" is not
@@ -43,7 +44,8 @@ func (s *Server) serveSchedulerLogDownload(c *call, sub bool) {
 }
 
 // schedulerLogOwner finds the run (or sub-run) a scheduler-log route names
-// and answers 404 itself when the run or its log is missing.
+// and answers itself when the run is missing (404) or its log file is
+// (see missingLogFile).
 func (s *Server) schedulerLogOwner(c *call, sub bool) *runRecord {
 	find, what := s.runByID, "dag-run "
 	if sub {
@@ -53,8 +55,8 @@ func (s *Server) schedulerLogOwner(c *call, sub bool) *runRecord {
 	if r == nil {
 		return nil
 	}
-	if r.schedulerLog == nil {
-		c.notFound("log file not found for " + what + r.id)
+	if r.schedulerLog == nil || slices.Contains(s.opts.LostSchedulerLogs, r.id) {
+		s.missingLogFile(c, "log file not found for "+what+r.id)
 		return nil
 	}
 	return r
@@ -109,7 +111,7 @@ func (s *Server) stepLog(c *call, lookup func(*call) *runRecord, download bool) 
 		file, pathKey = files.stderr, "stderr"
 	}
 	if file == nil || s.lostStepLog(r.id, step, stream) {
-		s.missingStepLog(c, step)
+		s.missingLogFile(c, "log file not found for step "+step)
 		return
 	}
 	if download {
@@ -133,13 +135,13 @@ func (s *Server) lostStepLog(runID, step, stream string) bool {
 	return false
 }
 
-// missingStepLog answers a step log whose file is missing: 404 naming the
-// step, or on 1.x the handler's read error, 500 with the body of an
-// unclassified error (dagu-rest-mapping.md, error table).
-func (s *Server) missingStepLog(c *call, step string) {
+// missingLogFile answers a scheduler or step log whose file is missing:
+// 404 with the message given, or on 1.x the handler's read error, 500 with
+// the body of an unclassified error (dagu-rest-mapping.md, error table).
+func (s *Server) missingLogFile(c *call, notFound string) {
 	if s.dialect.logReadFails {
 		c.fail(http.StatusInternalServerError, codeInternal, unclassifiedError)
 		return
 	}
-	c.notFound("log file not found for step " + step)
+	c.notFound(notFound)
 }

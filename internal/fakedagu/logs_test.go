@@ -182,3 +182,47 @@ func TestLostStepLogs(t *testing.T) {
 		})
 	}
 }
+
+// TestLostSchedulerLogs: a scheduler log file the server lost is answered
+// as each release's handler answers a file it cannot read (404 on 2.0 and
+// later, 500 with the unclassified error body on 1.x), for a root run and
+// for a sub-run; the other run's scheduler log still reads.
+func TestLostSchedulerLogs(t *testing.T) {
+	t.Parallel()
+	// The recorded parent_job run and its child_job sub-run per release.
+	runs := []struct {
+		profile   fakedagu.Profile
+		root, sub string
+		subPath   string
+		status    int
+		code      string
+	}{
+		{fakedagu.ProfileCurrent, "0356UUnJXB5Ffd1qyncWee", "91BtJYkQW1SsskLaa43ZUyKwazXZNeYsWuDL4EC3BKCg", "sub-dag-runs", http.StatusNotFound, "not_found"},
+		{fakedagu.Profile129, "01a233ce-5a75-7538-b246-c88e6a8a1f75", "7pVtb2cbsb6D63TeGNqjUiDEVSAmYLPZ5M1ouTRDFGG", "sub-dag-runs", http.StatusInternalServerError, "internal_error"},
+		{fakedagu.Profile117, "01a233ce-e7be-7c42-900f-766080039ee9", "JAQe48QK738cpsBePzgDMNzaQj4WjS8yRiTm6wWK4brQ", "children", http.StatusInternalServerError, "internal_error"},
+	}
+	for _, r := range runs {
+		root := "/dag-runs/parent_job/" + r.root + "/log?tail=5"
+		sub := "/dag-runs/parent_job/" + r.root + "/" + r.subPath + "/" + r.sub + "/log?tail=5"
+		for _, c := range []struct{ lostID, lost, kept string }{{r.root, root, sub}, {r.sub, sub, root}} {
+			t.Run(string(r.profile)+" "+c.lost, func(t *testing.T) {
+				t.Parallel()
+				a := startAPI(t, func(o *fakedagu.Options) {
+					o.Profile = r.profile
+					o.LostSchedulerLogs = []string{c.lostID}
+				})
+				a.url = strings.TrimSuffix(a.url, "/api/v1") + a.server.APIPrefix()
+				if ans := a.get(t, c.lost); ans.status != r.status || ans.object(t)["code"] != r.code {
+					t.Errorf("lost %s: %d %s, want %d %s", c.lost, ans.status, ans.body, r.status, r.code)
+				}
+				// The current release keeps no scheduler log for sub-runs.
+				if r.profile == fakedagu.ProfileCurrent && c.kept == sub {
+					return
+				}
+				if ans := a.get(t, c.kept); ans.status != http.StatusOK {
+					t.Errorf("kept %s: %d %s", c.kept, ans.status, ans.body)
+				}
+			})
+		}
+	}
+}

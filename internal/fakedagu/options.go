@@ -75,6 +75,11 @@ type Options struct {
 	// step-log routes answer them as the release answers a missing file
 	// (404 on 2.0 and later, 500 on 1.x).
 	LostStepLogs []LostStepLog
+	// LostSchedulerLogs are the IDs of root runs and sub-runs whose
+	// scheduler log file the server can no longer read: the scheduler-log
+	// routes answer them as the release answers a missing file (404 on 2.0
+	// and later, 500 on 1.x).
+	LostSchedulerLogs []string
 }
 
 // LostStepLog is a step log file the server has lost (removed by log

@@ -418,3 +418,42 @@ func TestLostStepLogOnEveryRelease(t *testing.T) {
 		})
 	}
 }
+
+// TestLostSchedulerLogOnEveryRelease: a run whose scheduler log file Dagu
+// lost answers run_logs the same on every release, although 1.x's handler
+// answers it (and a lost step stream's probe) with 500 where later ones
+// answer 404: an empty scheduler log (counts 0, hasMore false) and the
+// lost stream marked absent, by ID and through latest. A missing run is
+// still not found on dagRunId.
+func TestLostSchedulerLogOnEveryRelease(t *testing.T) {
+	t.Parallel()
+	for _, p := range []fakedagu.Profile{fakedagu.ProfileCurrent, fakedagu.Profile26, fakedagu.Profile20, fakedagu.Profile129, fakedagu.Profile117} {
+		t.Run(string(p), func(t *testing.T) {
+			t.Parallel()
+			probe := newAdapterEnv(t, envOptions{fake: fakedagu.Options{Profile: p}, detect: true})
+			id := latestIDOf(t, probe, "parent_job")
+			env := newAdapterEnv(t, envOptions{detect: true, fake: fakedagu.Options{
+				Profile: p, LostSchedulerLogs: []string{id},
+				LostStepLogs: []fakedagu.LostStepLog{{RunID: id, Step: "prepare", Stream: "stderr"}},
+			}})
+			for _, addr := range []model.RunAddress{runOf("parent_job", id), runOf("parent_job", "latest")} {
+				got, err := env.adapter.GetRunLogs(context.Background(), addr, model.LogQuery{Tail: 5})
+				if err != nil {
+					t.Fatalf("%s: %v", addr.DAGRunID, err)
+				}
+				if got.SchedulerLog != (model.LogWindow{}) || got.DAGRunID != id {
+					t.Errorf("%s: scheduler log %+v of run %s, want empty of %s", addr.DAGRunID, got.SchedulerLog, got.DAGRunID, id)
+				}
+				for _, s := range got.StepLogs {
+					if s.StepName == "prepare" && (!s.HasStdout || s.HasStderr) {
+						t.Errorf("%s: prepare: stdout %v stderr %v, want true false", addr.DAGRunID, s.HasStdout, s.HasStderr)
+					}
+				}
+			}
+			_, err := env.adapter.GetRunLogs(context.Background(), runOf("parent_job", "nope"), model.LogQuery{})
+			if e := errorOf(t, err); e.Status != http.StatusNotFound || e.Field != model.FieldDAGRunID {
+				t.Errorf("missing run: %+v", e)
+			}
+		})
+	}
+}

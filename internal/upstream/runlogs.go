@@ -157,11 +157,13 @@ func (a *Adapter) runLogWindow(q model.LogQuery) (w restclient.LogWindow, defaul
 	return w, false
 }
 
-// schedulerLog reads the scheduler log; a 404 (the run never wrote one)
-// is an empty log.
+// schedulerLog reads the scheduler log; a missing log file (a 404, or
+// 1.x's 500 for a file it cannot read, see unreadableLogFile) is an empty
+// log. readRunLogs answers nothing before the run's details were read, so
+// the log is taken for missing only once the run is known to exist.
 func (a *Adapter) schedulerLog(ctx context.Context, ref restclient.RunRef, w restclient.LogWindow) (*gen.Log, error) {
 	l, err := a.client.GetRunLog(ctx, ref, w)
-	if isHTTP(err, http.StatusNotFound) {
+	if isHTTP(err, http.StatusNotFound) || a.unreadableLogFile(err) {
 		return &gen.Log{}, nil
 	}
 	return l, err
@@ -231,13 +233,14 @@ func (a *Adapter) probeStreams(ctx context.Context, g *errgroup.Group, ref restc
 }
 
 // streamExists reads the first line of a step's stream: 200 means the
-// file exists, 404 that it does not.
+// file exists, 404 (or 1.x's 500, see unreadableLogFile) that it does
+// not. Probes follow the run's details, which name the step.
 func (a *Adapter) streamExists(ctx context.Context, ref restclient.RunRef, step string, stream gen.LogStream) (bool, error) {
 	_, err := a.client.GetStepLog(ctx, restclient.StepRef{Run: ref, Step: step}, stream, restclient.LogWindow{Head: 1})
 	switch {
 	case err == nil:
 		return true, nil
-	case isHTTP(err, http.StatusNotFound):
+	case isHTTP(err, http.StatusNotFound), a.unreadableLogFile(err):
 		return false, nil
 	}
 	return false, err

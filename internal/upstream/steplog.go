@@ -128,16 +128,18 @@ func (a *Adapter) checkReads(reads []streamRead, body bool, route string) (missi
 	return missing, nil
 }
 
-// unreadableLogFile reports a step-log answer of Dagu 1.x (the /api/v2
-// releases) for a stream file its handler could not read. Those handlers
-// answer a missing run or step with 404 but return any failure to read
-// the file, a missing file included, as their error, which Dagu answers
-// with 500; 2.0 and later answer a missing file with 404. So on 1.x a 500
-// of a step-log read is taken for the missing file it almost always is,
-// once the run's details show the step (see locateStep), and is answered
-// as a missing file is on later releases: an empty stream next to one
-// that reads, or not found. The rare unreadable file that does exist is
-// answered the same way; 1.x gives nothing to tell it apart by.
+// unreadableLogFile reports a log answer of Dagu 1.x (the /api/v2
+// releases) for a scheduler or stream file its handler could not read.
+// Those handlers answer a missing run or step with 404 but return any
+// failure to read the file, a missing file included, as their error, which
+// Dagu answers with 500; 2.0 and later answer a missing file with 404. So
+// on 1.x a 500 of a log read is taken for the missing file it almost
+// always is, once the run's details show the run and step (see locateStep
+// and readRunLogs), and is answered as a missing file is on later
+// releases: an empty stream next to one that reads, not found, an empty
+// scheduler log or a stream run_logs marks absent. The rare unreadable
+// file that does exist is answered the same way; 1.x gives nothing to
+// tell it apart by.
 func (a *Adapter) unreadableLogFile(err error) bool {
 	return a.capsOrCurrent().APIBase == restclient.APIv2 && isHTTP(err, http.StatusInternalServerError)
 }
