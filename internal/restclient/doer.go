@@ -84,7 +84,7 @@ func (d *doer) Do(req *http.Request) (*http.Response, error) {
 	res, err := d.execute(ctx, req, key)
 	resp, err := d.finish(ctx, cancel, route, res, err)
 	d.metrics.observe(route, outcomeOf(resp, err), time.Since(start))
-	d.outage.observe(route, resp, err)
+	d.outage.observe(route, d.guard.apiBase(req.URL), resp, err)
 	return resp, err
 }
 

@@ -123,15 +123,41 @@ type guard struct {
 	// prefixes are the escaped REST base paths, e.g. "/api/v1" and
 	// "/dagu/api/v2": the allow-list applies under each.
 	prefixes []string
-	matcher  *matcher
+	// bases[i] is the API base prefixes[i] ends in ("" for none).
+	bases   []APIBase
+	matcher *matcher
 }
 
 func newGuard(restBases ...*url.URL) *guard {
 	g := &guard{scheme: restBases[0].Scheme, host: strings.ToLower(restBases[0].Host), matcher: newMatcher(allowedRoutes)}
 	for _, b := range restBases {
-		g.prefixes = append(g.prefixes, strings.TrimSuffix(b.EscapedPath(), "/"))
+		prefix := strings.TrimSuffix(b.EscapedPath(), "/")
+		g.prefixes = append(g.prefixes, prefix)
+		g.bases = append(g.bases, apiBaseOfPrefix(prefix))
 	}
 	return g
+}
+
+// apiBaseOfPrefix is the API base a REST base path ends in, or "".
+func apiBaseOfPrefix(prefix string) APIBase {
+	for _, b := range apiBases {
+		if strings.HasSuffix(prefix, string(b)) {
+			return b
+		}
+	}
+	return ""
+}
+
+// apiBase is the API base the request u addresses (the one its path
+// starts under), or "" for none.
+func (g *guard) apiBase(u *url.URL) APIBase {
+	escaped := u.EscapedPath()
+	for i, prefix := range g.prefixes {
+		if rest, ok := strings.CutPrefix(escaped, prefix); ok && strings.HasPrefix(rest, "/") {
+			return g.bases[i]
+		}
+	}
+	return ""
 }
 
 // restPath returns the escaped path below one of the REST bases.

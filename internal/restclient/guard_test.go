@@ -361,3 +361,36 @@ func filledValue(typ reflect.Type) reflect.Value {
 	}
 	return v
 }
+
+// TestGuardAPIBase: the API base of a request is the REST base its path
+// starts under, below any base path of the Dagu URL.
+func TestGuardAPIBase(t *testing.T) {
+	t.Parallel()
+	var bases []*url.URL
+	for _, b := range apiBases {
+		u, err := restBaseURL("https://dagu.example/api/v2/dagu", b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bases = append(bases, u)
+	}
+	g := newGuard(bases...)
+	tests := []struct {
+		path string
+		want APIBase
+	}{
+		{"/api/v2/dagu/api/v1/dag-runs/d/r/log", APIv1},
+		{"/api/v2/dagu/api/v2/dag-runs/d/r/log", APIv2},
+		{"/api/v2/dag-runs/d/r/log", ""},
+		{"/api/v2/dagu/api/v2dags", ""},
+	}
+	for _, tt := range tests {
+		u, err := url.Parse("https://dagu.example" + tt.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := g.apiBase(u); got != tt.want {
+			t.Errorf("%s: API base %q, want %q", tt.path, got, tt.want)
+		}
+	}
+}

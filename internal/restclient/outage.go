@@ -13,8 +13,9 @@ import (
 )
 
 // An outage is a run of calls that found Dagu down: no answer (connection
-// refused or reset, timeout, TLS failure) or a 5xx answer. The first call
-// that gets any other answer ends it. Operators see both ends at warn level
+// refused or reset, timeout, TLS failure) or a 5xx answer other than the
+// handler answers of handlerFailures. The first call that gets any other
+// answer ends it. Operators see both ends at warn level
 // whatever the access log's level, with the failing route and the count,
 // and /readyz shows an outage in progress.
 
@@ -54,18 +55,63 @@ func newOutageTracker(log *slog.Logger) *outageTracker {
 	return &outageTracker{log: log, now: time.Now, lines: rate.NewLimiter(rate.Every(10*time.Second), 6)}
 }
 
-// callHealth says what a call's outcome tells about Dagu: down (no answer
-// in time, the connection or TLS failed, or a 5xx answer, named by
+// handlerFailure is a 5xx answer that is a Dagu handler's answer to the
+// request, not Dagu being down: the status, of one of the routes, from a
+// Dagu serving the API base.
+type handlerFailure struct {
+	base   APIBase
+	routes map[string]bool
+	status int
+}
+
+// handlerFailures are the 5xx answers that tell nothing about whether Dagu
+// is up. They neither start nor extend an outage, nor end one: Dagu answered,
+// but with a failure that a down Dagu could give too.
+var handlerFailures = []handlerFailure{
+	// Dagu 1.x (the /api/v2 releases) returns a failure to read a
+	// scheduler or step log file, a missing file included, as its log
+	// handlers' error, which it answers with 500; 2.0 and later answer a
+	// missing file with 404.
+	{base: APIv2, routes: logRoutes(), status: http.StatusInternalServerError},
+}
+
+// logRoutes are the scheduler-log and step-log routes of every run route
+// family.
+func logRoutes() map[string]bool {
+	out := map[string]bool{}
+	for _, f := range runRouteTable {
+		for _, r := range []string{f.SchedulerLog, f.StepLog} {
+			if r != "" {
+				out[r] = true
+			}
+		}
+	}
+	return out
+}
+
+// isHandlerFailure reports whether e is one of handlerFailures for a call
+// to the API base.
+func isHandlerFailure(base APIBase, e *Error) bool {
+	for _, f := range handlerFailures {
+		if f.base == base && f.status == e.Status && f.routes[e.Route] {
+			return true
+		}
+	}
+	return false
+}
+
+// callHealth says what a call to the API base tells about Dagu: down (no
+// answer in time, the connection or TLS failed, or a 5xx answer, named by
 // outcome), or up (any other answer). Calls that ended for the gateway's
 // own reasons (the caller went away, a limit or refusal of the gateway's,
-// an answer too big or unreadable) tell neither.
-func callHealth(resp *http.Response, err error) (outcome string, down, up bool) {
+// an answer too big or unreadable) and handlerFailures tell neither.
+func callHealth(base APIBase, resp *http.Response, err error) (outcome string, down, up bool) {
 	if err == nil {
 		return "", false, resp != nil
 	}
 	e, ok := AsError(err)
 	switch {
-	case !ok:
+	case !ok, isHandlerFailure(base, e):
 		return "", false, false
 	case e.Status >= 500:
 		return outcomeOf(nil, err), true, false
@@ -77,9 +123,9 @@ func callHealth(resp *http.Response, err error) (outcome string, down, up bool) 
 	return e.outcome(), true, false // timeout, tls or network
 }
 
-// observe records one finished call.
-func (o *outageTracker) observe(route string, resp *http.Response, err error) {
-	outcome, down, up := callHealth(resp, err)
+// observe records one finished call of route under the API base.
+func (o *outageTracker) observe(route string, base APIBase, resp *http.Response, err error) {
+	outcome, down, up := callHealth(base, resp, err)
 	if !down && !up {
 		return
 	}

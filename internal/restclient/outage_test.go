@@ -117,23 +117,115 @@ func TestFlappingOutagesAreRateLimited(t *testing.T) {
 	down := &Error{Route: RouteDAGs, Status: http.StatusBadGateway}
 	up := &Error{Route: RouteDAGs, Status: http.StatusNotFound, Code: "not_found"}
 	for range 50 {
-		o.observe(RouteDAGs, nil, down)
-		o.observe(RouteDAGs, nil, up)
+		o.observe(RouteDAGs, APIv1, nil, down)
+		o.observe(RouteDAGs, APIv1, nil, up)
 	}
 	if n := len(logs.JSONLines(t)); n > 12 {
 		t.Fatalf("50 flaps wrote %d lines", n)
 	}
 	clock.Advance(time.Minute)
-	o.observe(RouteDAGs, nil, down)
+	o.observe(RouteDAGs, APIv1, nil, down)
 	lines := logs.JSONLines(t)
 	last := lines[len(lines)-1]
 	if held, _ := last["outages_not_logged"].(float64); held < 40 || !strings.Contains(last["msg"].(string), "started") {
 		t.Fatalf("the next line after the flaps: %v", last)
 	}
 	for _, quiet := range []error{&Error{Route: RouteDAGs, Canceled: true}, &Error{Route: RouteDAGs, Busy: true}} {
-		o.observe(RouteDAGs, nil, quiet)
+		o.observe(RouteDAGs, APIv1, nil, quiet)
 	}
 	if _, ok := o.state(); !ok {
 		t.Fatal("the caller going away or the gateway's own cap ended the outage")
+	}
+}
+
+// TestMissingLogAnswersOf1xAreNoOutage: Dagu 1.x (the /api/v2 releases)
+// answers a log read whose file is missing with its handler's 500, so a
+// 500 of a log route under /api/v2 is Dagu answering: it neither starts
+// nor extends an outage, nor ends one. The same 500 on any other route or
+// under /api/v1 (2.x answers a missing file with 404), and any other 5xx
+// of a 1.x log route, is an outage.
+func TestMissingLogAnswersOf1xAreNoOutage(t *testing.T) {
+	t.Parallel()
+	root := RunRef{Name: "d", RunID: "r1"}
+	sub := RunRef{Name: "d", RunID: "r1", SubRunID: "s1"}
+	schedulerLog := func(ref RunRef) func(context.Context, *Client) error {
+		return func(ctx context.Context, c *Client) error {
+			_, err := c.GetRunLog(ctx, ref, LogWindow{Tail: 5})
+			return err
+		}
+	}
+	stepLog := func(ref RunRef) func(context.Context, *Client) error {
+		return func(ctx context.Context, c *Client) error {
+			_, err := c.GetStepLog(ctx, StepRef{Run: ref, Step: "s"}, gen.StreamStdout, LogWindow{Head: 1})
+			return err
+		}
+	}
+	dags := func(ctx context.Context, c *Client) error {
+		_, err := c.ListDAGs(ctx, gen.ListDAGsParams{})
+		return err
+	}
+	details := func(ctx context.Context, c *Client) error { _, err := c.GetRun(ctx, root); return err }
+	tests := []struct {
+		name     string
+		base     APIBase
+		children bool // Dagu 1.17's /children routes
+		status   int
+		call     func(context.Context, *Client) error
+		outage   bool
+	}{
+		{"1.x scheduler log", APIv2, false, http.StatusInternalServerError, schedulerLog(root), false},
+		{"1.29 sub-run scheduler log", APIv2, false, http.StatusInternalServerError, schedulerLog(sub), false},
+		{"1.17 child scheduler log", APIv2, true, http.StatusInternalServerError, schedulerLog(sub), false},
+		{"1.x step log", APIv2, false, http.StatusInternalServerError, stepLog(root), false},
+		{"1.29 sub-run step log", APIv2, false, http.StatusInternalServerError, stepLog(sub), false},
+		{"1.17 child step log", APIv2, true, http.StatusInternalServerError, stepLog(sub), false},
+		{"1.x scheduler log, 503", APIv2, false, http.StatusServiceUnavailable, schedulerLog(root), true},
+		{"1.x step log, 502", APIv2, false, http.StatusBadGateway, stepLog(root), true},
+		{"1.x DAG list", APIv2, false, http.StatusInternalServerError, dags, true},
+		{"1.x run details", APIv2, false, http.StatusInternalServerError, details, true},
+		{"2.x scheduler log", APIv1, false, http.StatusInternalServerError, schedulerLog(root), true},
+		{"2.x step log", APIv1, false, http.StatusInternalServerError, stepLog(sub), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv, _ := newServer(t, func(w http.ResponseWriter, _ *http.Request) {
+				writeJSON(w, tt.status, `{"code":"internal_error","message":"An unexpected error occurred"}`)
+			})
+			var logs testkit.LogBuffer
+			c := newTestClient(t, srv.URL, func(cfg *Config) {
+				cfg.Retries = -1
+				cfg.Logger = slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
+			})
+			c.SetAPIBase(tt.base)
+			c.SetChildRoutes(tt.children)
+			if err := tt.call(context.Background(), c); err == nil {
+				t.Fatal("a failing answer succeeded")
+			}
+			if _, ok := c.Outage(); ok != tt.outage || (len(logs.JSONLines(t)) == 1) != tt.outage {
+				t.Errorf("outage %v with log lines %v, want outage %v", ok, logs.JSONLines(t), tt.outage)
+			}
+		})
+	}
+}
+
+// TestMissingLogAnswersOf1xLeaveAnOutageAlone: during an outage, a 1.x
+// missing-log 500 neither counts as one more failure nor ends it.
+func TestMissingLogAnswersOf1xLeaveAnOutageAlone(t *testing.T) {
+	t.Parallel()
+	srv, _ := newServer(t, func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusInternalServerError, `{"code":"internal_error","message":"An unexpected error occurred"}`)
+	})
+	c := newTestClient(t, srv.URL, func(cfg *Config) { cfg.Retries = -1 })
+	c.SetAPIBase(APIv2)
+	ctx := context.Background()
+	if _, err := c.ListDAGs(ctx, gen.ListDAGsParams{}); err == nil {
+		t.Fatal("a 500 succeeded")
+	}
+	if _, err := c.GetRunLog(ctx, RunRef{Name: "d", RunID: "r1"}, LogWindow{Tail: 5}); err == nil {
+		t.Fatal("a 500 succeeded")
+	}
+	if outage, ok := c.Outage(); !ok || outage.Failures != 1 || outage.Route != RouteDAGs {
+		t.Fatalf("Outage() = %+v, %v, want the DAG list's outage with 1 failure", outage, ok)
 	}
 }
