@@ -3,9 +3,12 @@
 package main
 
 import (
+	"log/slog"
 	"sync"
 
 	"github.com/bytedance/gopkg/util/gctuner"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/config"
 )
 
 // gcMaxPercent caps how far the collector lets a small heap grow (6x its
@@ -40,4 +43,23 @@ func applyGCPolicy(floor int64, getenv func(string) string) bool {
 // gcPolicyApplies: a positive floor and no GOGC from the operator.
 func gcPolicyApplies(floor int64, getenv func(string) string) bool {
 	return floor > 0 && getenv("GOGC") == ""
+}
+
+// gcPolicyMessage is the start-up line that says whether the GC policy is
+// on (see logGCPolicy).
+const gcPolicyMessage = "GC policy"
+
+// logGCPolicy writes the start-up line of serve, stdio and demo about the
+// GC policy applyGCPolicy decided: on with its floor, or off and why (the
+// operator's GOGC, or a zero floor), so an operator sees which collector
+// policy the process runs with.
+func logGCPolicy(log *slog.Logger, floor int64, getenv func(string) string) {
+	switch {
+	case gcPolicyApplies(floor, getenv):
+		log.Info(gcPolicyMessage, "gc_policy", "on", "gc_heap_floor", config.FormatByteSize(floor), "gc_max_percent", gcMaxPercent)
+	case floor <= 0:
+		log.Info(gcPolicyMessage, "gc_policy", "off", "reason", "--gc-heap-floor is 0", "gc_heap_floor", config.FormatByteSize(floor))
+	default:
+		log.Info(gcPolicyMessage, "gc_policy", "off", "reason", "GOGC is set", "gogc", getenv("GOGC"))
+	}
 }

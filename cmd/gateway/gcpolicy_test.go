@@ -3,7 +3,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"runtime"
@@ -11,6 +14,11 @@ import (
 	"testing"
 
 	"github.com/bytedance/gopkg/util/gctuner"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/config"
+	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
+	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu/fakedagutest"
+	"github.com/dagu-mcp-gateway/gateway/internal/testkit"
 )
 
 // TestGCPolicyLeavesAnOperatorsChoiceAlone: GOGC or a zero floor keep Go's
@@ -67,5 +75,83 @@ func TestGCPolicyRaisesThePercentForASmallHeap(t *testing.T) {
 		if err != nil || !strings.Contains(string(out), tt.want) {
 			t.Errorf("GOGC=%q: %v\n%s\nwant %s", tt.gogc, err, out, tt.want)
 		}
+	}
+}
+
+// gcPolicyLine is the start-up line about the GC policy in a command's
+// JSON log, or nil.
+func gcPolicyLine(t *testing.T, logs *testkit.LogBuffer) map[string]any {
+	t.Helper()
+	for _, l := range logs.JSONLines(t) {
+		if l["msg"] == gcPolicyMessage {
+			return l
+		}
+	}
+	return nil
+}
+
+// TestStartupLogsTheGCPolicy: stdio says at start-up, at info, whether the
+// GC policy is on and with which floor, or why it is off (GOGC set, or a
+// zero floor). GOGC comes from the command's environment, so the test
+// process's own collector is left alone by the off cases.
+func TestStartupLogsTheGCPolicy(t *testing.T) {
+	t.Parallel()
+	_, daguURL := fakedagutest.Start(t, fakedagu.Options{APIKey: fakedagutest.APIKey})
+	tests := []struct {
+		name  string
+		args  []string
+		env   map[string]string
+		check func(map[string]any) bool
+	}{
+		{"default floor", nil, nil, func(l map[string]any) bool {
+			return l["gc_policy"] == "on" && l["gc_heap_floor"] == config.DefaultGCHeapFloor && l["reason"] == nil
+		}},
+		{"floor set", []string{"--gc-heap-floor", "32MiB"}, nil, func(l map[string]any) bool {
+			return l["gc_policy"] == "on" && l["gc_heap_floor"] == "32MiB"
+		}},
+		{"GOGC set", nil, map[string]string{"GOGC": "50"}, func(l map[string]any) bool {
+			return l["gc_policy"] == "off" && l["reason"] == "GOGC is set" && l["gogc"] == "50"
+		}},
+		{"floor 0", []string{"--gc-heap-floor", "0"}, nil, func(l map[string]any) bool {
+			return l["gc_policy"] == "off" && l["reason"] == "--gc-heap-floor is 0" && l["gc_heap_floor"] == "0"
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			env := map[string]string{"DAGU_API_KEY": fakedagutest.APIKey}
+			maps.Copy(env, tt.env)
+			var logs testkit.LogBuffer
+			args := append([]string{"stdio", "--dagu-url", daguURL, "--log-level", "info"}, tt.args...)
+			code := run(context.Background(), args, environment{
+				stdin: strings.NewReader(""), stdout: io.Discard, stderr: &logs, getenv: mapEnv(env),
+			})
+			l := gcPolicyLine(t, &logs)
+			if code != 0 || l == nil || l["level"] != "INFO" || !tt.check(l) {
+				t.Errorf("exit %d, GC policy line %v\n%s", code, l, logs.String())
+			}
+		})
+	}
+}
+
+// TestDemoLogsTheGCPolicy: serve and demo log the same line (demo serves
+// through serve's path).
+func TestDemoLogsTheGCPolicy(t *testing.T) {
+	t.Parallel()
+	var stdout, logs testkit.LogBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"demo", "--listen", "127.0.0.1:0", "--gc-heap-floor", "0"}, environment{
+			stdin: strings.NewReader(""), stdout: &stdout, stderr: &logs, getenv: func(string) string { return "" },
+		})
+	}()
+	waitForBanner(t, &stdout, done)
+	cancel()
+	if code := <-done; code != 0 {
+		t.Fatalf("demo exited %d", code)
+	}
+	if l := gcPolicyLine(t, &logs); l == nil || l["gc_policy"] != "off" || l["reason"] != "--gc-heap-floor is 0" {
+		t.Errorf("GC policy line %v\n%s", l, logs.String())
 	}
 }
