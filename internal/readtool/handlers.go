@@ -22,7 +22,7 @@ func (t *Tool) readReference(ctx context.Context, c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &model.ReferenceTopic{Name: name, MimeType: mimeMarkdown, Text: text}, nil
+	return t.topics.of(&model.ReferenceTopic{Name: name, MimeType: mimeMarkdown, Text: text})
 }
 
 func (t *Tool) readDAGs(ctx context.Context, _ *call, q model.DAGListQuery) (any, error) {

@@ -36,7 +36,7 @@ var encodedReferences = func() []byte {
 // field by field in the contract's order, instead of being marshalled
 // again as a whole.
 func (t *Tool) successResult(c *call, data any) (*mcp.CallToolResult, error) {
-	raw, err := json.Marshal(data)
+	data, raw, err := encode(data)
 	if err != nil {
 		return nil, err
 	}

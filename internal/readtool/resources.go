@@ -142,7 +142,7 @@ func (t *Tool) readURI(ctx context.Context, uri string) (*call, any, *Error) {
 // resourceBody is the resource's content: Markdown for reference topics and
 // wiki pages, YAML for DAG specs, the JSON data otherwise.
 func resourceBody(c *call, data any) (text, mimeType string, err error) {
-	switch d := data.(type) {
+	switch d := unwrapped(data).(type) {
 	case *model.ReferenceTopic:
 		return d.Text, mimeMarkdown, nil
 	case *model.WikiPage:
@@ -150,7 +150,7 @@ func resourceBody(c *call, data any) (text, mimeType string, err error) {
 	case *model.DAGSpec:
 		return d.Spec, mimeYAML, nil
 	}
-	raw, err := json.Marshal(data)
+	_, raw, err := encode(data)
 	return string(raw), mimeJSON, err
 }
 

@@ -73,6 +73,7 @@ type Tool struct {
 	limits        *callerLimits
 	disabled      []string
 	passthrough   bool
+	topics        topicEncodings
 }
 
 // New builds the tool.
