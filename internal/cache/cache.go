@@ -24,6 +24,8 @@ type Cache[K comparable, V any] struct {
 	evictions atomic.Uint64
 
 	flights *Flights[K, V]
+	// refreshes tracks the background loads of GetOrLoadStale.
+	refreshes refreshes[K]
 }
 
 // entry is one stored value with its size and expiry time.
@@ -95,7 +97,9 @@ func (c *Cache[K, V]) lookup(key K) (V, bool) {
 		return zero, false
 	}
 	if c.expired(e) {
-		c.lru.Remove(key)
+		if c.pastStale(e) {
+			c.lru.Remove(key)
+		}
 		var zero V
 		return zero, false
 	}
@@ -129,13 +133,13 @@ func (c *Cache[K, V]) Add(key K, v V) {
 	}
 }
 
-// dropExpiredTail drops expired values from the least recently used end,
-// so that values nobody reads again do not hold room until evicted.
-// The caller holds c.mu.
+// dropExpiredTail drops expired values (past Options.StaleFor as well)
+// from the least recently used end, so that values nobody reads again do
+// not hold room until evicted. The caller holds c.mu.
 func (c *Cache[K, V]) dropExpiredTail() {
 	for {
 		key, e, ok := c.lru.GetOldest()
-		if !ok || !c.expired(e) {
+		if !ok || !c.pastStale(e) {
 			return
 		}
 		c.lru.Remove(key)
@@ -145,6 +149,12 @@ func (c *Cache[K, V]) dropExpiredTail() {
 // expired reports whether e has outlived the TTL.
 func (c *Cache[K, V]) expired(e entry[V]) bool {
 	return !c.opts.Now().Before(e.expires)
+}
+
+// pastStale reports whether e has outlived the TTL and the stale window
+// after it (Options.StaleFor), so that nothing may serve it any more.
+func (c *Cache[K, V]) pastStale(e entry[V]) bool {
+	return !c.opts.Now().Before(e.expires.Add(c.opts.StaleFor))
 }
 
 // onRemove keeps the byte total in step with every removal simplelru makes.

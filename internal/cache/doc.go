@@ -7,7 +7,9 @@
 // is set, at most that many bytes as measured by Options.SizeOf. Every value
 // expires Options.TTL after it was stored. GetOrLoad runs one load for all
 // concurrent misses of the same key; a caller that stops waiting (its context
-// ends) does not cancel the load the other callers share.
+// ends) does not cancel the load the other callers share. GetOrLoadStale
+// also serves a value up to Options.StaleFor past its expiry at once while
+// one background load refreshes it (stale-while-revalidate).
 //
 // Keys are the caller's business. The cache never inspects them, so anything
 // that changes what a value may be shown to must be part of the key: callers

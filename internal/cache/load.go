@@ -24,6 +24,12 @@ func (c *Cache[K, V]) GetOrLoad(ctx context.Context, key K, load func(context.Co
 	if v, ok := c.Get(key); ok {
 		return v, nil
 	}
+	return c.loadShared(ctx, key, load)
+}
+
+// loadShared runs load for key, or joins the load of key in flight, and
+// stores a successful value.
+func (c *Cache[K, V]) loadShared(ctx context.Context, key K, load func(context.Context) (V, error)) (V, error) {
 	return c.flights.Do(ctx, key, func(ctx context.Context) (V, error) {
 		return c.loadAndStore(ctx, key, load)
 	})

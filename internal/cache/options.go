@@ -28,6 +28,11 @@ type Options[V any] struct {
 	// SizeOf measures a value. It is required when MaxBytes is above zero;
 	// without it every value counts as zero bytes.
 	SizeOf func(V) int64
+	// StaleFor is how long after expiring a value may still be served by
+	// GetOrLoadStale, while one background load refreshes it. An expired
+	// value is kept that long (it still counts against the bounds); Get,
+	// Peek and GetOrLoad never return it. Zero means no stale window.
+	StaleFor time.Duration
 	// LoadTimeout bounds one shared load of GetOrLoad, which runs detached
 	// from the callers' contexts. Zero means DefaultLoadTimeout.
 	LoadTimeout time.Duration
@@ -49,6 +54,8 @@ func (o Options[V]) validate() error {
 		return fmt.Errorf("cache %q: SizeOf is required when MaxBytes is set", o.Name)
 	case o.TTL <= 0:
 		return fmt.Errorf("cache %q: TTL must be above zero, got %s", o.Name, o.TTL)
+	case o.StaleFor < 0:
+		return fmt.Errorf("cache %q: StaleFor must not be negative, got %s", o.Name, o.StaleFor)
 	case o.LoadTimeout < 0:
 		return fmt.Errorf("cache %q: LoadTimeout must not be negative, got %s", o.Name, o.LoadTimeout)
 	case o.Registerer != nil && o.Name == "":

@@ -214,6 +214,14 @@ func (a *Adapter) Start(ctx context.Context) {
 	}()
 }
 
+// lifetime returns the context background work of the adapter runs
+// under: Start's ctx, or a context that never ends before Start.
+func (a *Adapter) lifetime() context.Context {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.baseCtx
+}
+
 func (a *Adapter) refreshLoop(ctx context.Context) {
 	ticker := time.NewTicker(a.opts.CapabilityRefresh)
 	defer ticker.Stop()

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 
@@ -61,7 +62,7 @@ func newAdapterCaches(o AdapterOptions) (adapterCaches, error) {
 		return c, fmt.Errorf("upstream adapter: %w", err)
 	}
 	c.names, err = cache.New[string, []string](cache.Options[[]string]{
-		Name: "dagu_dag_names", MaxEntries: namesCacheEntries, TTL: o.CacheTTL,
+		Name: "dagu_dag_names", MaxEntries: namesCacheEntries, TTL: o.CacheTTL, StaleFor: namesStaleFor(o.CacheTTL),
 		Registerer: o.Registerer, Now: o.Now,
 	})
 	if err != nil {
@@ -98,15 +99,24 @@ func (a *Adapter) cachedSpec(ctx context.Context, name string, load func(context
 	return &out, nil
 }
 
+// namesStaleFor is how long after expiring the DAG name list may still
+// answer while it is read again in the background: one more TTL, so a
+// list is at most twice the TTL old. The names only feed did-you-mean
+// hints, which a list that stale serves well, while reading all of them
+// again on a large server takes about a second.
+func namesStaleFor(ttl time.Duration) time.Duration { return ttl }
+
 // cachedNames returns the DAG names through the cache when caching is on,
-// as a slice the caller owns.
+// as a slice the caller owns. An expired list within namesStaleFor answers
+// at once while one background read, bounded by the cache's load timeout
+// and ended by the adapter's shutdown (Start's ctx), replaces it.
 func (a *Adapter) cachedNames(ctx context.Context, load func(context.Context) ([]string, error)) ([]string, error) {
 	if a.caches.names == nil {
 		return load(ctx)
 	}
 	fingerprint := a.client.Fingerprint(ctx)
 	shared := sharedstate.Key{Kind: sharedKindNames, Fingerprint: fingerprint}
-	names, err := a.caches.names.GetOrLoad(ctx, fingerprint, throughShared(a, shared, a.opts.CacheTTL, load))
+	names, err := a.caches.names.GetOrLoadStale(ctx, a.lifetime(), fingerprint, throughShared(a, shared, a.opts.CacheTTL, load))
 	if err != nil {
 		return nil, err
 	}

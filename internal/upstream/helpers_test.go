@@ -91,7 +91,7 @@ func newAdapterEnv(t testing.TB, o envOptions) *adapterEnv {
 		t.Fatal(err)
 	}
 	env.client, env.adapter = client, a
-	t.Cleanup(a.background.Wait)
+	t.Cleanup(a.waitBackground)
 	if o.detect {
 		if _, err := a.Refresh(context.Background()); err != nil {
 			t.Fatal(err)
@@ -207,4 +207,13 @@ func answerJSON(w http.ResponseWriter, status int, body string) bool {
 // fromDateOf formats the implicit window start for fakeNow.
 func fromDateOf(now time.Time) string {
 	return strconv.FormatInt(now.Add(-DefaultRunWindow).Unix(), 10)
+}
+
+// waitBackground waits for the goroutines the adapter and its caches
+// started.
+func (a *Adapter) waitBackground() {
+	a.background.Wait()
+	if a.caches.names != nil {
+		a.caches.names.WaitRefreshes()
+	}
 }

@@ -110,7 +110,7 @@ func replica(t *testing.T, env *adapterEnv, key restclient.KeySource, store *sha
 		t.Fatal(err)
 	}
 	_, _ = a.Refresh(context.Background()) // a refused key fails here, and later
-	t.Cleanup(a.background.Wait)
+	t.Cleanup(a.waitBackground)
 	return a
 }
 

@@ -95,7 +95,7 @@ func gatedReplica(t *testing.T, env *adapterEnv, gate *logGate, srv *redistest.S
 	if _, err := a.Refresh(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(a.background.Wait)
+	t.Cleanup(a.waitBackground)
 	return a
 }
 
