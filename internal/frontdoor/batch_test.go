@@ -41,18 +41,8 @@ func TestBatchesAreRefused(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			req, _ := http.NewRequest(http.MethodPost, ts.URL+"/mcp", strings.NewReader(tt.body))
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Accept", "application/json, text/event-stream")
 			req.Header.Set("Mcp-Protocol-Version", tt.version)
-			resp, err := ts.Client().Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer resp.Body.Close()
-			body, _ := io.ReadAll(resp.Body)
-			if resp.StatusCode != tt.want || !strings.Contains(string(body), tt.wantBody) {
-				t.Fatalf("got %d %s; want %d with %s", resp.StatusCode, body, tt.want, tt.wantBody)
-			}
+			expectMCPAnswer(t, ts, req, tt.want, tt.wantBody)
 		})
 	}
 }

@@ -42,20 +42,10 @@ func TestFrontDoorWithSDKHandler(t *testing.T) {
 			if tt.host != "" {
 				req.Host = tt.host
 			}
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Accept", "application/json, text/event-stream")
 			if tt.auth != "" {
 				req.Header.Set("Authorization", tt.auth)
 			}
-			resp, err := ts.Client().Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer resp.Body.Close()
-			body, _ := io.ReadAll(resp.Body)
-			if resp.StatusCode != tt.want || !strings.Contains(string(body), tt.wantBody) {
-				t.Fatalf("got %d %s; want %d with %s", resp.StatusCode, body, tt.want, tt.wantBody)
-			}
+			expectMCPAnswer(t, ts, req, tt.want, tt.wantBody)
 		})
 	}
 }
@@ -75,4 +65,22 @@ func sdkFrontDoor(t *testing.T, o Options) *httptest.Server {
 	ts := httptest.NewServer(front)
 	t.Cleanup(ts.Close)
 	return ts
+}
+
+// expectMCPAnswer sends req to ts with the headers of an MCP client (a
+// JSON body; JSON or an event stream accepted) and fails the test unless
+// the answer has status want and a body containing wantBody.
+func expectMCPAnswer(t *testing.T, ts *httptest.Server, req *http.Request, want int, wantBody string) {
+	t.Helper()
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := ts.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != want || !strings.Contains(string(body), wantBody) {
+		t.Fatalf("got %d %s; want %d with %s", resp.StatusCode, body, want, wantBody)
+	}
 }
