@@ -49,15 +49,10 @@ func newTokenAuth(tokens []string, file string, logger *slog.Logger, now func() 
 // enabled reports whether any token source is configured.
 func (a *tokenAuth) enabled() bool { return len(a.static) > 0 || a.file != nil }
 
-// match reports whether an Authorization header value carries one of the
-// configured tokens, and the caller name it carries ("" for an unnamed
-// token).
-func (a *tokenAuth) match(authorization string) (string, bool) {
-	token, ok := bearerToken(authorization)
-	if !ok {
-		return "", false
-	}
-	presented := sha256.Sum256([]byte(token))
+// match reports whether presented, the SHA-256 of a bearer token, is that
+// of one of the configured tokens, and the caller name it carries ("" for
+// an unnamed token).
+func (a *tokenAuth) match(presented [sha256.Size]byte) (string, bool) {
 	if name, found := a.static[presented]; found {
 		return name, true
 	}

@@ -4,6 +4,7 @@ package frontdoor
 
 import (
 	"context"
+	"crypto/sha256"
 	"net/http"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/redact"
@@ -34,14 +35,19 @@ func (a *tokenAuth) checkToken(authorization string) authVerdict {
 		return authVerdict{accepted: true, caller: "anonymous"}
 	}
 	token, sent := bearerToken(authorization)
-	name, accepted := a.match(authorization)
+	if !sent {
+		return authVerdict{caller: "unauthenticated"}
+	}
+	// The token is hashed once: its digest finds it and names the caller.
+	presented := sha256.Sum256([]byte(token))
+	name, accepted := a.match(presented)
 	switch {
 	case !accepted:
-		return authVerdict{sent: sent, caller: "unauthenticated"}
+		return authVerdict{sent: true, caller: "unauthenticated"}
 	case name != "":
 		return authVerdict{accepted: true, sent: true, caller: name}
 	}
-	return authVerdict{accepted: true, sent: true, caller: "token:" + redact.Fingerprint(token)}
+	return authVerdict{accepted: true, sent: true, caller: "token:" + redact.FingerprintOfDigest(presented)}
 }
 
 // withVerdict returns r carrying v.

@@ -17,8 +17,13 @@ import (
 // buckets, so it is never shortened: a prefix would let two accepted
 // credentials share one.
 func Fingerprint(secret string) string {
-	sum := sha256.Sum256([]byte(secret))
-	return hex.EncodeToString(sum[:])
+	return FingerprintOfDigest(sha256.Sum256([]byte(secret)))
+}
+
+// FingerprintOfDigest is Fingerprint of the secret whose SHA-256 is
+// digest: for a caller that hashed the secret already.
+func FingerprintOfDigest(digest [sha256.Size]byte) string {
+	return hex.EncodeToString(digest[:])
 }
 
 // URL returns raw with its password, if any, replaced by "xxxxx"; "" stays

@@ -3,6 +3,7 @@
 package redact
 
 import (
+	"crypto/sha256"
 	"strings"
 	"testing"
 )
@@ -45,5 +46,15 @@ func TestFingerprint(t *testing.T) {
 			t.Errorf("%q and %q share the fingerprint %s", secret, other, got)
 		}
 		seen[got] = secret
+	}
+}
+
+// TestFingerprintOfDigest: a caller that hashed the secret already gets
+// the fingerprint Fingerprint gives (the front door names callers so).
+func TestFingerprintOfDigest(t *testing.T) {
+	t.Parallel()
+	const want = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+	if got := FingerprintOfDigest(sha256.Sum256(nil)); got != want {
+		t.Errorf("FingerprintOfDigest(sha256 of nothing) = %q, want %q", got, want)
 	}
 }
