@@ -106,42 +106,49 @@ func (r *resolver) string(flag string) string {
 }
 
 func (r *resolver) bool(flag string) bool {
-	if v, ok := r.fromEnv(flag); ok {
+	return resolveValue(r, flag, r.fs.GetBool, func(v string) (bool, error) {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
-			r.fail(flag, fmt.Errorf("%q is not a boolean: use true or false", v))
+			err = fmt.Errorf("%q is not a boolean: use true or false", v)
 		}
-		return b
-	}
-	b, err := r.fs.GetBool(flag)
-	r.lookupErr(flag, err)
-	return b
+		return b, err
+	})
 }
 
 func (r *resolver) duration(flag string) time.Duration {
-	if v, ok := r.fromEnv(flag); ok {
+	return resolveValue(r, flag, r.fs.GetDuration, func(v string) (time.Duration, error) {
 		d, err := time.ParseDuration(v)
 		if err != nil {
-			r.fail(flag, fmt.Errorf("%q is not a duration: write it like 15s, 2m or 1h30m", v))
+			err = fmt.Errorf("%q is not a duration: write it like 15s, 2m or 1h30m", v)
 		}
-		return d
-	}
-	d, err := r.fs.GetDuration(flag)
-	r.lookupErr(flag, err)
-	return d
+		return d, err
+	})
 }
 
 func (r *resolver) int(flag string) int {
-	if v, ok := r.fromEnv(flag); ok {
+	return resolveValue(r, flag, r.fs.GetInt, func(v string) (int, error) {
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			r.fail(flag, fmt.Errorf("%q is not a whole number", v))
+			err = fmt.Errorf("%q is not a whole number", v)
 		}
-		return n
+		return n, err
+	})
+}
+
+// resolveValue is a flag's value: its environment variable's, parsed by
+// parse, when that is set, else the flag's as get reads it. A parse or
+// lookup failure is recorded against the flag.
+func resolveValue[T any](r *resolver, flag string, get func(string) (T, error), parse func(string) (T, error)) T {
+	if v, ok := r.fromEnv(flag); ok {
+		x, err := parse(v)
+		if err != nil {
+			r.fail(flag, err)
+		}
+		return x
 	}
-	n, err := r.fs.GetInt(flag)
+	x, err := get(flag)
 	r.lookupErr(flag, err)
-	return n
+	return x
 }
 
 func (r *resolver) byteSize(flag string) int64 {
