@@ -62,6 +62,12 @@ func TestQueryValues(t *testing.T) {
 		{tForeachItems, "perPage=501", false}, {tForeachItems, "status=failed&status=running", false},
 		{tDAGs, "page=%zz", false}, {tDAGs, "page=1;perPage=2", false}, {tRuns, "name=a+b", true},
 		{tDAGs, "page=+3", true}, {tDAGs, "", true},
+		// The lower bounds and empty values of the remaining rows.
+		{tRuns, "name=", false}, {tRuns, "limit=0", false}, {tRuns, "labels=a,,b", false}, {tRuns, "toDate=x", false},
+		{tWiki, "page=0", false}, {tWiki, "perPage=0", false}, {tWiki, "order=up", false}, {tWiki, "flat=", false},
+		{tRunLogs, "tail=0", false}, {tStepLog, "tail=0", false}, {tStepLog, "tail=10001", false},
+		{tStepLog, "head=10000", true}, {tStepLog, "head=10001", false}, {tStepLog, "limit=0", false},
+		{tForeachItems, "page=0", false}, {tForeachItems, "perPage=0", false}, {tForeachItems, "parent=", false},
 	}
 	for _, tt := range tests {
 		args := queryTargetArgs[tt.target]
