@@ -89,9 +89,19 @@ func (t *Tool) entryPoints() []*mcp.Resource {
 // ReadResource answers resources/read for a dagu:// URI by the URI-mode
 // read; a failure is a JSON-RPC error whose data is the contract's error
 // object (code, message, field, uri, details).
-func (t *Tool) ReadResource(ctx context.Context, req *mcp.ReadResourceRequest) (_ *mcp.ReadResourceResult, err error) {
+func (t *Tool) ReadResource(ctx context.Context, req *mcp.ReadResourceRequest) (res *mcp.ReadResourceResult, err error) {
 	defer t.traceResource(&ctx, req, &err)()
 	start := time.Now()
+	var c *call
+	// Like a tool call, a read that panics answers internal_error instead
+	// of taking the gateway down (the MCP SDK does not recover handlers).
+	defer func() {
+		if p := recover(); p != nil {
+			e := t.panicked(ctx, p, c)
+			t.observe(ctx, c, errorResult(e), time.Since(start))
+			res, err = nil, resourceError(e)
+		}
+	}()
 	uri := ""
 	var extra *mcp.RequestExtra
 	if req != nil && req.Params != nil {
@@ -100,7 +110,6 @@ func (t *Tool) ReadResource(ctx context.Context, req *mcp.ReadResourceRequest) (
 	ctx = t.withRequestInfo(ctx, extra, methodResourceRead)
 	ctx, cancel := t.withDeadline(ctx)
 	defer cancel()
-	var c *call
 	var data any
 	e := t.limits.admit(ctx)
 	if e == nil {
@@ -110,11 +119,14 @@ func (t *Tool) ReadResource(ctx context.Context, req *mcp.ReadResourceRequest) (
 		t.observe(ctx, c, errorResult(e), time.Since(start))
 		return nil, resourceError(e)
 	}
-	t.observe(ctx, c, &mcp.CallToolResult{}, time.Since(start))
 	text, mimeType, err := resourceBody(c, data)
 	if err != nil {
-		return nil, resourceError(internalError())
+		// Logged with its cause, as a tool call's encoding failure is.
+		e = classify(err, c)
+		t.observe(ctx, c, errorResult(e), time.Since(start))
+		return nil, resourceError(e)
 	}
+	t.observe(ctx, c, &mcp.CallToolResult{}, time.Since(start))
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: mimeType, Text: text}}}, nil
 }
 

@@ -143,10 +143,7 @@ func (t *Tool) Call(ctx context.Context, args json.RawMessage) (res *mcp.CallToo
 	var c *call
 	defer func() {
 		if p := recover(); p != nil {
-			t.log.ErrorContext(ctx, "dagu_read panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			e := internalError()
-			decorate(e, c)
-			res = errorResult(e)
+			res = errorResult(t.panicked(ctx, p, c))
 		}
 		t.observe(ctx, c, res, time.Since(start))
 	}()
@@ -154,6 +151,15 @@ func (t *Tool) Call(ctx context.Context, args json.RawMessage) (res *mcp.CallToo
 	defer cancel()
 	c, res = t.run(runCtx, args)
 	return res
+}
+
+// panicked logs a read that panicked, with its stack, and is the
+// internal_error it answers: one read's bug never takes the gateway down.
+func (t *Tool) panicked(ctx context.Context, p any, c *call) *Error {
+	t.log.ErrorContext(ctx, "dagu_read panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+	e := internalError()
+	decorate(e, c)
+	return e
 }
 
 func (t *Tool) run(ctx context.Context, args json.RawMessage) (*call, *mcp.CallToolResult) {
@@ -202,11 +208,17 @@ func (t *Tool) refuseDisabled(c *call) *Error {
 
 // read performs a validated call: the one read path of tool calls and
 // resource reads.
-func (t *Tool) read(ctx context.Context, c *call) (any, *Error) {
+func (t *Tool) read(ctx context.Context, c *call) (_ any, e *Error) {
+	// A port that panics fails this read only, with its target and URI.
+	defer func() {
+		if p := recover(); p != nil {
+			e = t.panicked(ctx, p, c)
+		}
+	}()
 	data, err := c.spec.reader.read(t, ctx, c)
 	if err != nil {
 		f, isFailure := model.AsFailure(err)
-		e := t.explainNotFound(ctx, c, err)
+		e = t.explainNotFound(ctx, c, err)
 		if e != nil {
 			decorate(e, c)
 		} else {
