@@ -139,6 +139,20 @@ func TestLogDownloads(t *testing.T) {
 	}
 }
 
+// lostLogRuns are the recorded parent_job run and its child_job sub-run per
+// release, with the answer each release gives for a log file it lost.
+var lostLogRuns = []struct {
+	profile   fakedagu.Profile
+	root, sub string
+	subPath   string
+	status    int
+	code      string
+}{
+	{fakedagu.ProfileCurrent, "0356UUnJXB5Ffd1qyncWee", "91BtJYkQW1SsskLaa43ZUyKwazXZNeYsWuDL4EC3BKCg", "sub-dag-runs", http.StatusNotFound, "not_found"},
+	{fakedagu.Profile129, "01a233ce-5a75-7538-b246-c88e6a8a1f75", "7pVtb2cbsb6D63TeGNqjUiDEVSAmYLPZ5M1ouTRDFGG", "sub-dag-runs", http.StatusInternalServerError, "internal_error"},
+	{fakedagu.Profile117, "01a233ce-e7be-7c42-900f-766080039ee9", "JAQe48QK738cpsBePzgDMNzaQj4WjS8yRiTm6wWK4brQ", "children", http.StatusInternalServerError, "internal_error"},
+}
+
 // TestLostStepLogs: a step log file the server lost is answered as each
 // release's handler answers a file it cannot read: 404 on 2.0 and later,
 // 500 with the unclassified error body on 1.x (its handlers return the
@@ -146,19 +160,7 @@ func TestLogDownloads(t *testing.T) {
 // reads.
 func TestLostStepLogs(t *testing.T) {
 	t.Parallel()
-	// The recorded parent_job run and its child_job sub-run per release.
-	runs := []struct {
-		profile   fakedagu.Profile
-		root, sub string
-		subPath   string
-		status    int
-		code      string
-	}{
-		{fakedagu.ProfileCurrent, "0356UUnJXB5Ffd1qyncWee", "91BtJYkQW1SsskLaa43ZUyKwazXZNeYsWuDL4EC3BKCg", "sub-dag-runs", http.StatusNotFound, "not_found"},
-		{fakedagu.Profile129, "01a233ce-5a75-7538-b246-c88e6a8a1f75", "7pVtb2cbsb6D63TeGNqjUiDEVSAmYLPZ5M1ouTRDFGG", "sub-dag-runs", http.StatusInternalServerError, "internal_error"},
-		{fakedagu.Profile117, "01a233ce-e7be-7c42-900f-766080039ee9", "JAQe48QK738cpsBePzgDMNzaQj4WjS8yRiTm6wWK4brQ", "children", http.StatusInternalServerError, "internal_error"},
-	}
-	for _, r := range runs {
+	for _, r := range lostLogRuns {
 		t.Run(string(r.profile), func(t *testing.T) {
 			t.Parallel()
 			a := startAPI(t, func(o *fakedagu.Options) {
@@ -189,19 +191,7 @@ func TestLostStepLogs(t *testing.T) {
 // for a sub-run; the other run's scheduler log still reads.
 func TestLostSchedulerLogs(t *testing.T) {
 	t.Parallel()
-	// The recorded parent_job run and its child_job sub-run per release.
-	runs := []struct {
-		profile   fakedagu.Profile
-		root, sub string
-		subPath   string
-		status    int
-		code      string
-	}{
-		{fakedagu.ProfileCurrent, "0356UUnJXB5Ffd1qyncWee", "91BtJYkQW1SsskLaa43ZUyKwazXZNeYsWuDL4EC3BKCg", "sub-dag-runs", http.StatusNotFound, "not_found"},
-		{fakedagu.Profile129, "01a233ce-5a75-7538-b246-c88e6a8a1f75", "7pVtb2cbsb6D63TeGNqjUiDEVSAmYLPZ5M1ouTRDFGG", "sub-dag-runs", http.StatusInternalServerError, "internal_error"},
-		{fakedagu.Profile117, "01a233ce-e7be-7c42-900f-766080039ee9", "JAQe48QK738cpsBePzgDMNzaQj4WjS8yRiTm6wWK4brQ", "children", http.StatusInternalServerError, "internal_error"},
-	}
-	for _, r := range runs {
+	for _, r := range lostLogRuns {
 		root := "/dag-runs/parent_job/" + r.root + "/log?tail=5"
 		sub := "/dag-runs/parent_job/" + r.root + "/" + r.subPath + "/" + r.sub + "/log?tail=5"
 		for _, c := range []struct{ lostID, lost, kept string }{{r.root, root, sub}, {r.sub, sub, root}} {
