@@ -49,15 +49,22 @@ func BenchmarkDecodeGetRoutes(b *testing.B) {
 	}
 }
 
-// BenchmarkGetDAGRoundTrip measures one guarded call through resty and the
-// generated client against a local server answering a recorded DAG.
-func BenchmarkGetDAGRoundTrip(b *testing.B) {
-	fx := loadFixtures(b)["009-dags-mcp-read-contract.json"]
-	srv, _ := newServer(b, serveFixture(fx))
+// fixtureBenchClient returns a client of a local server answering the
+// recorded fixture.
+func fixtureBenchClient(b *testing.B, fixture string) *Client {
+	b.Helper()
+	srv, _ := newServer(b, serveFixture(loadFixtures(b)[fixture]))
 	c, err := New(Config{BaseURL: srv.URL, Key: StaticKey("dagu_bench")})
 	if err != nil {
 		b.Fatal(err)
 	}
+	return c
+}
+
+// BenchmarkGetDAGRoundTrip measures one guarded call through resty and the
+// generated client against a local server answering a recorded DAG.
+func BenchmarkGetDAGRoundTrip(b *testing.B) {
+	c := fixtureBenchClient(b, "009-dags-mcp-read-contract.json")
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -95,12 +102,7 @@ func BenchmarkBurstOf32(b *testing.B) {
 // generated client against a local server answering a recorded failed
 // run's details (about 2 KB, the first read of a `run`).
 func BenchmarkGetRunRoundTrip(b *testing.B) {
-	fx := loadFixtures(b)["037-dag-runs-failing-job-0356UUn8VwcWFuh5L8qwbp.json"]
-	srv, _ := newServer(b, serveFixture(fx))
-	c, err := New(Config{BaseURL: srv.URL, Key: StaticKey("dagu_bench")})
-	if err != nil {
-		b.Fatal(err)
-	}
+	c := fixtureBenchClient(b, "037-dag-runs-failing-job-0356UUn8VwcWFuh5L8qwbp.json")
 	ctx := context.Background()
 	ref := RunRef{Name: "failing_job", RunID: "0356UUn8VwcWFuh5L8qwbp"}
 	b.ReportAllocs()
