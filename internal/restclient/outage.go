@@ -100,6 +100,14 @@ func isHandlerFailure(base APIBase, e *Error) bool {
 	return false
 }
 
+// IsHandlerFailure reports whether err is one of handlerFailures for a call
+// to the API base (on 1.x, a log read whose file the handler could not
+// read), so callers give that fact the meaning this table gives it.
+func IsHandlerFailure(base APIBase, err error) bool {
+	e, ok := AsError(err)
+	return ok && isHandlerFailure(base, e)
+}
+
 // callHealth says what a call to the API base tells about Dagu: down (no
 // answer in time, the connection or TLS failed, or a 5xx answer, named by
 // outcome), or up (any other answer). Calls that ended for the gateway's

@@ -139,9 +139,10 @@ func (a *Adapter) checkReads(reads []streamRead, body bool, route string) (missi
 // releases: an empty stream next to one that reads, not found, an empty
 // scheduler log or a stream run_logs marks absent. The rare unreadable
 // file that does exist is answered the same way; 1.x gives nothing to
-// tell it apart by.
+// tell it apart by. The fact is restclient's handlerFailures table, the
+// one the outage tracker reads too.
 func (a *Adapter) unreadableLogFile(err error) bool {
-	return a.capsOrCurrent().APIBase == restclient.APIv2 && isHTTP(err, http.StatusInternalServerError)
+	return restclient.IsHandlerFailure(a.capsOrCurrent().APIBase, err)
 }
 
 // locateStep makes the one follow-up read after a 404 and returns the
