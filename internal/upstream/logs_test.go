@@ -367,56 +367,51 @@ func TestBodyStepLogWithoutTheRoutesLooksUpTheRun(t *testing.T) {
 // that finds the step, no more.
 func TestLostStepLogOnEveryRelease(t *testing.T) {
 	t.Parallel()
-	for _, p := range []fakedagu.Profile{fakedagu.ProfileCurrent, fakedagu.Profile26, fakedagu.Profile20, fakedagu.Profile129, fakedagu.Profile117} {
-		t.Run(string(p), func(t *testing.T) {
-			t.Parallel()
-			probe := newAdapterEnv(t, envOptions{fake: fakedagu.Options{Profile: p}, detect: true})
-			parent := latestIDOf(t, probe, "parent_job")
-			run, err := probe.adapter.GetRun(context.Background(), runOf("parent_job", parent))
-			if err != nil {
-				t.Fatal(err)
+	latestOnEveryRelease(t, "parent_job", func(t *testing.T, p fakedagu.Profile, probe *adapterEnv, parent string) {
+		run, err := probe.adapter.GetRun(context.Background(), runOf("parent_job", parent))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var child string
+		for _, s := range run.Steps {
+			if s.Name == "run_child" && len(s.SubRuns) == 1 {
+				child = s.SubRuns[0].SubRunID
 			}
-			var child string
-			for _, s := range run.Steps {
-				if s.Name == "run_child" && len(s.SubRuns) == 1 {
-					child = s.SubRuns[0].SubRunID
-				}
-			}
-			if child == "" {
-				t.Fatalf("parent run %s names no sub-run", parent)
-			}
-			lost := []fakedagu.LostStepLog{
-				{RunID: child, Step: "child_start", Stream: "stdout"},
-				{RunID: parent, Step: "prepare", Stream: "stderr"},
-				{RunID: parent, Step: "done", Stream: "stdout"}, {RunID: parent, Step: "done", Stream: "stderr"},
-			}
-			env := newAdapterEnv(t, envOptions{fake: fakedagu.Options{Profile: p, LostStepLogs: lost}, detect: true})
-			sub := model.RunAddress{Name: "parent_job", DAGRunID: parent, SubRunID: child}
-			read := func(addr model.StepAddress, q model.LogQuery) (*model.StepLog, int, error) {
-				var got *model.StepLog
-				var err error
-				calls := env.calls(func() { got, err = env.adapter.GetStepLog(context.Background(), addr, q) })
-				return got, len(calls), err
-			}
+		}
+		if child == "" {
+			t.Fatalf("parent run %s names no sub-run", parent)
+		}
+		lost := []fakedagu.LostStepLog{
+			{RunID: child, Step: "child_start", Stream: "stdout"},
+			{RunID: parent, Step: "prepare", Stream: "stderr"},
+			{RunID: parent, Step: "done", Stream: "stdout"}, {RunID: parent, Step: "done", Stream: "stderr"},
+		}
+		env := newAdapterEnv(t, envOptions{fake: fakedagu.Options{Profile: p, LostStepLogs: lost}, detect: true})
+		sub := model.RunAddress{Name: "parent_job", DAGRunID: parent, SubRunID: child}
+		read := func(addr model.StepAddress, q model.LogQuery) (*model.StepLog, int, error) {
+			var got *model.StepLog
+			var err error
+			calls := env.calls(func() { got, err = env.adapter.GetStepLog(context.Background(), addr, q) })
+			return got, len(calls), err
+		}
 
-			got, calls, err := read(stepOf(sub, "child_start"), model.LogQuery{})
-			if err != nil || got.StdoutContent != "" || got.Stream != "stdout" || calls != 3 {
-				t.Errorf("sub-run step, stdout lost: %+v, %v after %d calls", got, err, calls)
-			}
-			got, calls, err = read(stepOf(runOf("parent_job", parent), "prepare"), model.LogQuery{})
-			if err != nil || got.StdoutContent == "" || got.StderrContent != "" || calls != 3 {
-				t.Errorf("root step, stderr lost: %+v, %v after %d calls", got, err, calls)
-			}
-			_, calls, err = read(stepOf(sub, "child_start"), model.LogQuery{Stream: "stdout"})
-			if e := errorOf(t, err); e.Kind != model.FailureNotFound || e.Field != model.ParamStream || e.Detail != `Step "child_start" has no stdout log.` || calls != 2 {
-				t.Errorf("sub-run step, lost stdout alone: %+v after %d calls", e, calls)
-			}
-			_, _, err = read(stepOf(runOf("parent_job", parent), "done"), model.LogQuery{})
-			if e := errorOf(t, err); e.Kind != model.FailureNotFound || e.Field != model.FieldStepName || e.Detail != `Step "done" has no log output yet.` {
-				t.Errorf("root step, both lost: %+v", e)
-			}
-		})
-	}
+		got, calls, err := read(stepOf(sub, "child_start"), model.LogQuery{})
+		if err != nil || got.StdoutContent != "" || got.Stream != "stdout" || calls != 3 {
+			t.Errorf("sub-run step, stdout lost: %+v, %v after %d calls", got, err, calls)
+		}
+		got, calls, err = read(stepOf(runOf("parent_job", parent), "prepare"), model.LogQuery{})
+		if err != nil || got.StdoutContent == "" || got.StderrContent != "" || calls != 3 {
+			t.Errorf("root step, stderr lost: %+v, %v after %d calls", got, err, calls)
+		}
+		_, calls, err = read(stepOf(sub, "child_start"), model.LogQuery{Stream: "stdout"})
+		if e := errorOf(t, err); e.Kind != model.FailureNotFound || e.Field != model.ParamStream || e.Detail != `Step "child_start" has no stdout log.` || calls != 2 {
+			t.Errorf("sub-run step, lost stdout alone: %+v after %d calls", e, calls)
+		}
+		_, _, err = read(stepOf(runOf("parent_job", parent), "done"), model.LogQuery{})
+		if e := errorOf(t, err); e.Kind != model.FailureNotFound || e.Field != model.FieldStepName || e.Detail != `Step "done" has no log output yet.` {
+			t.Errorf("root step, both lost: %+v", e)
+		}
+	})
 }
 
 // TestLostSchedulerLogOnEveryRelease: a run whose scheduler log file Dagu
@@ -427,33 +422,46 @@ func TestLostStepLogOnEveryRelease(t *testing.T) {
 // still not found on dagRunId.
 func TestLostSchedulerLogOnEveryRelease(t *testing.T) {
 	t.Parallel()
-	for _, p := range []fakedagu.Profile{fakedagu.ProfileCurrent, fakedagu.Profile26, fakedagu.Profile20, fakedagu.Profile129, fakedagu.Profile117} {
+	latestOnEveryRelease(t, "parent_job", func(t *testing.T, p fakedagu.Profile, _ *adapterEnv, id string) {
+		env := newAdapterEnv(t, envOptions{detect: true, fake: fakedagu.Options{
+			Profile: p, LostSchedulerLogs: []string{id},
+			LostStepLogs: []fakedagu.LostStepLog{{RunID: id, Step: "prepare", Stream: "stderr"}},
+		}})
+		for _, addr := range []model.RunAddress{runOf("parent_job", id), runOf("parent_job", "latest")} {
+			got, err := env.adapter.GetRunLogs(context.Background(), addr, model.LogQuery{Tail: 5})
+			if err != nil {
+				t.Fatalf("%s: %v", addr.DAGRunID, err)
+			}
+			if got.SchedulerLog != (model.LogWindow{}) || got.DAGRunID != id {
+				t.Errorf("%s: scheduler log %+v of run %s, want empty of %s", addr.DAGRunID, got.SchedulerLog, got.DAGRunID, id)
+			}
+			for _, s := range got.StepLogs {
+				if s.StepName == "prepare" && (!s.HasStdout || s.HasStderr) {
+					t.Errorf("%s: prepare: stdout %v stderr %v, want true false", addr.DAGRunID, s.HasStdout, s.HasStderr)
+				}
+			}
+		}
+		_, err := env.adapter.GetRunLogs(context.Background(), runOf("parent_job", "nope"), model.LogQuery{})
+		if e := errorOf(t, err); e.Status != http.StatusNotFound || e.Field != model.FieldDAGRunID {
+			t.Errorf("missing run: %+v", e)
+		}
+	})
+}
+
+// releasesWithSubRuns are the fake Dagu's profiles of every release that
+// records sub-runs.
+var releasesWithSubRuns = []fakedagu.Profile{fakedagu.ProfileCurrent, fakedagu.Profile26, fakedagu.Profile20, fakedagu.Profile129, fakedagu.Profile117}
+
+// latestOnEveryRelease runs test in parallel on each release with
+// sub-runs, with an adapter of that release's fake Dagu and the ID of the
+// DAG's latest recorded run there.
+func latestOnEveryRelease(t *testing.T, dag string, test func(t *testing.T, p fakedagu.Profile, probe *adapterEnv, id string)) {
+	t.Helper()
+	for _, p := range releasesWithSubRuns {
 		t.Run(string(p), func(t *testing.T) {
 			t.Parallel()
 			probe := newAdapterEnv(t, envOptions{fake: fakedagu.Options{Profile: p}, detect: true})
-			id := latestIDOf(t, probe, "parent_job")
-			env := newAdapterEnv(t, envOptions{detect: true, fake: fakedagu.Options{
-				Profile: p, LostSchedulerLogs: []string{id},
-				LostStepLogs: []fakedagu.LostStepLog{{RunID: id, Step: "prepare", Stream: "stderr"}},
-			}})
-			for _, addr := range []model.RunAddress{runOf("parent_job", id), runOf("parent_job", "latest")} {
-				got, err := env.adapter.GetRunLogs(context.Background(), addr, model.LogQuery{Tail: 5})
-				if err != nil {
-					t.Fatalf("%s: %v", addr.DAGRunID, err)
-				}
-				if got.SchedulerLog != (model.LogWindow{}) || got.DAGRunID != id {
-					t.Errorf("%s: scheduler log %+v of run %s, want empty of %s", addr.DAGRunID, got.SchedulerLog, got.DAGRunID, id)
-				}
-				for _, s := range got.StepLogs {
-					if s.StepName == "prepare" && (!s.HasStdout || s.HasStderr) {
-						t.Errorf("%s: prepare: stdout %v stderr %v, want true false", addr.DAGRunID, s.HasStdout, s.HasStderr)
-					}
-				}
-			}
-			_, err := env.adapter.GetRunLogs(context.Background(), runOf("parent_job", "nope"), model.LogQuery{})
-			if e := errorOf(t, err); e.Status != http.StatusNotFound || e.Field != model.FieldDAGRunID {
-				t.Errorf("missing run: %+v", e)
-			}
+			test(t, p, probe, latestIDOf(t, probe, dag))
 		})
 	}
 }
