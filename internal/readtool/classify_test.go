@@ -186,3 +186,39 @@ func TestGuardRefusalIsNotBlamedOnDagu(t *testing.T) {
 		t.Fatalf("a 400 from Dagu: message %q", e.Message)
 	}
 }
+
+// TestTargetModeErrorURI pins the contract's rule for `uri` on a target-mode
+// failure: present (the canonical URI) once the call resolved a singular
+// resource URI, absent for collections and for reads without a URI.
+func TestTargetModeErrorURI(t *testing.T) {
+	t.Parallel()
+	run := `"name":"n","dagRunId":"r"`
+	tests := []struct{ args, uri string }{
+		{`{"target":"dags"}`, ""},
+		{`{"target":"runs"}`, ""},
+		{`{"target":"wiki","workspace":"ops"}`, ""},
+		{`{"target":"dag","name":"n"}`, ""},
+		{`{"target":"dag_search","search":"x"}`, ""},
+		{`{"target":"wiki_search","search":"x"}`, ""},
+		{`{"target":"dag_spec","name":"n"}`, "dagu://dags/n/spec"},
+		{`{"target":"wiki_page","workspace":"ops","path":"a/b"}`, "dagu://wiki/ops/a%2Fb"},
+		{`{"target":"run",` + run + `}`, "dagu://runs/n/r"},
+		{`{"target":"run",` + run + `,"subRunId":"s"}`, "dagu://runs/n/r/sub/s"},
+		{`{"target":"run_logs",` + run + `}`, "dagu://runs/n/r/logs"},
+		{`{"target":"step_log",` + run + `,"stepName":"a b"}`, "dagu://runs/n/r/steps/a%20b/logs"},
+		{`{"target":"step_log",` + run + `,"stepName":"s","item":"0","bodyStepName":"b"}`, "dagu://runs/n/r/steps/s/foreach/0/steps/b/logs"},
+		{`{"target":"foreach_items",` + run + `,"stepName":"s"}`, "dagu://runs/n/r/steps/s/foreach"},
+		{`{"target":"foreach_item",` + run + `,"stepName":"s","item":"0","subRunId":"c"}`, "dagu://runs/n/r/sub/c/steps/s/foreach/0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.args, func(t *testing.T) {
+			t.Parallel()
+			tool, up := newStubTool(t)
+			up.err = &model.Failure{Kind: model.FailureHTTP, Status: 503}
+			e := errorOf(t, callJSON(t, tool, tt.args))
+			if e.Code != CodeResourceUnavailable || e.URI != tt.uri {
+				t.Fatalf("error %+v, want resource_unavailable with uri %q", e, tt.uri)
+			}
+		})
+	}
+}
