@@ -137,7 +137,7 @@ func foreachSupport(caps restclient.Capabilities) TargetSupport {
 	if caps.ForeachRoutes {
 		return TargetSupport{How: Served}
 	}
-	if !caps.LogDownloads {
+	if !hasForeachSource(caps) {
 		return TargetSupport{How: Unavailable,
 			Note: "this Dagu has neither the /foreach routes nor the step-log downloads a foreach summary is read from"}
 	}
