@@ -76,17 +76,24 @@ func waitingOn(step *gen.Step) (*model.HumanTask, *model.Approval) {
 // Dagu 1.17 names the two lists children and childrenRepeated (a node
 // carries one pair or the other).
 func subRunLinks(n *gen.Node, addr RunAddressForURIs) []model.SubRunLink {
-	once := slices.Concat(n.SubRuns, n.Children)
-	repeated := slices.Concat(n.SubRunsRepeated, n.ChildrenRepeated)
-	if len(once)+len(repeated) == 0 {
+	lists := [...]struct {
+		runs     []gen.SubDAGRun
+		repeated bool
+	}{{n.SubRuns, false}, {n.Children, false}, {n.SubRunsRepeated, true}, {n.ChildrenRepeated, true}}
+	total := 0
+	for _, l := range lists {
+		total += len(l.runs)
+	}
+	if total == 0 {
 		return nil
 	}
-	links := make([]model.SubRunLink, 0, len(once)+len(repeated))
-	for _, r := range once {
-		links = append(links, subRunLink(r, addr, false))
-	}
-	for _, r := range repeated {
-		links = append(links, subRunLink(r, addr, true))
+	// Appended straight from Dagu's lists: concatenating them first would
+	// copy each list once more per step read.
+	links := make([]model.SubRunLink, 0, total)
+	for _, l := range lists {
+		for _, r := range l.runs {
+			links = append(links, subRunLink(r, addr, l.repeated))
+		}
 	}
 	return links
 }
