@@ -29,6 +29,9 @@ type ProbeResult struct {
 	// Status is Dagu's HTTP status when it answered with an error, else 0:
 	// doctor tells a rejected key (401) from a refused read (403).
 	Status int
+	// Err is the failed call's error when OK is false, for callers that
+	// wrap it (errors.Is, errors.As); like Detail, for operators only.
+	Err error `json:"-"`
 }
 
 // Probe checks that Dagu is reachable and accepts the credentials with one
@@ -41,9 +44,9 @@ func (c *Client) Probe(ctx context.Context) ProbeResult {
 	}
 	e, ok := AsError(err)
 	if !ok {
-		return ProbeResult{Reason: ProbeUpstream, Detail: "unexpected failure"}
+		return ProbeResult{Reason: ProbeUpstream, Detail: "unexpected failure", Err: err}
 	}
-	return ProbeResult{Reason: probeReason(e), Detail: probeDetail(e), Status: e.Status}
+	return ProbeResult{Reason: probeReason(e), Detail: probeDetail(e), Status: e.Status, Err: err}
 }
 
 // ProbeReachable checks only that Dagu answers (GET /health, which needs no
@@ -56,9 +59,9 @@ func (c *Client) ProbeReachable(ctx context.Context) ProbeResult {
 	}
 	e, ok := AsError(err)
 	if !ok {
-		return ProbeResult{Reason: ProbeUpstream, Detail: "unexpected failure"}
+		return ProbeResult{Reason: ProbeUpstream, Detail: "unexpected failure", Err: err}
 	}
-	return ProbeResult{Reason: probeReason(e), Detail: probeDetail(e)}
+	return ProbeResult{Reason: probeReason(e), Detail: probeDetail(e), Err: err}
 }
 
 func probeReason(e *Error) string {

@@ -5,6 +5,7 @@ package upstream
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 )
@@ -52,5 +53,5 @@ func (a *Adapter) CheckCredential(ctx context.Context) (CredentialVerdict, error
 	case res.Reason == restclient.ProbeAuth:
 		return CredentialRefused, nil
 	}
-	return 0, errors.Join(ErrCredentialUnchecked, errors.New(res.Reason+": "+res.Detail))
+	return 0, errors.Join(ErrCredentialUnchecked, fmt.Errorf("%s: %s: %w", res.Reason, res.Detail, res.Err))
 }

@@ -83,4 +83,8 @@ func TestCheckCredentialWhenDaguIsDown(t *testing.T) {
 	if !errors.Is(err, ErrCredentialUnchecked) {
 		t.Fatalf("err = %v, want ErrCredentialUnchecked", err)
 	}
+	// The REST client's error stays the cause, for logs and errors.As.
+	if re, ok := restclient.AsError(err); !ok || re.Status != 0 || re.Route == "" {
+		t.Errorf("err = %v, want the REST client's network error as its cause", err)
+	}
 }
