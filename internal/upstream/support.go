@@ -27,7 +27,7 @@ type TargetSupport struct {
 
 // supportRules says, per target, how the detected capabilities serve it.
 // They follow the dialect choices the adapter makes for the same
-// capabilities; TestSupportCoversEveryTarget fails when a target of
+// capabilities; TestSupportRuleForEveryTarget fails when a target of
 // model.Targets has no rule here.
 var supportRules = map[string]func(restclient.Capabilities) TargetSupport{
 	model.TargetReferences:   local,
