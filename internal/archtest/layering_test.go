@@ -65,13 +65,15 @@ var rules = []rule{
 	// The trust decision is handed its check of a credential; it knows
 	// nothing of Dagu's API.
 	{pkg: "internal/trust", direct: []string{"internal/redact", "internal/reqctx"}},
-	// The shared test helpers stand on the standard library alone.
-	{pkg: testOnly, direct: []string{}},
+	// The shared test helpers stand on the standard library alone; the
+	// ports' shared stub on the contract's models.
+	{pkg: "internal/testkit", direct: []string{}},
+	{pkg: "internal/readtool/readtooltest", direct: []string{"internal/model"}},
 }
 
-// testOnly is the package of shared test helpers: only _test.go files may
-// import it, so a fake clock never reaches the gateway binary.
-const testOnly = "internal/testkit"
+// testOnly are the packages of shared test helpers: only _test.go files may
+// import them, so a fake clock or a stub port never reaches the binary.
+var testOnly = []string{"internal/testkit", "internal/readtool/readtooltest"}
 
 // genImporters are the only packages that may import the generated client.
 var genImporters = []string{"internal/restclient", "internal/mapping", "internal/upstream"}
@@ -98,8 +100,10 @@ func TestLayering(t *testing.T) {
 		if slices.Contains(list, "internal/restclient/gen") && !slices.Contains(genImporters, pkg) {
 			t.Errorf("%s imports the generated client; only %v may", pkg, genImporters)
 		}
-		if slices.Contains(list, testOnly) {
-			t.Errorf("%s imports %s in a non-test file; only tests may", pkg, testOnly)
+		for _, helper := range testOnly {
+			if slices.Contains(list, helper) {
+				t.Errorf("%s imports %s in a non-test file; only tests may", pkg, helper)
+			}
 		}
 	}
 }

@@ -9,13 +9,13 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
+	"github.com/dagu-mcp-gateway/gateway/internal/readtool/readtooltest"
 	"github.com/dagu-mcp-gateway/gateway/internal/reference"
 )
 
-// specOnly is an Upstream that knows one DAG spec; the embedded nil
-// interface makes every other read panic, which the tool reports as an
-// internal error.
-type specOnly struct{ readtool.Upstream }
+// specOnly is an Upstream that knows one DAG spec; the embedded stub
+// answers every other read as one this Dagu does not support.
+type specOnly struct{ readtooltest.Unsupported }
 
 func (specOnly) GetDAGSpec(_ context.Context, name string) (*model.DAGSpec, error) {
 	if name != "nightly" {

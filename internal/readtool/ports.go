@@ -13,24 +13,44 @@ import (
 // *model.Failure values (or errors wrapping one, or context errors); the
 // read tool maps them to contract codes in classify.go and never sees REST.
 
-// Upstream is everything the read tool needs from Dagu. Package upstream
-// implements it over Dagu's REST API; tests may use any fake.
+// Upstream is everything the read tool needs from Dagu: one small port
+// per family of targets. Package upstream implements it over Dagu's REST
+// API; a test fake embeds readtooltest.Unsupported and overrides the
+// methods its test reads, so a new port method breaks no fake.
 type Upstream interface {
+	DAGReader
+	WikiReader
+	RunReader
+	ForeachReader
+}
+
+// DAGReader serves the DAG targets: dags, dag, dag_spec, dag_search.
+type DAGReader interface {
 	ListDAGs(ctx context.Context, q model.DAGListQuery) (*model.DAGCollection, error)
 	GetDAG(ctx context.Context, name string) (*model.DAGDetail, error)
 	GetDAGSpec(ctx context.Context, name string) (*model.DAGSpec, error)
 	// DAGNames lists every DAG file name, for did-you-mean suggestions.
 	DAGNames(ctx context.Context) ([]string, error)
 	SearchDAGs(ctx context.Context, q model.DAGSearchQuery) (*model.DAGSearch, error)
+}
 
+// WikiReader serves the wiki targets: wiki, wiki_page, wiki_search.
+type WikiReader interface {
 	ListWiki(ctx context.Context, q model.WikiListQuery) (*model.WikiCollection, error)
 	GetWikiPage(ctx context.Context, workspace, path string) (*model.WikiPage, error)
 	SearchWiki(ctx context.Context, q model.WikiSearchQuery) (*model.WikiSearch, error)
+}
 
+// RunReader serves the run and log targets: runs, run, run_logs, step_log.
+type RunReader interface {
 	ListRuns(ctx context.Context, q model.RunListQuery) (*model.RunCollection, error)
 	GetRun(ctx context.Context, a model.RunAddress) (*model.RunDetail, error)
 	GetRunLogs(ctx context.Context, a model.RunAddress, q model.LogQuery) (*model.RunLogs, error)
 	GetStepLog(ctx context.Context, a model.StepAddress, q model.LogQuery) (*model.StepLog, error)
+}
+
+// ForeachReader serves the foreach targets: foreach_items, foreach_item.
+type ForeachReader interface {
 	ListForeachItems(ctx context.Context, a model.StepAddress, q model.ForeachQuery) (*model.ForeachItems, error)
 	GetForeachItem(ctx context.Context, a model.StepAddress) (*model.ForeachItem, error)
 }

@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
+	"github.com/dagu-mcp-gateway/gateway/internal/readtool/readtooltest"
 	"github.com/dagu-mcp-gateway/gateway/internal/reference"
 )
 
 // listOnly is an Upstream for listings: resources/list and
 // resources/templates/list never reach Dagu.
-type listOnly struct{ readtool.Upstream }
+type listOnly struct{ readtooltest.Unsupported }
 
 // TestResourcesSnapshot pins what every client sees of the resources
 // (templates and listed entry points, with names, titles, MIME types and
