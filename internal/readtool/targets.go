@@ -81,6 +81,9 @@ type targetSpec struct {
 	// mentions are the description's other words for the target, dropped
 	// with it when the operator switches it off.
 	mentions []string
+	// summary says what the target reads, in the README's target table
+	// (generated: go generate ./internal/readtool).
+	summary string
 }
 
 // allows reports whether the target accepts the field (target itself is
