@@ -94,14 +94,12 @@ func parseInput(raw json.RawMessage) (*input, *Error) {
 	if raw[0] != '{' {
 		return nil, newError(CodeInvalidToolInput, "Tool input must be a JSON object.")
 	}
-	var obj map[string]json.RawMessage
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&obj); err != nil || dec.More() {
+	obj, unknown, ok := decodeArguments(raw)
+	if !ok {
 		return nil, newError(CodeInvalidToolInput, "Tool input must be a JSON object.")
 	}
-	if err := checkUnknownFields(obj); err != nil {
-		return nil, withSuppliedTarget(err, obj)
+	if unknown.count > 0 {
+		return nil, withSuppliedTarget(unknownFieldsError(unknown), obj)
 	}
 	in := &input{values: make(map[string]string, len(obj))}
 	var badType []string
@@ -132,24 +130,6 @@ func withSuppliedTarget(e *Error, obj map[string]json.RawMessage) *Error {
 		e.Target = spec.name
 	}
 	return e
-}
-
-func checkUnknownFields(obj map[string]json.RawMessage) *Error {
-	var unknown []string
-	for k := range obj {
-		if !knownFields[k] {
-			unknown = append(unknown, k)
-		}
-	}
-	if len(unknown) == 0 {
-		return nil
-	}
-	sort.Strings(unknown)
-	if len(unknown) == 1 {
-		return newError(CodeInvalidToolInput, fmt.Sprintf("Unknown field %s.", unknown[0])).withField(unknown[0])
-	}
-	return newError(CodeInvalidToolInput, "Unknown fields: "+strings.Join(unknown, ", ")+".").
-		withDetails(map[string]any{"fields": unknown})
 }
 
 func typeError(fields []string) *Error {

@@ -104,11 +104,11 @@ func secretReplacer(secrets []string) *strings.Replacer {
 }
 
 // scrubAttr passes a's string value, error or Stringer through scrub,
-// group members included.
+// group members included, and bounds each to maxAttrBytes.
 func scrubAttr(a slog.Attr, scrub func(string) string) slog.Attr {
 	switch v := a.Value.Resolve(); v.Kind() {
 	case slog.KindString:
-		a.Value = slog.StringValue(scrub(v.String()))
+		a.Value = slog.StringValue(boundText(scrub(v.String())))
 	case slog.KindGroup:
 		members := v.Group()
 		out := make([]slog.Attr, len(members))
@@ -119,9 +119,11 @@ func scrubAttr(a slog.Attr, scrub func(string) string) slog.Attr {
 	case slog.KindAny:
 		switch x := v.Any().(type) {
 		case error:
-			a.Value = slog.StringValue(scrub(x.Error()))
+			a.Value = slog.StringValue(boundText(scrub(x.Error())))
 		case interface{ String() string }:
-			a.Value = slog.StringValue(scrub(x.String()))
+			a.Value = slog.StringValue(boundText(scrub(x.String())))
+		default:
+			a.Value = boundAny(x, scrub)
 		}
 	}
 	return a
@@ -151,7 +153,7 @@ func (h scrubHandler) Handle(ctx context.Context, r slog.Record) error {
 		extra = secretReplacer(h.requests(ctx))
 	}
 	scrub := h.secrets.lineScrub(extra)
-	out := slog.NewRecord(r.Time, r.Level, scrub(r.Message), r.PC)
+	out := slog.NewRecord(r.Time, r.Level, boundText(scrub(r.Message)), r.PC)
 	r.Attrs(func(a slog.Attr) bool {
 		out.AddAttrs(scrubAttr(a, scrub))
 		return true
