@@ -52,12 +52,16 @@ func isNestedItem(item string) bool { return strings.Contains(item, ".") }
 
 // aggregateOf reads the summary a foreach step of an older server writes
 // to its stdout once every item has finished: the run's details (reused
-// when resolving "latest" read them) and one download of the stdout file.
-// A step that never started, was skipped, recorded no stdout or wrote
-// nothing has no items. Nested items and a running step's items are not in
-// the summary, so those reads are unsupported; nested says nested items
-// were asked for.
+// when resolving "latest" read them, or cached) and one download of the
+// stdout file. When the details must be read, the download is sent with
+// them (see summaryAhead), so the read waits on one round trip; the
+// details still decide the answer. A step that never started, was
+// skipped, recorded no stdout or wrote nothing has no items. Nested items
+// and a running step's items are not in the summary, so those reads are
+// unsupported; nested says nested items were asked for.
 func (a *Adapter) aggregateOf(ctx context.Context, t runTarget, step string, nested bool) (mapping.Aggregate, error) {
+	summary := a.summaryAhead(ctx, &t, step, nested)
+	defer summary.drop()
 	d, err := a.runDetails(ctx, t)
 	if err != nil {
 		return mapping.Aggregate{}, err
@@ -76,7 +80,46 @@ func (a *Adapter) aggregateOf(ctx context.Context, t runTarget, step string, nes
 	case n.Status == nodeNotStarted || n.Status == nodeSkipped || n.Stdout == "":
 		return mapping.Aggregate{}, nil
 	}
-	return a.downloadAggregate(ctx, t.ref, step)
+	return summary.get()
+}
+
+// pendingSummary is the download of a foreach summary: started ahead of
+// the run's details, or made only when get is called.
+type pendingSummary struct {
+	get  func() (mapping.Aggregate, error)
+	drop func() // cancels a download started ahead and waits for it to end
+}
+
+// summaryAhead starts the summary's download at once when the run's
+// details are not known yet (they cost a call), so both calls share one
+// round trip. A summary that turns out not to be needed (the step is
+// missing, not a foreach step, not finished) is cancelled by drop; one
+// download of a step's stdout, bounded like every answer, is the cost.
+// Nested items are never in the summary, so nothing is started for them.
+func (a *Adapter) summaryAhead(ctx context.Context, t *runTarget, step string, nested bool) pendingSummary {
+	ref := t.ref
+	later := pendingSummary{
+		get:  func() (mapping.Aggregate, error) { return a.downloadAggregate(ctx, ref, step) },
+		drop: func() {},
+	}
+	if nested || t.fetched != nil {
+		return later
+	}
+	if _, known := a.runs.knownDetails(ctx, t); known {
+		return later
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	var agg mapping.Aggregate
+	var err error
+	go func() {
+		defer close(done)
+		agg, err = a.downloadAggregate(ctx, ref, step)
+	}()
+	return pendingSummary{
+		get:  func() (mapping.Aggregate, error) { <-done; return agg, err },
+		drop: func() { cancel(); <-done },
+	}
 }
 
 // downloadAggregate reads and parses the summary; a missing or empty

@@ -16,8 +16,10 @@ import (
 // listForeachItems lists a page of a foreach step's items, from the
 // foreach route when the server has it (1 call) or from the summary an
 // older server writes to the step's stdout once it finishes (run details
-// plus one download: 2 calls). A "latest" root costs one more call, except
-// on the summary path of a root run, which reuses the details it read.
+// plus one download: 2 calls sent together). A "latest" root costs one more
+// call, except on the summary path of a root run, which reuses the details
+// it read; no release accepts "latest" in the foreach or download routes,
+// so that read waits on two round trips.
 //
 // When the last detection found the routes, or none has succeeded, the
 // route is tried first; a router-level 404 there means the server changed
