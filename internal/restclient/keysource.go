@@ -23,15 +23,19 @@ type KeySource interface {
 	Fingerprint() string
 }
 
-// KeyFingerprint returns the first 16 hex digits of the key's SHA-256, or
-// "anon" for the empty key.
+// KeyFingerprint returns the first 32 hex digits (128 bits) of the key's
+// SHA-256, or "anon" for the empty key. It names cache entries locally and
+// in the shared store, so fewer bits would let two keys' entries collide.
 func KeyFingerprint(key string) string {
 	if key == "" {
 		return "anon"
 	}
 	sum := sha256.Sum256([]byte(key))
-	return hex.EncodeToString(sum[:])[:16]
+	return hex.EncodeToString(sum[:fingerprintBytes])
 }
+
+// fingerprintBytes is how much of the SHA-256 a fingerprint keeps.
+const fingerprintBytes = 16
 
 // StaticKey is a fixed key.
 type StaticKey string

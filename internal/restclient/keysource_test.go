@@ -31,14 +31,14 @@ func TestKeyFingerprint(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ key, want string }{
 		{"", "anon"},
-		{"dagu_secret", "723862eced3dc758"}, // first 16 hex digits of its SHA-256
+		{"dagu_secret", "723862eced3dc75830f61f4d1e7bdd3a"}, // first 32 hex digits of its SHA-256
 	}
 	for _, tt := range tests {
 		if got := KeyFingerprint(tt.key); got != tt.want {
 			t.Errorf("KeyFingerprint(%q) = %q, want %q", tt.key, got, tt.want)
 		}
 	}
-	if StaticKey(" dagu_secret\n").Fingerprint() != "723862eced3dc758" {
+	if StaticKey(" dagu_secret\n").Fingerprint() != "723862eced3dc75830f61f4d1e7bdd3a" {
 		t.Error("StaticKey fingerprint ignores trimming")
 	}
 }

@@ -21,7 +21,7 @@ type Key struct {
 	// constants, never request data.
 	Kind string
 	// Fingerprint identifies the credential that read the value, as the
-	// REST client's Fingerprint gives it: "anon" or 16 to 64 lowercase hex
+	// REST client's Fingerprint gives it: "anon" or 32 to 64 lowercase hex
 	// digits, optionally after "caller:" (a passthrough caller's key). Any
 	// other text is refused, so a raw credential can never become a key.
 	Fingerprint string
@@ -56,10 +56,11 @@ func hashParts(parts []string) string {
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
-// hashName hashes a name (a caller, a lock) into a fixed-length key part.
+// hashName hashes a name (a caller, a lock) into a fixed-length key part
+// of 128 bits: callers' rate-limit buckets must not collide.
 func hashName(name string) string {
 	sum := sha256.Sum256([]byte(name))
-	return hex.EncodeToString(sum[:12])
+	return hex.EncodeToString(sum[:16])
 }
 
 func validKind(kind string) bool {
@@ -79,7 +80,7 @@ func validFingerprint(fp string) bool {
 	if fp == "anon" {
 		return true
 	}
-	if len(fp) < 16 || len(fp) > 64 {
+	if len(fp) < 32 || len(fp) > 64 {
 		return false
 	}
 	for _, c := range []byte(fp) {

@@ -17,12 +17,13 @@ func TestRedisKeyRefusesWhatIsNotAFingerprint(t *testing.T) {
 		ok   bool
 	}{
 		{"anonymous", Key{Kind: "run", Fingerprint: "anon"}, true},
-		{"key fingerprint", Key{Kind: "run", Fingerprint: "0123456789abcdef"}, true},
-		{"passthrough caller", Key{Kind: "spec", Fingerprint: "caller:0123456789abcdef"}, true},
+		{"key fingerprint", Key{Kind: "run", Fingerprint: "0123456789abcdef0123456789abcdef"}, true},
+		{"passthrough caller", Key{Kind: "spec", Fingerprint: "caller:0123456789abcdef0123456789abcdef"}, true},
+		{"64-bit fingerprint", Key{Kind: "run", Fingerprint: "0123456789abcdef"}, false},
 		{"full SHA-256", Key{Kind: "spec", Fingerprint: strings.Repeat("ab", 32)}, true},
 		{"a raw token", Key{Kind: "run", Fingerprint: "dagu_live_S3cr3tT0ken"}, false},
 		{"too short", Key{Kind: "run", Fingerprint: "abc"}, false},
-		{"upper case hex", Key{Kind: "run", Fingerprint: "0123456789ABCDEF"}, false},
+		{"upper case hex", Key{Kind: "run", Fingerprint: "0123456789ABCDEF0123456789ABCDEF"}, false},
 		{"empty fingerprint", Key{Kind: "run"}, false},
 		{"empty kind", Key{Fingerprint: "anon"}, false},
 		{"kind with a colon", Key{Kind: "run:x", Fingerprint: "anon"}, false},
