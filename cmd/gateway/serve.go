@@ -50,7 +50,7 @@ func serveHTTP(ctx context.Context, cfg config.Config, log *slog.Logger, getenv 
 	g.adapter.Start(ctx)
 	var verify func(ctx context.Context, credential, remoteAddr string) (string, string)
 	if cfg.Passthrough() {
-		if verify, err = g.callerVerifier(); err != nil {
+		if verify, err = g.callerVerifier(ctx); err != nil {
 			return err
 		}
 	}

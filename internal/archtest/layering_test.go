@@ -63,8 +63,9 @@ var rules = []rule{
 	{pkg: "internal/telemetry", direct: []string{"internal/config"}},
 	{pkg: "internal/reference", direct: []string{"internal/cache", "internal/model"}},
 	// The trust decision is handed its check of a credential; it knows
-	// nothing of Dagu's API.
-	{pkg: "internal/trust", direct: []string{"internal/redact", "internal/reqctx"}},
+	// nothing of Dagu's API. Its verdicts and buckets live in
+	// internal/cache.
+	{pkg: "internal/trust", direct: []string{"internal/cache", "internal/redact", "internal/reqctx"}},
 	// The shared test helpers stand on the standard library alone; the
 	// ports' shared stub on the contract's models.
 	{pkg: "internal/testkit", direct: []string{}},

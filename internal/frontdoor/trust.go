@@ -9,16 +9,24 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 )
 
-// Messages of the passthrough front door's 401s.
+// Messages of the passthrough front door's 401s and 413.
 const (
 	msgCallerKeyMissing = "This gateway reads Dagu with each caller's own key: send Authorization: Bearer <your Dagu API key with the rest_api surface>."
 	msgCallerUnverified = "Dagu has not accepted this key: send Authorization: Bearer <your Dagu API key with the rest_api surface>."
+	msgUnverifiedBody   = "Until Dagu has accepted the key this request carries, request bodies are limited to 8 KiB (enough for initialize and the reference topics)."
 )
+
+// maxUnverifiedBodyBytes bounds the body of a passthrough request whose
+// key Dagu has not accepted (yet): enough for an initialize, a list or a
+// reference read, the only things such a caller may do, and too little
+// for a stranger's request to cost the parser anything.
+const maxUnverifiedBodyBytes = 8 << 10
 
 // verifyCaller is the passthrough front door: a request must carry a
 // bearer credential (a 401 whose challenge and body say what to send
 // otherwise), and before any work verify makes the request's one trust
 // decision, which replaces the caller and trust headers withRequestID set.
+// An unverified caller's body is bounded small before anything parses it.
 func verifyCaller(verify func(ctx context.Context, credential, remoteAddr string) (trust, caller string), h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		credential, ok := bearerToken(r.Header.Get("Authorization"))
@@ -30,8 +38,24 @@ func verifyCaller(verify func(ctx context.Context, credential, remoteAddr string
 		trust, caller := verify(r.Context(), credential, r.RemoteAddr)
 		r.Header.Set(reqctx.HeaderTrust, trust)
 		r.Header.Set(reqctx.HeaderCaller, caller)
+		if trust != reqctx.TrustVerified && !boundUnverifiedBody(w, r) {
+			return
+		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// boundUnverifiedBody limits an unverified caller's body to
+// maxUnverifiedBodyBytes before anything reads it: a declared length over
+// it is refused at once with 413 (false), a longer body fails its read
+// there (http.MaxBytesReader, which the MCP handler answers with 413).
+func boundUnverifiedBody(w http.ResponseWriter, r *http.Request) bool {
+	if r.ContentLength > maxUnverifiedBodyBytes {
+		writeJSONText(w, http.StatusRequestEntityTooLarge, map[string]string{"error": "request_too_large", "message": msgUnverifiedBody})
+		return false
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxUnverifiedBodyBytes)
+	return true
 }
 
 // requireVerified answers 401 to a caller verifyCaller did not verify.

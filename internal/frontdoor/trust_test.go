@@ -4,7 +4,10 @@ package frontdoor
 
 import (
 	"context"
+	"errors"
+	"io"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
@@ -52,5 +55,51 @@ func TestPassthroughTrustDecision(t *testing.T) {
 		if w := (frontDoorRequest{method: http.MethodGet, path: "/metrics", auth: auth}).doWith(h, forge); w.Code != want {
 			t.Errorf("/metrics with %q: %d, want %d", auth, w.Code, want)
 		}
+	}
+}
+
+// TestUnverifiedBodiesAreBoundedBeforeParsing: in passthrough a caller
+// whose key Dagu has not accepted sends at most 8 KiB: a declared longer
+// body is refused with 413 before the MCP handler runs, an undeclared one
+// fails its read at the bound (issue 28 #2: 1 MiB bodies of made-up keys
+// reached the parser); a verified caller's body keeps the usual limit.
+func TestUnverifiedBodiesAreBoundedBeforeParsing(t *testing.T) {
+	t.Parallel()
+	big := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{"x":"` + strings.Repeat("a", 64<<10) + `"}}}`
+	small := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`
+	hideLength := func(r *http.Request) { r.ContentLength = -1; r.Body = io.NopCloser(io.MultiReader(r.Body)) }
+	for _, tt := range []struct {
+		name       string
+		key, body  string
+		edit       func(*http.Request)
+		wantStatus int
+		wantCalled bool
+		wantCut    bool
+	}{
+		{"unverified, declared big body", "bogus", big, nil, http.StatusRequestEntityTooLarge, false, false},
+		{"unverified, undeclared big body", "bogus", big, hideLength, http.StatusBadRequest, true, true},
+		{"unverified, small body", "bogus", small, nil, http.StatusOK, true, false},
+		{"verified, big body", "dagu_good", big, nil, http.StatusOK, true, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h, mcp := frontDoor(t, func(o *Options) {
+				o.Passthrough = true
+				o.Verify = func(_ context.Context, credential, _ string) (string, string) {
+					if credential == "dagu_good" {
+						return reqctx.TrustVerified, "key:good"
+					}
+					return reqctx.TrustRefused, "unverified:192.0.2.1"
+				}
+			})
+			w := frontDoorRequest{path: "/mcp", auth: "Bearer " + tt.key, body: tt.body}.doWith(h, tt.edit)
+			if w.Code != tt.wantStatus || (mcp.calls.Load() == 1) != tt.wantCalled {
+				t.Fatalf("status %d, handler called %d times; want %d, called %v", w.Code, mcp.calls.Load(), tt.wantStatus, tt.wantCalled)
+			}
+			var tooBig *http.MaxBytesError
+			if errp := mcp.readErr.Load(); (errp != nil && errors.As(*errp, &tooBig) && tooBig.Limit == maxUnverifiedBodyBytes) != tt.wantCut {
+				t.Errorf("read error %v, want cut at %d: %v", errp, maxUnverifiedBodyBytes, tt.wantCut)
+			}
+		})
 	}
 }

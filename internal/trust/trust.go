@@ -2,28 +2,24 @@
 
 // Package trust makes the one trust decision per request of a gateway whose
 // callers bring their own Dagu keys (passthrough): a caller is verified
-// when Dagu accepted its key. Verdicts are cached by the credential's
-// fingerprint for a short time, acceptances and refusals alike, so a
-// working client costs Dagu one check per TTL. A credential without a
-// cached verdict is put to Dagu only within a token bucket per remote
-// address (per /64 network for IPv6) and within one bucket for the whole
-// process: minting fresh keys buys an attacker its address's bucket and
-// nothing more, and however many addresses it has, refused keys never take
-// more of Dagu's capacity than the process-wide bucket. A key Dagu accepted
-// the last time is checked again outside that bucket, so a flood of
-// made-up keys cannot keep real ones from being verified.
+// when Dagu accepted its key.
+//
+// Known keys and unknown keys travel apart. A key Dagu accepted within
+// Options.KnownFor is known: it is served verified at once, its acceptance
+// checked again in the background once older than Options.RecheckAfter
+// (a refusal then ends it), and it never waits for, or is counted in, the
+// checks of unknown keys. An unknown key is checked inline within the lane
+// of unknown keys (see lane): per address, per IPv6 /64 and /48, for the
+// whole process, with a reserve of the latter for addresses that asked for
+// nothing lately, and a bound on the checks in flight. Refusals are cached
+// too, so a refused key costs Dagu one check per Options.RefusedTTL.
 package trust
 
 import (
 	"context"
-	"net"
-	"net/netip"
-	"time"
+	"errors"
 
-	lru "github.com/hashicorp/golang-lru/v2"
-	"golang.org/x/sync/singleflight"
-	"golang.org/x/time/rate"
-
+	"github.com/dagu-mcp-gateway/gateway/internal/cache"
 	"github.com/dagu-mcp-gateway/gateway/internal/redact"
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 )
@@ -33,8 +29,8 @@ type Verdict int
 
 // Verdicts. The zero value is Unchecked.
 const (
-	// Unchecked: no verdict. Nothing was sent, the caller's address used
-	// up its checks, or Dagu could not say (unreachable, timed out).
+	// Unchecked: no verdict. Nothing was sent, the lane of unknown keys
+	// was full, or Dagu could not say (unreachable, timed out).
 	Unchecked Verdict = iota
 	// Verified: Dagu answered an authenticated read with the credential.
 	Verified
@@ -44,7 +40,8 @@ const (
 	LacksSurface
 )
 
-// String names the verdict; it is also the value of reqctx.HeaderTrust.
+// String names the verdict as the front door hands it on (a reqctx.Trust*
+// value).
 func (v Verdict) String() string {
 	switch v {
 	case Verified:
@@ -57,235 +54,126 @@ func (v Verdict) String() string {
 	return reqctx.TrustUnchecked
 }
 
-// Check puts a credential to Dagu: it returns Verified, Refused or
-// LacksSurface, or an error when Dagu could not say.
-type Check func(ctx context.Context, credential string) (Verdict, error)
-
-// Defaults of Options.
-const (
-	DefaultAcceptedTTL     = time.Minute
-	DefaultRefusedTTL      = 10 * time.Second
-	DefaultChecksPerSecond = 1.0
-	DefaultChecksBurst     = 5
-	// DefaultMaxChecksPerSecond and DefaultMaxChecksBurst bound the
-	// checks of the whole process, every address together.
-	DefaultMaxChecksPerSecond = 20.0
-	DefaultMaxChecksBurst     = 40
-	DefaultMaxCredentials     = 10_000
-	DefaultMaxAddresses       = 4_096
-	// checkTimeout bounds one check; it does not end with the request
-	// that started it, because concurrent requests share it.
-	checkTimeout = 10 * time.Second
-)
-
-// Options configure a Verifier; zero fields take the defaults.
-type Options struct {
-	// Check verifies a credential; required.
-	Check Check
-	// AcceptedTTL is how long an acceptance is reused (default 1m): a
-	// revoked key keeps working at most this long.
-	AcceptedTTL time.Duration
-	// RefusedTTL is how long a refusal is reused (default 10s).
-	RefusedTTL time.Duration
-	// ChecksPerSecond and ChecksBurst bound the credentials without a
-	// cached verdict checked for one remote address (default 1 per second,
-	// 5 at once).
-	ChecksPerSecond float64
-	ChecksBurst     int
-	// MaxChecksPerSecond and MaxChecksBurst bound the credentials without
-	// a cached verdict checked for all addresses together (default 20 per
-	// second, 40 at once), so that many addresses cannot make Dagu check
-	// unbounded made-up keys.
-	MaxChecksPerSecond float64
-	MaxChecksBurst     int
-	// MaxCredentials and MaxAddresses bound the cached verdicts and the
-	// per-address buckets; the least recently used go first.
-	MaxCredentials int
-	MaxAddresses   int
-	// Now replaces the clock (default time.Now).
-	Now func() time.Time
+// Result is Dagu's answer about a credential: the verdict and, when Dagu
+// can say, whose credential it is (Identity, e.g. "api_key:<uuid>" or a
+// user's ID; "" when the release cannot tell).
+type Result struct {
+	Verdict  Verdict
+	Identity string
 }
 
-func (o Options) withDefaults() Options {
-	if o.AcceptedTTL <= 0 {
-		o.AcceptedTTL = DefaultAcceptedTTL
-	}
-	if o.RefusedTTL <= 0 {
-		o.RefusedTTL = DefaultRefusedTTL
-	}
-	if o.ChecksPerSecond <= 0 {
-		o.ChecksPerSecond = DefaultChecksPerSecond
-	}
-	if o.ChecksBurst <= 0 {
-		o.ChecksBurst = DefaultChecksBurst
-	}
-	if o.MaxChecksPerSecond <= 0 {
-		o.MaxChecksPerSecond = DefaultMaxChecksPerSecond
-	}
-	if o.MaxChecksBurst <= 0 {
-		o.MaxChecksBurst = DefaultMaxChecksBurst
-	}
-	if o.MaxCredentials <= 0 {
-		o.MaxCredentials = DefaultMaxCredentials
-	}
-	if o.MaxAddresses <= 0 {
-		o.MaxAddresses = DefaultMaxAddresses
-	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	return o
-}
-
-// verdictEntry is a cached verdict and when it stops counting.
-type verdictEntry struct {
-	verdict Verdict
-	until   time.Time
-}
-
-// Verifier decides and caches. It is safe for concurrent use.
-type Verifier struct {
-	opts     Options
-	verdicts *lru.Cache[string, verdictEntry]
-	buckets  *lru.Cache[string, *rate.Limiter]
-	all      *rate.Limiter // the process-wide bucket of checks
-	flights  singleflight.Group
-}
-
-// New builds a Verifier.
-func New(o Options) (*Verifier, error) {
-	o = o.withDefaults()
-	verdicts, err := lru.New[string, verdictEntry](o.MaxCredentials)
-	if err != nil {
-		return nil, err
-	}
-	buckets, err := lru.New[string, *rate.Limiter](o.MaxAddresses)
-	if err != nil {
-		return nil, err
-	}
-	all := rate.NewLimiter(rate.Limit(o.MaxChecksPerSecond), o.MaxChecksBurst)
-	return &Verifier{opts: o, verdicts: verdicts, buckets: buckets, all: all}, nil
-}
+// Check puts a credential to Dagu; an error means Dagu could not say.
+type Check func(ctx context.Context, credential string) (Result, error)
 
 // Decision is the trust decision of one request.
 type Decision struct {
 	Verdict Verdict
-	// Caller names the caller for logs and per-caller limits: its key's
-	// whole fingerprint when Dagu accepted the key ("key:<fingerprint>":
-	// a shortened one would let two accepted keys share a rate-limit
-	// bucket), else
-	// its remote address ("unverified:<address>"), so every unproven
-	// credential from one address shares one name.
+	// Caller names the caller for logs and is the key of its per-caller
+	// limits (see callerName).
 	Caller string
 }
 
+// Verifier decides and caches. It is safe for concurrent use.
+type Verifier struct {
+	opts Options
+	// accepted holds the identity behind each accepted credential, by
+	// fingerprint: fresh for RecheckAfter, then stale (still served,
+	// checked again in the background) for KnownFor.
+	accepted *cache.Cache[string, string]
+	// refused holds the other verdicts Dagu gave, by fingerprint.
+	refused *cache.Cache[string, Verdict]
+	lane    *lane
+}
+
+// New builds a Verifier.
+func New(o Options) (*Verifier, error) {
+	if o.Check == nil {
+		return nil, errors.New("trust: no Check")
+	}
+	o = o.withDefaults()
+	accepted, err := cache.New[string](cache.Options[string]{
+		Name: "trust_accepted", MaxEntries: o.MaxCredentials, TTL: o.RecheckAfter, StaleFor: o.KnownFor,
+		LoadTimeout: checkTimeout, Now: o.Now,
+	})
+	if err != nil {
+		return nil, err
+	}
+	refused, err := cache.New[string](cache.Options[Verdict]{
+		Name: "trust_refused", MaxEntries: o.MaxCredentials, TTL: o.RefusedTTL, Now: o.Now,
+	})
+	if err != nil {
+		return nil, err
+	}
+	l, err := newLane(o)
+	if err != nil {
+		return nil, err
+	}
+	return &Verifier{opts: o, accepted: accepted, refused: refused, lane: l}, nil
+}
+
 // Decide returns the decision for a request that sent credential ("" for
-// none) from remoteAddr (host:port or host).
-func (v *Verifier) Decide(ctx context.Context, credential, remoteAddr string) Decision {
-	addr := hostOf(remoteAddr)
-	unverified := func(verdict Verdict) Decision { return Decision{Verdict: verdict, Caller: "unverified:" + addr} }
+// none) from clientAddr (host:port or host).
+func (v *Verifier) Decide(ctx context.Context, credential, clientAddr string) Decision {
+	from := originOf(clientAddr)
 	if credential == "" {
-		return unverified(Unchecked)
+		return unverified(Unchecked, from)
 	}
 	fingerprint := redact.Fingerprint(credential)
-	verdict, ok := v.cached(fingerprint)
-	if !ok {
-		verdict = v.check(ctx, credential, fingerprint, addr)
+	if verdict, ok := v.refused.Get(fingerprint); ok {
+		return unverified(verdict, from)
 	}
-	if verdict != Verified {
-		return unverified(verdict)
-	}
-	return Decision{Verdict: Verified, Caller: "key:" + fingerprint}
-}
-
-func (v *Verifier) cached(fingerprint string) (Verdict, bool) {
-	e, ok := v.verdicts.Get(fingerprint)
-	if !ok || !v.opts.Now().Before(e.until) {
-		return Unchecked, false
-	}
-	return e.verdict, true
-}
-
-// check asks Dagu once for all concurrent requests with the credential,
-// within the address's bucket and the process-wide one (see allowCheck),
-// and caches what Dagu said.
-func (v *Verifier) check(ctx context.Context, credential, fingerprint, addr string) Verdict {
-	out, _, _ := v.flights.Do(fingerprint, func() (any, error) {
-		if verdict, ok := v.cached(fingerprint); ok {
-			return verdict, nil
-		}
-		if !v.allowCheck(addr, v.acceptedBefore(fingerprint)) {
-			return Unchecked, nil
-		}
-		checkCtx, cancel := context.WithTimeout(reqctx.WithCredential(context.WithoutCancel(ctx), credential), checkTimeout)
-		defer cancel()
-		verdict, err := v.opts.Check(checkCtx, credential)
-		if err != nil {
-			return Unchecked, nil
-		}
-		ttl := v.opts.RefusedTTL
-		if verdict == Verified {
-			ttl = v.opts.AcceptedTTL
-		}
-		v.verdicts.Add(fingerprint, verdictEntry{verdict: verdict, until: v.opts.Now().Add(ttl)})
-		return verdict, nil
+	ctx = reqctx.WithCredential(ctx, credential)
+	identity, err := v.accepted.GetOrLoadStale(ctx, v.opts.Base, fingerprint, func(ctx context.Context) (string, error) {
+		return v.check(ctx, credential, fingerprint, from)
 	})
-	return out.(Verdict)
-}
-
-// allowCheck takes a check from the address's bucket, then from the
-// process-wide one. In that order: an address over its own limit must not
-// drain the bucket every other address shares. A key Dagu accepted the
-// last time it was asked (known) skips the process-wide bucket: only keys
-// that worked are exempt, so made-up keys from many addresses, which the
-// ceiling bounds, cannot keep callers with real keys from being checked
-// again once their acceptance expires.
-func (v *Verifier) allowCheck(addr string, known bool) bool {
-	now := v.opts.Now()
-	if !v.bucket(bucketKey(addr)).AllowN(now, 1) {
-		return false
-	}
-	return known || v.all.AllowN(now, 1)
-}
-
-// acceptedBefore reports whether Dagu's last verdict on the credential,
-// expired or not, was an acceptance.
-func (v *Verifier) acceptedBefore(fingerprint string) bool {
-	e, ok := v.verdicts.Peek(fingerprint)
-	return ok && e.verdict == Verified
-}
-
-// bucket is the address's token bucket of checks.
-func (v *Verifier) bucket(addr string) *rate.Limiter {
-	if b, ok := v.buckets.Get(addr); ok {
-		return b
-	}
-	b := rate.NewLimiter(rate.Limit(v.opts.ChecksPerSecond), v.opts.ChecksBurst)
-	if prev, ok, _ := v.buckets.PeekOrAdd(addr, b); ok {
-		return prev
-	}
-	return b
-}
-
-// bucketKey is the key of an address's bucket of checks: the address
-// itself for IPv4, its /64 network for IPv6, because one host is commonly
-// given a whole /64 and could otherwise take a fresh bucket per address.
-func bucketKey(addr string) string {
-	ip, err := netip.ParseAddr(addr)
-	if err != nil || ip.Unmap().Is4() {
-		return addr
-	}
-	prefix, err := ip.WithZone("").Prefix(64)
 	if err != nil {
-		return addr
+		return unverified(verdictOf(err), from)
 	}
-	return prefix.String()
+	return Decision{Verdict: Verified, Caller: callerName(identity, fingerprint)}
 }
 
-// hostOf drops the port of a remote address.
-func hostOf(remoteAddr string) string {
-	if host, _, err := net.SplitHostPort(remoteAddr); err == nil {
-		return host
+// check asks Dagu, once for all concurrent requests with the credential:
+// a known key at once, an unknown one within the lane. A verdict other than
+// an acceptance is cached apart and ends a known key's acceptance.
+func (v *Verifier) check(ctx context.Context, credential, fingerprint string, from origin) (string, error) {
+	if _, known := v.accepted.PeekStale(fingerprint); !known {
+		release, ok := v.lane.admit(from)
+		if !ok {
+			return "", errNotChecked
+		}
+		defer release()
 	}
-	return remoteAddr
+	res, err := v.opts.Check(ctx, credential)
+	if err != nil {
+		return "", errNotChecked
+	}
+	if res.Verdict != Verified {
+		v.refused.Add(fingerprint, res.Verdict)
+		v.accepted.Remove(fingerprint)
+		return "", verdictError{res.Verdict}
+	}
+	return res.Identity, nil
+}
+
+// errNotChecked: no verdict (the lane was full, or Dagu could not say).
+var errNotChecked = errors.New("trust: the credential was not checked")
+
+// verdictError carries a verdict other than an acceptance out of a load.
+type verdictError struct{ verdict Verdict }
+
+func (e verdictError) Error() string { return "trust: credential not accepted" }
+
+// verdictOf is the verdict a failed load stands for.
+func verdictOf(err error) Verdict {
+	var ve verdictError
+	if errors.As(err, &ve) {
+		return ve.verdict
+	}
+	return Unchecked
+}
+
+// unverified is the decision for a caller whose key Dagu did not accept:
+// every such caller from one origin shares one name, and so one limit.
+func unverified(verdict Verdict, from origin) Decision {
+	return Decision{Verdict: verdict, Caller: "unverified:" + from.host}
 }
