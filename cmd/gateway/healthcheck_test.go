@@ -84,29 +84,6 @@ func TestHealthcheck(t *testing.T) {
 	}
 }
 
-func TestHealthURL(t *testing.T) {
-	t.Parallel()
-	tests := []struct{ listen, want string }{
-		{"127.0.0.1:8090", "http://127.0.0.1:8090/healthz"},
-		{"0.0.0.0:8090", "http://127.0.0.1:8090/healthz"},
-		{":8090", "http://127.0.0.1:8090/healthz"},
-		{"[::]:8090", "http://[::1]:8090/healthz"},
-		{"[::1]:9000", "http://[::1]:9000/healthz"},
-		{"localhost:8090", "http://localhost:8090/healthz"},
-		{"10.1.2.3:8090", "http://10.1.2.3:8090/healthz"},
-	}
-	for _, tt := range tests {
-		if got, err := healthURL(tt.listen); err != nil || got != tt.want {
-			t.Errorf("healthURL(%q) = %q, %v; want %q", tt.listen, got, err, tt.want)
-		}
-	}
-	for _, bad := range []string{"8090", "host:", "host:http", "host:70000"} {
-		if got, err := healthURL(bad); err == nil {
-			t.Errorf("healthURL(%q) = %q, want an error", bad, got)
-		}
-	}
-}
-
 func TestHealthcheckHelp(t *testing.T) {
 	t.Parallel()
 	code, out, _ := runCommand(t, nil, "healthcheck", "--help")

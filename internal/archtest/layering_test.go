@@ -61,6 +61,8 @@ var rules = []rule{
 	// file, listen addresses, log levels) and nothing of Dagu or the tool.
 	{pkg: "internal/frontdoor", direct: []string{"internal/config", "internal/redact", "internal/reqctx"}},
 	{pkg: "internal/telemetry", direct: []string{"internal/config"}},
+	// The healthcheck probe knows the listen address format, nothing else.
+	{pkg: "internal/healthcheck", direct: []string{"internal/config"}},
 	{pkg: "internal/reference", direct: []string{"internal/cache", "internal/model"}},
 	// The trust decision is handed its check of a credential; it knows
 	// nothing of Dagu's API. Its verdicts and buckets live in

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Package healthcheck probes a running gateway's own /healthz: what the
+// healthcheck subcommand, and so the container image's HEALTHCHECK, runs.
+// It needs no shell or curl and never goes through a proxy.
+package healthcheck
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/config"
+)
+
+// Probe sends GET /healthz to the gateway listening on listen and fails
+// unless it answers 200 within timeout.
+func Probe(ctx context.Context, listen string, timeout time.Duration) error {
+	url, err := URL(listen)
+	if err != nil {
+		return err
+	}
+	if timeout <= 0 {
+		return errors.New("the timeout must be positive")
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	client := &http.Client{
+		// Never through a proxy from the environment, never a kept-alive
+		// connection: one short, direct request.
+		Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true},
+		CheckRedirect: func(*http.Request, []*http.Request) error {
+			return http.ErrUseLastResponse
+		},
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10))
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s answered %s", url, resp.Status)
+	}
+	return nil
+}
+
+// URL turns a listen address into the URL of its /healthz. A wildcard or
+// empty host becomes the loopback address of the same family.
+func URL(listen string) (string, error) {
+	host, port, err := net.SplitHostPort(listen)
+	if err != nil {
+		return "", fmt.Errorf("--%s %q: %w", config.FlagListen, listen, err)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n <= 0 || n > 65535 {
+		return "", fmt.Errorf("--%s %q: the port must be a number from 1 to 65535", config.FlagListen, listen)
+	}
+	switch ip := net.ParseIP(host); {
+	case host == "":
+		host = "127.0.0.1"
+	case ip != nil && ip.IsUnspecified() && ip.To4() != nil:
+		host = "127.0.0.1"
+	case ip != nil && ip.IsUnspecified():
+		host = "::1"
+	}
+	return "http://" + net.JoinHostPort(host, port) + "/healthz", nil
+}
