@@ -13,6 +13,7 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
+	"github.com/dagu-mcp-gateway/gateway/internal/gcpolicy"
 )
 
 const rootLong = `dagu-mcp-gateway gives AI agents (any MCP client) safe, read-only access to a
@@ -80,7 +81,7 @@ func withConfig(cmd *cobra.Command, env environment, mode config.Mode, fn func(c
 		if err != nil {
 			return fmt.Errorf("invalid configuration:\n%w", err)
 		}
-		applyGCPolicy(cfg.GCHeapFloor, env.getenv)
+		gcpolicy.Apply(cfg.GCHeapFloor, env.getenv)
 		return fn(cmd, cfg)
 	}
 	return cmd

@@ -15,6 +15,7 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/frontdoor"
+	"github.com/dagu-mcp-gateway/gateway/internal/gcpolicy"
 	"github.com/dagu-mcp-gateway/gateway/internal/telemetry"
 )
 
@@ -71,7 +72,7 @@ func serveHTTP(ctx context.Context, cfg config.Config, log *slog.Logger, getenv 
 	}
 	srv := frontdoor.NewServer(frontdoor.ServerOptions{Addr: cfg.Listen, Handler: handler, Logger: log, ShutdownTimeout: cfg.ShutdownTimeout})
 	log.Info("gateway serving", "listen", cfg.Listen, "dagu", cfg.DaguURL, "version", version, "inbound_auth", len(tokens) > 0, "upstream_auth", cfg.UpstreamAuth)
-	logGCPolicy(log, cfg.GCHeapFloor, getenv)
+	gcpolicy.Log(log, cfg.GCHeapFloor, getenv)
 	if ln != nil {
 		return srv.Serve(ctx, ln)
 	}
@@ -90,7 +91,7 @@ func serveStdio(ctx context.Context, cfg config.Config, log *slog.Logger, env en
 	defer g.close()
 	g.adapter.Start(ctx)
 	log.Info("gateway serving on stdio", "dagu", cfg.DaguURL, "version", version)
-	logGCPolicy(log, cfg.GCHeapFloor, env.getenv)
+	gcpolicy.Log(log, cfg.GCHeapFloor, env.getenv)
 	err = g.server.Run(ctx, &mcp.IOTransport{Reader: nopReadCloser{env.stdin}, Writer: nopWriteCloser{env.stdout}})
 	if ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
 		return nil // the client closed the stream or we were told to stop

@@ -63,6 +63,7 @@ var rules = []rule{
 	{pkg: "internal/telemetry", direct: []string{"internal/config"}},
 	// The healthcheck probe knows the listen address format, nothing else.
 	{pkg: "internal/healthcheck", direct: []string{"internal/config"}},
+	{pkg: "internal/gcpolicy", direct: []string{"internal/config"}},
 	{pkg: "internal/reference", direct: []string{"internal/cache", "internal/model"}},
 	// The trust decision is handed its check of a credential; it knows
 	// nothing of Dagu's API. Its verdicts and buckets live in

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package main
+// Package gcpolicy is the gateway's garbage-collector policy: a heap goal
+// kept near a floor while the live heap is small (ByteDance's gctuner),
+// Go's default beyond it, and an operator's GOGC always wins.
+package gcpolicy
 
 import (
 	"log/slog"
@@ -11,15 +14,15 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
 )
 
-// gcMaxPercent caps how far the collector lets a small heap grow (6x its
+// MaxPercent caps how far the collector lets a small heap grow (6x its
 // live size), so a tiny live heap never buys a large resident one.
-const gcMaxPercent = 500
+const MaxPercent = 500
 
 // gcTunerOnce starts the tuner once per process: gctuner keeps one global
 // tuner whose settings are not meant to change while it runs.
 var gcTunerOnce sync.Once
 
-// applyGCPolicy keeps the heap goal near floor while the live heap is
+// Apply keeps the heap goal near floor while the live heap is
 // small. The MCP SDK allocates about 300 KB per request (a 32 KiB decoder
 // buffer per JSON value it reads), and the gateway's live heap is a few
 // MiB, so with Go's default the collector would run every few requests;
@@ -28,38 +31,38 @@ var gcTunerOnce sync.Once
 // full run cache, big log windows, workbooks) are collected as usual. An
 // operator's GOGC wins: with it set, or floor 0, Go's policy is left alone.
 // The first call of a process decides; it reports whether the tuner runs.
-func applyGCPolicy(floor int64, getenv func(string) string) bool {
-	if !gcPolicyApplies(floor, getenv) {
+func Apply(floor int64, getenv func(string) string) bool {
+	if !applies(floor, getenv) {
 		return false
 	}
 	gcTunerOnce.Do(func() {
 		gctuner.SetMinGCPercent(100)
-		gctuner.SetMaxGCPercent(gcMaxPercent)
+		gctuner.SetMaxGCPercent(MaxPercent)
 		gctuner.Tuning(uint64(floor))
 	})
 	return true
 }
 
-// gcPolicyApplies: a positive floor and no GOGC from the operator.
-func gcPolicyApplies(floor int64, getenv func(string) string) bool {
+// applies: a positive floor and no GOGC from the operator.
+func applies(floor int64, getenv func(string) string) bool {
 	return floor > 0 && getenv("GOGC") == ""
 }
 
-// gcPolicyMessage is the start-up line that says whether the GC policy is
-// on (see logGCPolicy).
-const gcPolicyMessage = "GC policy"
+// Message is the start-up line that says whether the GC policy is on (see
+// Log).
+const Message = "GC policy"
 
-// logGCPolicy writes the start-up line of serve, stdio and demo about the
-// GC policy applyGCPolicy decided: on with its floor, or off and why (the
+// Log writes the start-up line of serve, stdio and demo about the
+// GC policy Apply decided: on with its floor, or off and why (the
 // operator's GOGC, or a zero floor), so an operator sees which collector
 // policy the process runs with.
-func logGCPolicy(log *slog.Logger, floor int64, getenv func(string) string) {
+func Log(log *slog.Logger, floor int64, getenv func(string) string) {
 	switch {
-	case gcPolicyApplies(floor, getenv):
-		log.Info(gcPolicyMessage, "gc_policy", "on", "gc_heap_floor", config.FormatByteSize(floor), "gc_max_percent", gcMaxPercent)
+	case applies(floor, getenv):
+		log.Info(Message, "gc_policy", "on", "gc_heap_floor", config.FormatByteSize(floor), "gc_max_percent", MaxPercent)
 	case floor <= 0:
-		log.Info(gcPolicyMessage, "gc_policy", "off", "reason", "--gc-heap-floor is 0", "gc_heap_floor", config.FormatByteSize(floor))
+		log.Info(Message, "gc_policy", "off", "reason", "--gc-heap-floor is 0", "gc_heap_floor", config.FormatByteSize(floor))
 	default:
-		log.Info(gcPolicyMessage, "gc_policy", "off", "reason", "GOGC is set", "gogc", getenv("GOGC"))
+		log.Info(Message, "gc_policy", "off", "reason", "GOGC is set", "gogc", getenv("GOGC"))
 	}
 }
