@@ -83,7 +83,9 @@ type Options struct {
 
 // New builds the handler for the HTTP transport:
 //
-//	POST|GET|DELETE /mcp  host check, bearer auth, body limit, then MCP
+//	POST|GET|DELETE /mcp  host check, bearer auth, the client's output
+//	                      choice (?text-content=&resource-links=, else 400),
+//	                      body limit, then MCP
 //	GET /metrics          host check, bearer auth, then Metrics
 //	GET /.well-known/oauth-protected-resource[/mcp]
 //	                      host check, then the RFC 9728 metadata (only
@@ -127,7 +129,7 @@ func newWithAuth(o Options, auth *tokenAuth, logger *slog.Logger) (http.Handler,
 		protectMetrics = func(h http.Handler) http.Handler { return protect(requireVerified(h)) }
 	}
 
-	mcp := protect(limitBody(refuseBatches(o.MCP), orDefault(o.MaxBodyBytes, defaultMaxBodyBytes)))
+	mcp := protect(chooseOutput(limitBody(refuseBatches(o.MCP), orDefault(o.MaxBodyBytes, defaultMaxBodyBytes))))
 	mux := http.NewServeMux()
 	for _, method := range []string{http.MethodPost, http.MethodGet, http.MethodDelete} {
 		mux.Handle(method+" /mcp", mcp)

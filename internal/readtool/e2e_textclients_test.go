@@ -37,12 +37,27 @@ func withTextContent(mode string) func(*readtool.Options) {
 // textOf is a result's first text content.
 func textOf(t *testing.T, res *mcp.CallToolResult) string {
 	t.Helper()
-	if res.IsError || len(res.Content) == 0 {
+	return textAt(t, res, 0)
+}
+
+// dataTextOf is the second text content of a json-mode result: its data.
+func dataTextOf(t *testing.T, res *mcp.CallToolResult) string {
+	t.Helper()
+	if text := textAt(t, res, 0); text != "Dagu read completed." {
+		t.Fatalf("content[0] is %q, want the success text alone", text)
+	}
+	return textAt(t, res, 1)
+}
+
+// textAt is a result's content[i], which must be text.
+func textAt(t *testing.T, res *mcp.CallToolResult, i int) string {
+	t.Helper()
+	if res.IsError || len(res.Content) <= i {
 		t.Fatalf("unexpected result: %+v", res)
 	}
-	text, ok := res.Content[0].(*mcp.TextContent)
+	text, ok := res.Content[i].(*mcp.TextContent)
 	if !ok {
-		t.Fatalf("content[0] is %T, not text", res.Content[0])
+		t.Fatalf("content[%d] is %T, not text", i, res.Content[i])
 	}
 	return text.Text
 }
@@ -115,7 +130,7 @@ func TestTextContentLogWindows(t *testing.T) {
 		{name: "both streams", query: "tail=10000", last: 20000,
 			note: []string{"oldest lines of stdoutContent", `"tail=`}},
 	} {
-		text := textOf(t, h.call(t, `{"target":"step_log",`+bigLogRun+`,"stepName":"spew","query":"`+tc.query+`"}`))
+		text := dataTextOf(t, h.call(t, `{"target":"step_log",`+bigLogRun+`,"stepName":"spew","query":"`+tc.query+`"}`))
 		if len(text) > 64<<10+200 {
 			t.Errorf("%s: text of %d bytes", tc.name, len(text))
 		}
@@ -185,7 +200,7 @@ func TestTextContentDocumentsAsThemselves(t *testing.T) {
 		res := h.call(t, tc.args)
 		data := structuredOf(t, res)["data"].(map[string]any)
 		doc := data[tc.field].(string)
-		text := textOf(t, res)
+		text := dataTextOf(t, res)
 		jsonPart, block, ok := strings.Cut(text, "\n\n"+tc.heading)
 		if !ok {
 			t.Fatalf("%s: no %q heading in %.400q", tc.args, tc.heading, text)
@@ -195,7 +210,7 @@ func TestTextContentDocumentsAsThemselves(t *testing.T) {
 			t.Errorf("%s: the %s block is not the document itself:\n%.300q\nwant\n%.300q", tc.args, tc.field, body, doc)
 		}
 		var other map[string]any
-		if err := json.Unmarshal([]byte(strings.TrimPrefix(jsonPart, "Dagu read completed.\n\n")), &other); err != nil {
+		if err := json.Unmarshal([]byte(jsonPart), &other); err != nil {
 			t.Fatalf("%s: the part before the document is not JSON: %v\n%.300q", tc.args, err, jsonPart)
 		}
 		for k, v := range data {

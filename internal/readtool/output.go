@@ -31,21 +31,20 @@ var encodedReferences = func() []byte {
 	return raw
 }()
 
-// successResult renders a read's data as the contract's tool result. The
-// data is encoded once and the envelope is written around those bytes,
-// field by field in the contract's order, instead of being marshalled
-// again as a whole.
-func (t *Tool) successResult(c *call, data any) (*mcp.CallToolResult, error) {
+// successResult renders a read's data as the contract's tool result, with
+// the content out chooses. The data is encoded once and the envelope is
+// written around those bytes, field by field in the contract's order,
+// instead of being marshalled again as a whole.
+func (t *Tool) successResult(c *call, data any, out output) (*mcp.CallToolResult, error) {
 	data, raw, err := encode(data)
 	if err != nil {
 		return nil, err
 	}
-	text, err := t.successMessage(c, data, raw)
+	content, err := successTexts(c, data, raw, out)
 	if err != nil {
 		return nil, err
 	}
-	content := []mcp.Content{&mcp.TextContent{Text: text}}
-	if c.uri != "" && t.resourceLinks != ResourceLinksOmit {
+	if c.uri != "" && out.resourceLinks != ResourceLinksOmit {
 		content = append(content, resourceLink(c))
 	}
 	return &mcp.CallToolResult{Content: content, StructuredContent: json.RawMessage(envelopeBytes(c, raw))}, nil
@@ -84,24 +83,28 @@ func writeJSONString(b *bytes.Buffer, s string) {
 	b.Write(raw)
 }
 
-// successMessage is "Dagu read completed." and, for dags, a blank line and
-// the data as 2-space indented JSON. With TextContent "json" every other
-// target gets its data after the blank line as dataText renders it.
-func (t *Tool) successMessage(c *call, data any, raw []byte) (string, error) {
+// successTexts is the text content of a success. The contract's is one
+// item: "Dagu read completed." and, for dags, a blank line and the data as
+// 2-space indented JSON. With TextContent "json" every target gets the
+// success text alone and then its data as dataText renders it, in a
+// second item: a client that attaches structuredContent to a lone text
+// item (LangChain's JavaScript adapters) then sends the model the data
+// once.
+func successTexts(c *call, data any, raw []byte, out output) ([]mcp.Content, error) {
+	if out.textContent == TextContentJSON {
+		return []mcp.Content{&mcp.TextContent{Text: successText}, &mcp.TextContent{Text: dataText(c, data)}}, nil
+	}
 	if !c.spec.dataInText {
-		if t.textContent == TextContentJSON {
-			return successText + "\n\n" + dataText(c, data), nil
-		}
-		return successText, nil
+		return []mcp.Content{&mcp.TextContent{Text: successText}}, nil
 	}
 	var b bytes.Buffer
 	b.Grow(len(successText) + 2 + len(raw)*2)
 	b.WriteString(successText)
 	b.WriteString("\n\n")
 	if err := json.Indent(&b, raw, "", "  "); err != nil {
-		return "", err
+		return nil, err
 	}
-	return b.String(), nil
+	return []mcp.Content{&mcp.TextContent{Text: b.String()}}, nil
 }
 
 // errorResult renders a tool error: isError, the error object as

@@ -184,7 +184,7 @@ func (t *Tool) run(ctx context.Context, args json.RawMessage) (*call, *mcp.CallT
 	if e != nil {
 		return c, errorResult(e)
 	}
-	res, err := t.successResult(c, data)
+	res, err := t.successResult(c, data, t.outputFor(ctx))
 	if err != nil {
 		return c, errorResult(classify(err, c))
 	}
