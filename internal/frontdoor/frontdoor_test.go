@@ -296,7 +296,7 @@ func TestFrontDoorLogsAndRecovers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := frontDoorRequest{path: "/mcp?session=abc", auth: "Bearer " + tokenA, origin: "http://localhost:8090"}.do(h)
+	w := frontDoorRequest{path: "/mcp?text-content=json", auth: "Bearer " + tokenA, origin: "http://localhost:8090"}.do(h)
 	if w.Code != http.StatusInternalServerError || jsonBody(t, w)["error"] != "internal error" {
 		t.Fatalf("panic answered %d %q", w.Code, w.Body.String())
 	}
@@ -306,7 +306,7 @@ func TestFrontDoorLogsAndRecovers(t *testing.T) {
 			t.Errorf("log lacks %s: %s", want, text)
 		}
 	}
-	for _, leak := range []string{tokenA, "session=abc", "localhost:8090"} {
+	for _, leak := range []string{tokenA, "text-content=json", "localhost:8090"} {
 		if strings.Contains(text, leak) {
 			t.Errorf("log reveals %q: %s", leak, text)
 		}
