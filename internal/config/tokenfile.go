@@ -4,13 +4,16 @@ package config
 
 import (
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -24,9 +27,16 @@ const (
 	// modification time look unchanged is read again to compare its
 	// content hash (an in-place rewrite can keep all three).
 	DefaultContentCheck = time.Second
-	// maxTokenFileBytes caps the token file read.
-	maxTokenFileBytes = 64 << 20
+	// maxTokenFileBytes caps the token file read: a larger file is
+	// refused from its descriptor's size, before any byte is read (200,000
+	// named tokens take about 10 MiB).
+	maxTokenFileBytes = 16 << 20
 )
+
+// tokenFileOpenFlags open the token file without ever waiting: O_NONBLOCK
+// makes open(2) of a FIFO or a device return at once instead of blocking
+// the reload (and every later one) until a writer appears.
+const tokenFileOpenFlags = os.O_RDONLY | syscall.O_NONBLOCK
 
 // TokenEntry is one accepted token of a token file.
 type TokenEntry struct {
@@ -43,16 +53,21 @@ type TokenEntry struct {
 // once, and an in-place rewrite that keeps all three within ContentCheck,
 // by the hash of the content. A reload applies the start-up rules: a token
 // that is too short or not printable ASCII is refused, with a log line
-// naming its line number (never the token). A file that is missing or
-// cannot be read means nobody is accepted, with an error log line, until
-// it can be read again. Each entry is hashed once per file version; a
-// presented token is found by its digest in a map.
+// naming its line number (never the token). A file that is missing (removed
+// or renamed away) means nobody is accepted, with an error log line, until
+// it is back. A file that is there but broken (a FIFO, a device, a
+// directory, larger than 16 MiB, unreadable) keeps the last good set of
+// tokens, with an error log line saying why, until a good file replaces it.
+// Each entry is hashed once per file version; a presented token is found by
+// its digest in a map.
 //
-// It is safe for concurrent use. A check never waits for a reload once the
-// first load is done: one caller at a time looks at the file, outside any
-// lock the others take, and swaps the parsed tokens in atomically; the
-// callers that find the look due meanwhile keep using the tokens it
-// replaces, so concurrent reloads coalesce into one.
+// It is safe for concurrent use. The file is opened non-blocking and judged
+// on the opened descriptor (a regular file within the size bound) before a
+// byte is read, so no reload waits for a writer. A check never waits for a
+// reload once the first load is done: one caller at a time looks at the
+// file, outside any lock the others take, and swaps the parsed tokens in
+// atomically; the callers that find the look due meanwhile keep using the
+// tokens it replaces, so concurrent reloads coalesce into one.
 type TokenFileCache struct {
 	// Path is the token file; empty means no file and no tokens.
 	Path string
@@ -79,7 +94,8 @@ type tokenSet struct {
 	sum      [sha256.Size]byte
 	looked   time.Time // when the file was last looked at
 	checked  time.Time // when its content was last read
-	failing  bool
+	failing  bool      // missing: nobody is accepted
+	broken   bool      // there but unusable: the last good tokens stay
 	version  uint64
 	entries  []TokenEntry
 	byDigest map[[sha256.Size]byte]string
@@ -151,7 +167,7 @@ func (t *TokenFileCache) refresh(old *tokenSet, now time.Time) *tokenSet {
 	if err != nil {
 		return t.fail(next, err)
 	}
-	same := next.info != nil && os.SameFile(next.info, info) && info.Size() == next.info.Size() && info.ModTime().Equal(next.info.ModTime())
+	same := next.info != nil && !next.broken && os.SameFile(next.info, info) && info.Size() == next.info.Size() && info.ModTime().Equal(next.info.ModTime())
 	if same && now.Sub(next.checked) < t.contentCheck() {
 		return next
 	}
@@ -162,15 +178,18 @@ func (t *TokenFileCache) refresh(old *tokenSet, now time.Time) *tokenSet {
 	next.checked = now
 	sum := sha256.Sum256(data)
 	if next.info != nil && sum == next.sum {
-		next.info = info
+		t.logRecovery(next)
+		next.info, next.failing, next.broken = info, false, false
 		return next
 	}
 	return t.load(next, data, info, sum)
 }
 
 // readTokenFileOnce reads the file and describes the descriptor it read.
+// The descriptor, not the path, must be a regular file within the size
+// bound: the path may have been swapped since it was looked at.
 func readTokenFileOnce(path string) ([]byte, os.FileInfo, error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, tokenFileOpenFlags, 0)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -180,11 +199,14 @@ func readTokenFileOnce(path string) ([]byte, os.FileInfo, error) {
 		return nil, nil, err
 	}
 	if !info.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("%s is not a regular file", path)
+		return nil, nil, fmt.Errorf("not a regular file (%s)", info.Mode().Type())
+	}
+	if info.Size() > maxTokenFileBytes {
+		return nil, nil, fmt.Errorf("%d bytes, larger than the %d bytes a token file may hold", info.Size(), maxTokenFileBytes)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxTokenFileBytes+1))
 	if err == nil && len(data) > maxTokenFileBytes {
-		err = fmt.Errorf("larger than %d bytes", maxTokenFileBytes)
+		err = fmt.Errorf("grew past %d bytes while read", maxTokenFileBytes)
 	}
 	return data, info, err
 }
@@ -209,25 +231,41 @@ func (t *TokenFileCache) load(next *tokenSet, data []byte, info os.FileInfo, sum
 		entries = append(entries, TokenEntry{Name: name, Token: token})
 		byDigest[sha256.Sum256([]byte(token))] = name
 	}
-	if next.failing {
-		t.logger().Info("inbound token file readable again", "file", t.Path)
-	}
-	next.info, next.sum, next.failing = info, sum, false
+	t.logRecovery(next)
+	next.info, next.sum, next.failing, next.broken = info, sum, false, false
 	next.entries, next.byDigest = entries, byDigest
 	next.version++
 	t.logger().Info("inbound token file loaded", "file", t.Path, "tokens", len(entries))
 	return next
 }
 
-// fail drops every token of next: a file that cannot be read accepts
-// nobody.
+// fail is what a look at the file that found no usable file leaves: a
+// missing file (or one before any good load) drops every token of next,
+// accepting nobody; a broken file keeps the last good tokens. Either is
+// logged once, with the reason (an error of the file system, never the
+// file's content).
 func (t *TokenFileCache) fail(next *tokenSet, err error) *tokenSet {
-	if !next.failing {
-		t.logger().Error("inbound token file cannot be read: no token is accepted until it can", "file", t.Path, "error", err.Error())
-		next.version++
+	if errors.Is(err, fs.ErrNotExist) || next.entries == nil && !next.broken {
+		if !next.failing {
+			t.logger().Error("inbound token file cannot be read: no token is accepted until it can", "file", t.Path, "error", err.Error())
+			next.version++
+		}
+		next.failing, next.broken, next.info, next.entries, next.byDigest = true, false, nil, nil, nil
+		return next
 	}
-	next.failing, next.info, next.entries, next.byDigest = true, nil, nil, nil
+	if !next.broken {
+		t.logger().Error("inbound token file is not usable: the tokens last loaded stay accepted until a good file replaces it",
+			"file", t.Path, "tokens", len(next.entries), "error", err.Error())
+	}
+	next.broken = true
 	return next
+}
+
+// logRecovery says so when a usable file follows a missing or broken one.
+func (t *TokenFileCache) logRecovery(next *tokenSet) {
+	if next.failing || next.broken {
+		t.logger().Info("inbound token file readable again", "file", t.Path)
+	}
 }
 
 func (t *TokenFileCache) statFile(path string) (os.FileInfo, error) {
