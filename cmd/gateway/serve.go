@@ -64,6 +64,7 @@ func serveHTTP(ctx context.Context, cfg config.Config, log *slog.Logger, getenv 
 		Tokens:       cfg.AuthTokens,
 		TokenFile:    cfg.AuthTokenFile,
 		AllowedHosts: cfg.AllowedHosts,
+		PublicURL:    cfg.PublicURL,
 		Listen:       cfg.Listen,
 		Logger:       log,
 	})

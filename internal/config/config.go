@@ -46,6 +46,9 @@ type Config struct {
 	AuthTokenFile string
 	// AllowedHosts are extra Host/Origin values the front door accepts.
 	AllowedHosts []string
+	// PublicURL is the URL clients reach the gateway at (no /mcp), used in
+	// the OAuth protected-resource metadata and 401 challenges.
+	PublicURL string
 
 	// UpstreamTimeout bounds each call to Dagu.
 	UpstreamTimeout time.Duration

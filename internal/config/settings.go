@@ -127,6 +127,7 @@ const (
 	flagAuthToken           = "auth-token"
 	flagAuthTokenFile       = "auth-token-file"
 	flagAllowedHost         = "allowed-host"
+	flagPublicURL           = "public-url"
 	flagUpstreamTimeout     = "upstream-timeout"
 	flagMaxResponseBytes    = "max-response-bytes"
 	flagUpstreamBodyBudget  = "upstream-body-budget"
@@ -206,6 +207,9 @@ var settings = []Setting{
 	{Flag: flagAllowedHost, Env: "GATEWAY_ALLOWED_HOSTS", Kind: KindList, ZeroDefault: "none", Chart: "config.allowedHosts", Modes: modesHTTP, split: splitComma,
 		Help:  "extra Host/Origin value accepted (DNS-rebinding allow-list), as host or host:port; repeat for several (env: comma-separated list)",
 		field: func(c *Config) any { return &c.AllowedHosts }},
+	{Flag: flagPublicURL, Env: "GATEWAY_PUBLIC_URL", Kind: KindString, ZeroDefault: "none", Chart: "config.publicURL", Modes: modesHTTP,
+		Help:  "URL clients reach the gateway at, without /mcp (https://gw.example.com); names the resource in the OAuth protected-resource metadata and 401 challenges. Unset: the request's Host when the Host check applies (loopback listen or --allowed-host), else the address the connection arrived on, never an unchecked Host",
+		field: func(c *Config) any { return &c.PublicURL }},
 
 	// Reads.
 	{Flag: flagUpstreamTimeout, Env: "GATEWAY_UPSTREAM_TIMEOUT", Kind: KindDuration, Default: "15s", Chart: "config.upstreamTimeout", Modes: modesUpstream,

@@ -140,7 +140,7 @@ func (c Config) validateFrontDoor() []error {
 	for _, h := range c.AllowedHosts {
 		errs = appendIf(errs, checkAllowedHost(h))
 	}
-	return errs
+	return appendIf(errs, checkPublicURL(c.PublicURL))
 }
 
 func (c Config) validateLimits(targets []string) []error {

@@ -70,6 +70,11 @@ type Options struct {
 	// AllowedHosts are extra Host/Origin values accepted, as host or
 	// host:port.
 	AllowedHosts []string
+	// PublicURL is the URL clients reach the gateway at, without /mcp
+	// (config.PublicURLBase checks it): the resource of the OAuth metadata
+	// and of 401 challenges. Empty: the Host when the host check applies,
+	// else the address the connection arrived on.
+	PublicURL string
 	// Listen is the configured listen address; it decides whether the
 	// DNS-rebinding check applies and which port local names must carry.
 	Listen string
@@ -122,6 +127,12 @@ func newWithAuth(o Options, auth *tokenAuth, logger *slog.Logger) (http.Handler,
 	if o.Passthrough && o.Verify == nil {
 		return nil, errors.New("front door: passthrough needs a Verify function")
 	}
+	origins := originPolicy{hostChecked: guard.enforce}
+	if o.PublicURL != "" {
+		if origins.public, err = config.PublicURLBase(o.PublicURL); err != nil {
+			return nil, fmt.Errorf("front door: public URL: %w", err)
+		}
+	}
 	protect := func(h http.Handler) http.Handler { return guard.wrap(auth.wrap(h)) }
 	protectMetrics := protect
 	if o.Passthrough {
@@ -149,7 +160,7 @@ func newWithAuth(o Options, auth *tokenAuth, logger *slog.Logger) (http.Handler,
 		return (!guard.enforce || guard.allowsRequest(r)) && !o.Passthrough && (!auth.enabled() || auth.verdictOf(r).accepted)
 	}
 	mux.Handle("GET /readyz", readinessHandler(o.Ready, trusted, orDefault(o.ReadyTimeout, defaultReadyTimeout)))
-	return withRequestID(observe(mux, logger), auth, o.Passthrough), nil
+	return withRequestID(observe(withOriginPolicy(mux, origins), logger), auth, o.Passthrough), nil
 }
 
 // serveHealth answers liveness probes: the process is up.

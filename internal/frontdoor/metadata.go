@@ -3,6 +3,7 @@
 package frontdoor
 
 import (
+	"context"
 	"net"
 	"net/http"
 	"strings"
@@ -34,11 +35,10 @@ type protectedResourceMetadata struct {
 }
 
 // serveProtectedResourceMetadata answers both metadata paths with the
-// document for this request's origin. It runs behind the host guard, so on
-// a guarded listener the Host is one the guard accepts; a Host that cannot
-// form a safe URL gets 400.
+// document for this request's public origin (see publicOrigin); when there
+// is none that forms a safe URL it answers 400.
 func serveProtectedResourceMetadata(w http.ResponseWriter, r *http.Request) {
-	origin, ok := requestOrigin(r)
+	origin, ok := publicOrigin(r)
 	if !ok {
 		writeError(w, http.StatusBadRequest, "bad request: the Host header is not a host name or IP address")
 		return
@@ -80,10 +80,11 @@ func refuseRegistration(a *tokenAuth, passthrough bool) http.Handler {
 // bearerChallenge is the WWW-Authenticate value of a 401: the Bearer scheme
 // with the absolute URL of the metadata (RFC 9728 section 5.1) and, when a
 // bearer token was sent but not accepted, error="invalid_token" (RFC 6750
-// section 3.1). Without a usable Host the URL is left out.
+// section 3.1). Without a public origin (see publicOrigin) the URL is left
+// out.
 func bearerChallenge(r *http.Request, tokenSent bool) string {
 	var params []string
-	if origin, ok := requestOrigin(r); ok {
+	if origin, ok := publicOrigin(r); ok {
 		params = append(params, `resource_metadata="`+origin+protectedResourcePath+`"`)
 	}
 	if tokenSent {
@@ -93,6 +94,55 @@ func bearerChallenge(r *http.Request, tokenSent bool) string {
 		return "Bearer"
 	}
 	return "Bearer " + strings.Join(params, ", ")
+}
+
+// originPolicy says where the URLs of the metadata and of 401 challenges
+// come from: the configured public URL, else the request's Host when the
+// host guard checked it, else the address the connection arrived on. An
+// unchecked Host (a public listener without --allowed-host) is never
+// written back: anyone can send any Host, and a client would be sent to it.
+type originPolicy struct {
+	public      string // --public-url without a trailing slash; "" for none
+	hostChecked bool   // the host guard accepts only known Hosts
+}
+
+type originPolicyKey struct{}
+
+// withOriginPolicy hands p to the handlers of the requests h serves.
+func withOriginPolicy(h http.Handler, p originPolicy) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), originPolicyKey{}, p)))
+	})
+}
+
+// publicOrigin is the URL prefix the gateway's own URLs are built on for
+// this request, by the policy withOriginPolicy handed it (without one, the
+// address the connection arrived on).
+func publicOrigin(r *http.Request) (string, bool) {
+	p, _ := r.Context().Value(originPolicyKey{}).(originPolicy)
+	switch {
+	case p.public != "":
+		return p.public, true
+	case p.hostChecked:
+		return requestOrigin(r)
+	default:
+		return localOrigin(r)
+	}
+}
+
+// localOrigin returns scheme://ip:port of the local address the request's
+// connection was accepted on, which the client reached and the client did
+// not choose.
+func localOrigin(r *http.Request) (string, bool) {
+	addr, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok {
+		return "", false
+	}
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil || net.ParseIP(host) == nil {
+		return "", false
+	}
+	return requestScheme(r) + "://" + net.JoinHostPort(host, port), true
 }
 
 // requestOrigin returns scheme://host[:port] as the client addressed this

@@ -3,8 +3,10 @@
 package frontdoor
 
 import (
+	"context"
 	"crypto/tls"
 	"encoding/json"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -17,6 +19,7 @@ import (
 type metadataRequest struct {
 	method, path, host, auth, forwardedProto string
 	tls                                      bool
+	local                                    string // the address the connection arrived on
 }
 
 func (q metadataRequest) do(h http.Handler) *httptest.ResponseRecorder {
@@ -35,47 +38,64 @@ func (q metadataRequest) do(h http.Handler) *httptest.ResponseRecorder {
 	if q.tls {
 		r.TLS = &tls.ConnectionState{}
 	}
+	if q.local != "" {
+		addr, err := net.ResolveTCPAddr("tcp", q.local)
+		if err != nil {
+			panic(err)
+		}
+		r = r.WithContext(context.WithValue(r.Context(), http.LocalAddrContextKey, net.Addr(addr)))
+	}
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, r)
 	return w
 }
 
 // TestProtectedResourceMetadata checks the RFC 9728 document: open (no
-// token), behind the host guard, naming the /mcp URL the client used and no
-// authorization server, served only when tokens are configured.
+// token), behind the host guard, naming no authorization server, served
+// only when tokens are configured, and naming the /mcp URL of --public-url,
+// else of a Host the guard checked, else of the address the connection
+// arrived on: never an unchecked Host (issue 28, attack 7: a public
+// listener without --allowed-host answered "resource":"http://evil.example/mcp").
 func TestProtectedResourceMetadata(t *testing.T) {
 	t.Parallel()
 	const local = "127.0.0.1:8090"
+	const pod = "10.1.2.3:8090"
 	tests := []struct {
 		name         string
 		listen       string
 		allowed      []string
+		public       string
 		noTokens     bool
 		req          metadataRequest
 		want         int
 		wantResource string
 	}{
-		{"root form", local, nil, false, metadataRequest{path: protectedResourcePath, host: local}, 200, "http://127.0.0.1:8090/mcp"},
-		{"path-suffixed form", local, nil, false, metadataRequest{path: protectedResourceMCP, host: local}, 200, "http://127.0.0.1:8090/mcp"},
-		{"localhost lower-cased", local, nil, false, metadataRequest{path: protectedResourcePath, host: "LocalHost:8090"}, 200, "http://localhost:8090/mcp"},
-		{"ipv6 loopback", local, nil, false, metadataRequest{path: protectedResourcePath, host: "[::1]:8090"}, 200, "http://[::1]:8090/mcp"},
-		{"open even with a wrong token", local, nil, false, metadataRequest{path: protectedResourcePath, host: local, auth: "Bearer nope"}, 200, "http://127.0.0.1:8090/mcp"},
-		{"tls connection", local, []string{"gw.example"}, false, metadataRequest{path: protectedResourcePath, host: "gw.example", tls: true}, 200, "https://gw.example/mcp"},
-		{"tls-terminating proxy", local, []string{"gw.example"}, false, metadataRequest{path: protectedResourcePath, host: "gw.example", forwardedProto: "HTTPS, http"}, 200, "https://gw.example/mcp"},
-		{"odd forwarded proto ignored", local, []string{"gw.example"}, false, metadataRequest{path: protectedResourcePath, host: "gw.example", forwardedProto: "javascript"}, 200, "http://gw.example/mcp"},
-		{"public bind keeps the port", "0.0.0.0:8090", nil, false, metadataRequest{path: protectedResourcePath, host: "10.1.2.3:8090"}, 200, "http://10.1.2.3:8090/mcp"},
-		{"public bind, unusable host", "0.0.0.0:8090", nil, false, metadataRequest{path: protectedResourcePath, host: `evil"x`}, 400, ""},
-		{"rebinding host", local, nil, false, metadataRequest{path: protectedResourcePath, host: "evil.example:8090"}, 403, ""},
-		{"allow-list, other host", "0.0.0.0:8090", []string{"gw.example"}, false, metadataRequest{path: protectedResourceMCP, host: "evil.example"}, 403, ""},
-		{"no tokens, no metadata", local, nil, true, metadataRequest{path: protectedResourcePath, host: local}, 404, ""},
-		{"post", local, nil, false, metadataRequest{method: http.MethodPost, path: protectedResourcePath, host: local}, 405, ""},
-		{"other suffix", local, nil, false, metadataRequest{path: protectedResourcePath + "/metrics", host: local}, 404, ""},
+		{"root form", local, nil, "", false, metadataRequest{path: protectedResourcePath, host: local}, 200, "http://127.0.0.1:8090/mcp"},
+		{"path-suffixed form", local, nil, "", false, metadataRequest{path: protectedResourceMCP, host: local}, 200, "http://127.0.0.1:8090/mcp"},
+		{"localhost lower-cased", local, nil, "", false, metadataRequest{path: protectedResourcePath, host: "LocalHost:8090"}, 200, "http://localhost:8090/mcp"},
+		{"ipv6 loopback", local, nil, "", false, metadataRequest{path: protectedResourcePath, host: "[::1]:8090"}, 200, "http://[::1]:8090/mcp"},
+		{"open even with a wrong token", local, nil, "", false, metadataRequest{path: protectedResourcePath, host: local, auth: "Bearer nope"}, 200, "http://127.0.0.1:8090/mcp"},
+		{"tls connection", local, []string{"gw.example"}, "", false, metadataRequest{path: protectedResourcePath, host: "gw.example", tls: true}, 200, "https://gw.example/mcp"},
+		{"tls-terminating proxy", local, []string{"gw.example"}, "", false, metadataRequest{path: protectedResourcePath, host: "gw.example", forwardedProto: "HTTPS, http"}, 200, "https://gw.example/mcp"},
+		{"odd forwarded proto ignored", local, []string{"gw.example"}, "", false, metadataRequest{path: protectedResourcePath, host: "gw.example", forwardedProto: "javascript"}, 200, "http://gw.example/mcp"},
+		{"public bind, allowed host", "0.0.0.0:8090", []string{"gw.example"}, "", false, metadataRequest{path: protectedResourcePath, host: "GW.example", local: pod}, 200, "http://gw.example/mcp"},
+		{"public bind names the address reached", "0.0.0.0:8090", nil, "", false, metadataRequest{path: protectedResourcePath, host: pod, local: pod}, 200, "http://10.1.2.3:8090/mcp"},
+		{"public bind, any host not reflected", "0.0.0.0:8090", nil, "", false, metadataRequest{path: protectedResourcePath, host: "evil.example", local: pod}, 200, "http://10.1.2.3:8090/mcp"},
+		{"public bind, ipv6 address reached", "[::]:8090", nil, "", false, metadataRequest{path: protectedResourcePath, host: "evil.example", local: "[fd00::1]:8090"}, 200, "http://[fd00::1]:8090/mcp"},
+		{"public bind, no address known", "0.0.0.0:8090", nil, "", false, metadataRequest{path: protectedResourcePath, host: "evil.example"}, 400, ""},
+		{"public url", "0.0.0.0:8090", nil, "https://gw.example.com/dagu/", false, metadataRequest{path: protectedResourcePath, host: "evil.example", local: pod}, 200, "https://gw.example.com/dagu/mcp"},
+		{"public url over a checked host", local, nil, "https://gw.example.com", false, metadataRequest{path: protectedResourceMCP, host: local, tls: true}, 200, "https://gw.example.com/mcp"},
+		{"rebinding host", local, nil, "", false, metadataRequest{path: protectedResourcePath, host: "evil.example:8090"}, 403, ""},
+		{"allow-list, other host", "0.0.0.0:8090", []string{"gw.example"}, "", false, metadataRequest{path: protectedResourceMCP, host: "evil.example"}, 403, ""},
+		{"no tokens, no metadata", local, nil, "", true, metadataRequest{path: protectedResourcePath, host: local}, 404, ""},
+		{"post", local, nil, "", false, metadataRequest{method: http.MethodPost, path: protectedResourcePath, host: local}, 405, ""},
+		{"other suffix", local, nil, "", false, metadataRequest{path: protectedResourcePath + "/metrics", host: local}, 404, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			h, _ := frontDoor(t, func(o *Options) {
-				o.Listen, o.AllowedHosts = tt.listen, tt.allowed
+				o.Listen, o.AllowedHosts, o.PublicURL = tt.listen, tt.allowed, tt.public
 				if !tt.noTokens {
 					o.Tokens = []string{tokenA}
 				}
@@ -109,7 +129,8 @@ func TestProtectedResourceMetadata(t *testing.T) {
 
 // TestUnauthorizedPointsAtMetadata checks the 401: the challenge carries
 // the absolute metadata URL and, for a rejected token, invalid_token; the
-// body says how to configure the token.
+// body says how to configure the token. The URL never names a Host the
+// guard did not check (issue 28, attack 7).
 func TestUnauthorizedPointsAtMetadata(t *testing.T) {
 	t.Parallel()
 	const local = "127.0.0.1:8090"
@@ -119,22 +140,29 @@ func TestUnauthorizedPointsAtMetadata(t *testing.T) {
 	tests := []struct {
 		name          string
 		listen        string
+		allowed       []string
+		public        string
 		req           metadataRequest
 		wantChallenge string
 		wantMessage   string
 	}{
-		{"no token", local, metadataRequest{method: http.MethodPost, path: "/mcp", host: local}, "Bearer " + localMetadata, msgTokenMissing},
-		{"wrong token", local, metadataRequest{method: http.MethodPost, path: "/mcp", host: local, auth: "Bearer " + tokenB}, "Bearer " + localMetadata + `, error="invalid_token"`, msgTokenRejected},
-		{"basic credentials", local, metadataRequest{method: http.MethodPost, path: "/mcp", host: local, auth: "Basic " + tokenA}, "Bearer " + localMetadata, msgTokenMissing},
-		{"metrics", local, metadataRequest{path: "/metrics", host: "localhost:8090"}, `Bearer resource_metadata="http://localhost:8090/.well-known/oauth-protected-resource"`, msgTokenMissing},
-		{"behind a tls proxy", "0.0.0.0:8090", metadataRequest{method: http.MethodPost, path: "/mcp", host: "gw.example", forwardedProto: "https"}, `Bearer resource_metadata="https://gw.example/.well-known/oauth-protected-resource"`, msgTokenMissing},
-		{"unusable host", "0.0.0.0:8090", metadataRequest{method: http.MethodPost, path: "/mcp", host: "a,b"}, "Bearer", msgTokenMissing},
-		{"unusable host, wrong token", "0.0.0.0:8090", metadataRequest{method: http.MethodPost, path: "/mcp", host: "a b", auth: "Bearer x"}, `Bearer error="invalid_token"`, msgTokenRejected},
+		{"no token", local, nil, "", metadataRequest{method: http.MethodPost, path: "/mcp", host: local}, "Bearer " + localMetadata, msgTokenMissing},
+		{"wrong token", local, nil, "", metadataRequest{method: http.MethodPost, path: "/mcp", host: local, auth: "Bearer " + tokenB}, "Bearer " + localMetadata + `, error="invalid_token"`, msgTokenRejected},
+		{"basic credentials", local, nil, "", metadataRequest{method: http.MethodPost, path: "/mcp", host: local, auth: "Basic " + tokenA}, "Bearer " + localMetadata, msgTokenMissing},
+		{"metrics", local, nil, "", metadataRequest{path: "/metrics", host: "localhost:8090"}, `Bearer resource_metadata="http://localhost:8090/.well-known/oauth-protected-resource"`, msgTokenMissing},
+		{"behind a tls proxy", "0.0.0.0:8090", []string{"gw.example"}, "", metadataRequest{method: http.MethodPost, path: "/mcp", host: "gw.example", forwardedProto: "https"}, `Bearer resource_metadata="https://gw.example/.well-known/oauth-protected-resource"`, msgTokenMissing},
+		{"public bind, unchecked host", "0.0.0.0:8090", nil, "", metadataRequest{method: http.MethodPost, path: "/mcp", host: "evil.example", local: "10.1.2.3:8090"}, `Bearer resource_metadata="http://10.1.2.3:8090/.well-known/oauth-protected-resource"`, msgTokenMissing},
+		{"public url", "0.0.0.0:8090", nil, "https://gw.example.com/dagu", metadataRequest{method: http.MethodPost, path: "/mcp", host: "evil.example", local: "10.1.2.3:8090", auth: "Bearer x"}, `Bearer resource_metadata="https://gw.example.com/dagu/.well-known/oauth-protected-resource", error="invalid_token"`, msgTokenRejected},
+		{"no address known", "0.0.0.0:8090", nil, "", metadataRequest{method: http.MethodPost, path: "/mcp", host: "gw.example"}, "Bearer", msgTokenMissing},
+		{"unusable host", "0.0.0.0:8090", nil, "", metadataRequest{method: http.MethodPost, path: "/mcp", host: "a,b"}, "Bearer", msgTokenMissing},
+		{"unusable host, wrong token", "0.0.0.0:8090", nil, "", metadataRequest{method: http.MethodPost, path: "/mcp", host: "a b", auth: "Bearer x"}, `Bearer error="invalid_token"`, msgTokenRejected},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			h, mcp := frontDoor(t, func(o *Options) { o.Listen, o.Tokens = tt.listen, []string{tokenA} })
+			h, mcp := frontDoor(t, func(o *Options) {
+				o.Listen, o.Tokens, o.AllowedHosts, o.PublicURL = tt.listen, []string{tokenA}, tt.allowed, tt.public
+			})
 			w := tt.req.do(h)
 			if w.Code != http.StatusUnauthorized || mcp.calls.Load() != 0 {
 				t.Fatalf("status %d, MCP calls %d", w.Code, mcp.calls.Load())
