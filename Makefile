@@ -22,8 +22,12 @@ BENCH_DAGU_PORTS      ?= 18191 18192 18193
 BENCH_DAGU_DAG        ?= failing_job
 BENCH_DAGU_STEP       ?= explode
 BENCH_DAGU_SCENARIOS  ?= single investigate mix
+BENCH_RT_DELAY        ?= 50ms
+BENCH_RT_READS        ?= 5
+BENCH_RT_PORTS        ?= 18290 18291 18292
+BENCH_RT_MIX          ?= dags,dag,dag_spec,runs,run,run_latest,step_log,step_log_latest,foreach_items,foreach_items_latest,foreach_item,run_logs,run_logs_latest,dag_missing,wiki
 
-.PHONY: help build test lint generate check-generate demo bench loadtest bench-dagu fuzz docker clean deploy-check release-snapshot
+.PHONY: help build test lint generate check-generate demo bench loadtest bench-dagu bench-roundtrips fuzz docker clean deploy-check release-snapshot
 
 help: ## List the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z][a-z-]*:.*## / { printf "  %-15s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -130,6 +134,39 @@ bench-dagu: ## Compare the gateway with a real Dagu's built-in /mcp: DAGU_URL= D
 		*) echo "unknown scenario $$scenario (single, investigate, mix, scale, reference)"; exit 2 ;; \
 		esac; \
 	done
+
+# Counts the sequential round trips each read waits on when Dagu is across
+# a network (never in CI): cmd/loadtest -upstream-delay starts a proxy that
+# holds every request to Dagu for BENCH_RT_DELAY, a gateway with every cache
+# off is served with the proxy as its Dagu, and one client makes
+# BENCH_RT_READS reads of each BENCH_RT_MIX target. Against DAGU_URL with
+# DAGU_REST_KEY when given, else against the demo's fake Dagu (current
+# release, with the foreach routes). BENCHMARKS.md has the figures.
+bench-roundtrips: export DAGU_API_KEY := $(DAGU_REST_KEY)
+bench-roundtrips: ## Round trips per read with BENCH_RT_DELAY added per Dagu request: [DAGU_URL= DAGU_REST_KEY=] (else the demo's fake Dagu; BENCH_RT_MIX, _READS, _PORTS)
+	@dir="$$(mktemp -d)"; pids=""; \
+	trap 'for p in $$pids; do kill "$$p" 2>/dev/null || true; wait "$$p" 2>/dev/null || true; done; rm -rf "$$dir"' EXIT; \
+	$(GO) build -o "$$dir/gateway" ./cmd/gateway; \
+	$(GO) build -o "$$dir/loadtest" ./cmd/loadtest; \
+	set -- $(BENCH_RT_PORTS); proxy=$$1; gateway=$$2; demo=$$3; \
+	dagu="$(DAGU_URL)"; \
+	if [ -z "$$dagu" ]; then \
+		export DAGU_API_KEY="dagu_bench_$$(od -An -tx1 -N12 /dev/urandom | tr -d ' \n')"; \
+		"$$dir/gateway" demo --listen 127.0.0.1:$$demo --log-level warn >"$$dir/demo.out" 2>"$$dir/demo.err" & pids="$$pids $$!"; \
+		for _ in $$(seq 100); do \
+			dagu="$$(sed -n 's/^ *Demo Dagu[^h]*\(http:[^ ]*\).*/\1/p' "$$dir/demo.out")"; [ -n "$$dagu" ] && break; sleep 0.1; \
+		done; \
+		[ -n "$$dagu" ] || { echo "the demo did not start:"; cat "$$dir/demo.err"; exit 1; }; \
+		echo "Dagu: the demo's fake at $$dagu"; \
+	fi; \
+	reads=$$(( $(BENCH_RT_READS) * $$(tr ',' '\n' <<<"$(BENCH_RT_MIX)" | wc -l) )); \
+	"$$dir/loadtest" -url http://127.0.0.1:$$gateway/mcp -upstream "$$dagu" -upstream-listen 127.0.0.1:$$proxy \
+		-upstream-delay $(BENCH_RT_DELAY) -clients 1 -max-calls $$reads -duration 5m -resolve-run \
+		-dag $(BENCH_DAGU_DAG) -step $(BENCH_DAGU_STEP) -mix $(BENCH_RT_MIX) & load=$$!; pids="$$pids $$load"; \
+	for _ in $$(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$$proxy) 2>/dev/null && break; sleep 0.1; done; \
+	DAGU_URL=http://127.0.0.1:$$proxy "$$dir/gateway" serve --listen 127.0.0.1:$$gateway --log-level warn \
+		--cache-ttl 0 --list-cache-ttl 0 --run-cache-size 0 2>"$$dir/gateway.err" & pids="$$pids $$!"; \
+	wait $$load
 
 fuzz: ## Fuzz every Fuzz target for FUZZTIME each (default 10s)
 	@for pkg in $$($(GO) list ./...); do \

@@ -44,6 +44,21 @@ type config struct {
 	resolveRun  bool          // replace runID by -dag's latest run, read through the gateway
 	serveBare   string        // listen address: serve the gateway's answer from a bare go-sdk server
 
+	// Foreach targets: the foreach step of a finished run they read.
+	foreachDAG   string
+	foreachRunID string
+	foreachStep  string
+	foreachItem  string
+
+	// Round-trip mode (-upstream-delay): a proxy on upstreamListen delays
+	// every request to upstream (Dagu) by upstreamDelay; the gateway under
+	// test is started with the proxy as its Dagu.
+	upstream       string
+	upstreamListen string
+	upstreamDelay  time.Duration
+	// proxy is the running proxy while a round-trip run loads (not a flag).
+	proxy *delayProxy
+
 	// Compare mode (-baseline): the same load on the gateway, on every
 	// -also endpoint and on the baseline, in interleaved rounds.
 	label      string     // the gateway's name in the comparison
@@ -55,7 +70,7 @@ type config struct {
 
 // parseFlags reads and checks the command line; getenv supplies
 // DAGU_API_KEY as the default of -dagu-key and DAGU_MCP_KEY as that of
-// -baseline-key. Those defaults are taken after parsing, never given to the
+// -baseline-key (and DAGU_URL as that of -upstream). Those defaults are taken after parsing, never given to the
 // flag set: -h prints a flag's default, and a key must not reach the help.
 func parseFlags(args []string, stderr io.Writer, getenv func(string) string) (config, error) {
 	var cfg config
@@ -76,6 +91,13 @@ func parseFlags(args []string, stderr io.Writer, getenv func(string) string) (co
 	fs.StringVar(&cfg.dag, "dag", "failing_job", "DAG read by the dag, dag_spec, run, run_logs and step_log targets")
 	fs.StringVar(&cfg.runID, "run-id", "0356UUn8VwcWFuh5L8qwbp", "finished run of -dag read by the run, run_logs and step_log targets")
 	fs.StringVar(&cfg.step, "step", "explode", "step of -run-id read by the step_log target")
+	fs.StringVar(&cfg.foreachDAG, "foreach-dag", "foreach_job", "DAG read by the foreach targets")
+	fs.StringVar(&cfg.foreachRunID, "foreach-run-id", "0356UUnVEGj0qj7EkXG3Be", "finished run of -foreach-dag read by the foreach targets (-resolve-run replaces it by the DAG's latest run)")
+	fs.StringVar(&cfg.foreachStep, "foreach-step", "each", "foreach step of -foreach-run-id")
+	fs.StringVar(&cfg.foreachItem, "foreach-item", "1", "item of -foreach-step read by the foreach_item target")
+	fs.DurationVar(&cfg.upstreamDelay, "upstream-delay", 0, "round-trip mode: start a proxy on -upstream-listen that holds every request to -upstream (Dagu) this long (e.g. 50ms, at most "+maxUpstreamDelay.String()+"), wait for the gateway, started with the proxy as its Dagu URL, to be ready, and report per target how many sequential round trips a read waited on; needs -clients 1")
+	fs.StringVar(&cfg.upstream, "upstream", "", "round-trip mode: the Dagu base URL the proxy forwards to (default: $DAGU_URL)")
+	fs.StringVar(&cfg.upstreamListen, "upstream-listen", "127.0.0.1:18190", "round-trip mode: the proxy's loopback listen address; give the gateway http://<this address> as its Dagu URL")
 	fs.StringVar(&cfg.serveBare, "serve-bare", "", "instead of loading: read the first -mix target once through the gateway and serve that answer from a bare go-sdk server on this loopback address (e.g. 127.0.0.1:18193), until interrupted; compare with it through -baseline")
 	fs.BoolVar(&cfg.resolveRun, "resolve-run", false, "before loading, read -dag's latest run through the gateway and use its ID as -run-id (for a real Dagu, whose run IDs are not known in advance)")
 	fs.StringVar(&cfg.baseline.url, "baseline", "", "compare mode: an MCP endpoint to compare the gateway with (Dagu's built-in: $DAGU_URL/mcp), loaded with the same clients and arguments in interleaved rounds")
@@ -140,6 +162,9 @@ func (c config) validate() error {
 		return errors.New("-resolve-run reads through the gateway; it does not work with -direct")
 	}
 	if c.baseline.url != "" {
+		if c.upstreamDelay != 0 {
+			return errors.New("-upstream-delay and -baseline exclude each other")
+		}
 		return c.checkCompare()
 	}
 	if len(c.also) > 0 {
@@ -149,7 +174,37 @@ func (c config) validate() error {
 	if c.direct != "" {
 		target = c.direct
 	}
-	return checkURL(target, c.allowRemote)
+	if err := checkURL(target, c.allowRemote); err != nil {
+		return err
+	}
+	return c.checkUpstream()
+}
+
+// checkUpstream checks round-trip mode: one client (a read's requests are
+// told apart from another's by time), an MCP gateway to load, a bounded
+// delay, a Dagu under the loopback rule and a proxy on loopback only.
+func (c config) checkUpstream() error {
+	if c.upstreamDelay == 0 {
+		return nil
+	}
+	switch {
+	case c.upstreamDelay < 0 || c.upstreamDelay > maxUpstreamDelay:
+		return fmt.Errorf("-upstream-delay must be above 0 and at most %s, got %s", maxUpstreamDelay, c.upstreamDelay)
+	case c.clients != 1:
+		return errors.New("-upstream-delay needs -clients 1: the requests of one read are told apart from another's by time")
+	case c.direct != "" || c.serveBare != "":
+		return errors.New("-upstream-delay loads a gateway through MCP; it does not work with -direct or -serve-bare")
+	case c.upstream == "":
+		return errors.New("-upstream-delay needs -upstream (or $DAGU_URL): the Dagu the proxy forwards to")
+	}
+	if err := checkURL(c.upstream, c.allowRemote); err != nil {
+		return fmt.Errorf("-upstream: %w", err)
+	}
+	host, _, err := net.SplitHostPort(c.upstreamListen)
+	if err != nil || net.ParseIP(host) == nil || !net.ParseIP(host).IsLoopback() {
+		return fmt.Errorf("-upstream-listen must be a loopback IP and port, got %q", c.upstreamListen)
+	}
+	return nil
 }
 
 // checkCompare checks compare mode's endpoints: all reachable under the
@@ -222,13 +277,16 @@ func targetNames() []string {
 	return names
 }
 
-// keysFromEnvironment fills the keys the command line left empty from the
-// environment.
+// keysFromEnvironment fills the keys, and in round-trip mode the Dagu URL,
+// that the command line left empty from the environment.
 func (c *config) keysFromEnvironment(getenv func(string) string) {
 	if c.daguKey == "" {
 		c.daguKey = getenv("DAGU_API_KEY")
 	}
 	if c.baseline.token == "" {
 		c.baseline.token = getenv("DAGU_MCP_KEY")
+	}
+	if c.upstream == "" && c.upstreamDelay != 0 {
+		c.upstream = getenv("DAGU_URL")
 	}
 }

@@ -31,6 +31,8 @@ type result struct {
 	// given and it could be read (cpuErr says why not).
 	cpu    time.Duration
 	cpuErr error
+	// trips is the round trips per target (round-trip mode only).
+	trips map[string]*tripStats
 }
 
 // targetStats is one target's share of a run.
@@ -44,6 +46,7 @@ type targetStats struct {
 type clientStats struct {
 	targets map[string]*targetStats
 	samples []string
+	trips   map[string]*tripStats // round-trip mode only
 }
 
 // runLoad connects every client, runs the load until the duration ends,
@@ -136,13 +139,33 @@ func drive(ctx, loopCtx context.Context, cfg config, c caller, offset int, budge
 	for i := offset; loopCtx.Err() == nil && budget.take(); i++ {
 		name := cfg.mix[i%len(cfg.mix)]
 		callCtx, cancel := context.WithTimeout(ctx, cfg.timeout)
+		if cfg.proxy != nil {
+			cfg.proxy.take() // requests made between reads are no read's
+		}
 		began := time.Now()
 		err := c.call(callCtx, name)
 		took := time.Since(began)
 		cancel()
 		s.record(name, took, err)
+		if cfg.proxy != nil && err == nil {
+			s.trip(name, took, cfg.proxy)
+		}
 	}
 	return s
+}
+
+// trip records the upstream requests of the read that just ended.
+func (s *clientStats) trip(name string, took time.Duration, p *delayProxy) {
+	if s.trips == nil {
+		s.trips = make(map[string]*tripStats)
+	}
+	t := s.trips[name]
+	if t == nil {
+		t = &tripStats{}
+		s.trips[name] = t
+	}
+	spans, lost := p.take()
+	t.add(tripSample{took: took, depth: chainDepth(spans), calls: len(spans) + lost}, lost)
 }
 
 // record counts one call.
@@ -179,6 +202,15 @@ func gather(cfg config, stats []clientStats, elapsed time.Duration) *result {
 			res.total.merge(&t.latency)
 			res.calls += t.calls
 			res.errors += t.errors
+		}
+		for name, t := range s.trips {
+			if res.trips == nil {
+				res.trips = make(map[string]*tripStats)
+			}
+			if res.trips[name] == nil {
+				res.trips[name] = &tripStats{}
+			}
+			res.trips[name].merge(t)
 		}
 		for _, m := range s.samples {
 			if len(res.samples) < maxErrorSamples {

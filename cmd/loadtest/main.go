@@ -57,6 +57,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 // loadAndReport runs the load (or, with -baseline, the comparison) and
 // prints its report.
 func loadAndReport(ctx context.Context, cfg config, stdout io.Writer) error {
+	if cfg.upstreamDelay > 0 {
+		p, err := startUpstreamProxy(ctx, cfg, stdout)
+		if err != nil {
+			return err
+		}
+		defer p.close()
+		cfg.proxy = p
+	}
 	if cfg.resolveRun {
 		id, err := resolveRunID(ctx, cfg)
 		if err != nil {
@@ -64,6 +72,12 @@ func loadAndReport(ctx context.Context, cfg config, stdout io.Writer) error {
 		}
 		cfg.runID = id
 		fmt.Fprintf(stdout, "run %s/%s (the latest run of %s)\n", cfg.dag, id, cfg.dag)
+		if usesForeach(cfg.mix) {
+			if cfg.foreachRunID, err = resolveLatest(ctx, cfg, cfg.foreachDAG); err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "run %s/%s (the latest run of %s)\n", cfg.foreachDAG, cfg.foreachRunID, cfg.foreachDAG)
+		}
 	}
 	if cfg.serveBare != "" {
 		return serveBare(ctx, cfg, cfg.serveBare, stdout)
@@ -81,5 +95,25 @@ func loadAndReport(ctx context.Context, cfg config, stdout io.Writer) error {
 		return err
 	}
 	report(stdout, cfg, res)
+	if cfg.proxy != nil {
+		reportTrips(stdout, cfg, res.trips)
+	}
 	return nil
+}
+
+// startUpstreamProxy starts the delaying proxy and waits for the gateway,
+// which the operator starts with the proxy as its Dagu, to be ready.
+func startUpstreamProxy(ctx context.Context, cfg config, stdout io.Writer) (*delayProxy, error) {
+	p, err := startDelayProxy(cfg.upstream, cfg.upstreamListen, cfg.upstreamDelay)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(stdout, "upstream proxy %s -> %s, %s per request; waiting for the gateway at %s\n", p.url, cfg.upstream, cfg.upstreamDelay, cfg.url)
+	hc := newHTTPClient(cfg)
+	defer hc.CloseIdleConnections()
+	if err := waitReady(ctx, cfg.url, hc); err != nil {
+		p.close()
+		return nil, err
+	}
+	return p, nil
 }

@@ -16,14 +16,20 @@ import (
 // (one dagu_read of target run with dagRunId latest) and returns its
 // concrete run ID, so the run targets read a run a real Dagu holds.
 func resolveRunID(ctx context.Context, cfg config) (string, error) {
+	return resolveLatest(ctx, cfg, cfg.dag)
+}
+
+// resolveLatest reads the latest run of a DAG through the gateway and
+// returns its concrete run ID.
+func resolveLatest(ctx context.Context, cfg config, dag string) (string, error) {
 	hc := newHTTPClient(cfg)
 	defer hc.CloseIdleConnections()
 	ctx, cancel := context.WithTimeout(ctx, cfg.timeout)
 	defer cancel()
-	return readLatestRunID(ctx, cfg, hc)
+	return readLatestRunID(ctx, cfg, hc, dag)
 }
 
-func readLatestRunID(ctx context.Context, cfg config, hc *http.Client) (string, error) {
+func readLatestRunID(ctx context.Context, cfg config, hc *http.Client, dag string) (string, error) {
 	client := mcp.NewClient(&mcp.Implementation{Name: "dagu-mcp-gateway-loadtest", Version: "dev"}, nil)
 	transport := &mcp.StreamableClientTransport{Endpoint: cfg.url, HTTPClient: hc, DisableStandaloneSSE: true, MaxRetries: -1}
 	session, err := client.Connect(ctx, transport, nil)
@@ -31,12 +37,13 @@ func readLatestRunID(ctx context.Context, cfg config, hc *http.Client) (string, 
 		return "", fmt.Errorf("connecting to %s: %w", cfg.url, err)
 	}
 	defer session.Close()
-	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: toolName, Arguments: targets["run_latest"].args(cfg)})
+	args := map[string]any{"target": "run", "name": dag, "dagRunId": latest}
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: toolName, Arguments: args})
 	if err != nil {
-		return "", fmt.Errorf("reading the latest run of %s: %w", cfg.dag, err)
+		return "", fmt.Errorf("reading the latest run of %s: %w", dag, err)
 	}
 	if res.IsError {
-		return "", fmt.Errorf("reading the latest run of %s: %s", cfg.dag, firstText(res))
+		return "", fmt.Errorf("reading the latest run of %s: %s", dag, firstText(res))
 	}
 	return runIDOf(res.StructuredContent)
 }

@@ -5,6 +5,7 @@ package main
 import (
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -106,11 +107,32 @@ var targets = map[string]target{
 			return []string{step + "stdout", step + "stderr"}
 		},
 	},
+	"step_log_latest": {
+		args: func(c config) map[string]any {
+			return map[string]any{"target": "step_log", "name": c.dag, "dagRunId": latest, "stepName": c.step}
+		},
+	},
+	"foreach_items": {
+		args: func(c config) map[string]any { return foreachArgs(c, "foreach_items", c.foreachRunID) },
+	},
+	"foreach_items_latest": {
+		args: func(c config) map[string]any { return foreachArgs(c, "foreach_items", latest) },
+	},
+	"foreach_item": {
+		args: func(c config) map[string]any {
+			a := foreachArgs(c, "foreach_item", c.foreachRunID)
+			a["item"] = c.foreachItem
+			return a
+		},
+	},
 	"step_log_stderr": {
 		args: func(c config) map[string]any {
 			return map[string]any{"target": "step_log", "name": c.dag, "dagRunId": c.runID, "stepName": c.step, "query": "stream=stderr"}
 		},
 		onBaseline: "step_log",
+	},
+	"wiki": {
+		args: func(config) map[string]any { return map[string]any{"target": "wiki"} },
 	},
 	"reference": {
 		args: func(config) map[string]any { return map[string]any{"target": "reference", "name": "read-tool"} },
@@ -120,6 +142,23 @@ var targets = map[string]target{
 	"investigate": {
 		flow: []string{"runs_failed", "run_latest", "run_logs", "step_log_stderr"},
 	},
+}
+
+// foreachArgs are the arguments of a read of the configured foreach step.
+func foreachArgs(c config, target, runID string) map[string]any {
+	return map[string]any{"target": target, "name": c.foreachDAG, "dagRunId": runID, "stepName": c.foreachStep}
+}
+
+// usesForeach reports whether the mix reads the foreach step.
+func usesForeach(mix []string) bool {
+	for _, name := range mix {
+		for _, read := range readsOf(name) {
+			if strings.HasPrefix(read, "foreach_") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // missingName is a DAG name one letter off the configured DAG, so the
