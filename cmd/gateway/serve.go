@@ -49,7 +49,7 @@ func serveHTTP(ctx context.Context, cfg config.Config, log *slog.Logger, getenv 
 		metrics = nil // /metrics moves off the MCP listener
 	}
 	g.adapter.Start(ctx)
-	var verify func(ctx context.Context, credential, remoteAddr string) (string, string)
+	var verify frontdoor.Verifier
 	if cfg.Passthrough() {
 		if verify, err = g.callerVerifier(ctx); err != nil {
 			return err

@@ -12,7 +12,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
-	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
 )
@@ -78,8 +77,8 @@ func sharedBudget(cfg config.Config, store *sharedstate.Store) (restclient.Share
 	return clusterBudget{sem: sem}, nil
 }
 
-// clusterRateLimit is the shared rate limit as the read tool asks for it
-// (readtool.SharedRateLimiter).
+// clusterRateLimit is the shared rate limit as the per-caller limits ask
+// for it (trust.SharedRateLimiter).
 type clusterRateLimit struct{ l *sharedstate.RateLimiter }
 
 // Allow takes a token of the caller's cluster-wide bucket.
@@ -107,13 +106,4 @@ func (c clusterBudget) Acquire(ctx context.Context) (func(), bool, error) {
 		return nil, false, err
 	}
 	return release, false, nil
-}
-
-// sharedLimiter turns a missing limit into a nil interface (never a nil
-// pointer inside one).
-func sharedLimiter(l *clusterRateLimit) readtool.SharedRateLimiter {
-	if l == nil {
-		return nil
-	}
-	return l
 }

@@ -5,6 +5,10 @@ package main
 import (
 	"context"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/config"
+	"github.com/dagu-mcp-gateway/gateway/internal/frontdoor"
+	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
+	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 	"github.com/dagu-mcp-gateway/gateway/internal/trust"
 	"github.com/dagu-mcp-gateway/gateway/internal/upstream"
 )
@@ -12,15 +16,15 @@ import (
 // callerVerifier is the passthrough front door's trust decision: the
 // caller's key is put to Dagu through the adapter (which detects Dagu's
 // capabilities with the first key Dagu accepts), and the verdict is cached
-// and rate limited by package trust.
-func (g *gateway) callerVerifier(ctx context.Context) (func(ctx context.Context, credential, remoteAddr string) (string, string), error) {
+// and its checks bounded by package trust. Background checks end with ctx.
+func (g *gateway) callerVerifier(ctx context.Context) (frontdoor.Verifier, error) {
 	v, err := trust.New(trust.Options{Check: g.checkCredential, Base: ctx})
 	if err != nil {
 		return nil, err
 	}
-	return func(ctx context.Context, credential, remoteAddr string) (string, string) {
-		d := v.Decide(ctx, credential, remoteAddr)
-		return d.Verdict.String(), d.Caller
+	return func(ctx context.Context, credential, clientAddr string) (reqctx.Trust, string) {
+		d := v.Decide(ctx, credential, clientAddr)
+		return d.Verdict.Trust(), d.Caller
 	}, nil
 }
 
@@ -38,4 +42,19 @@ func (g *gateway) checkCredential(ctx context.Context, _ string) (trust.Result, 
 		return trust.Result{Verdict: trust.LacksSurface}, nil
 	}
 	return trust.Result{Verdict: trust.Refused}, nil
+}
+
+// callerLimits are --rate-limit's per-caller buckets, in front of the
+// read tool (nil when off); shared, when set, is the cluster-wide form
+// that decides first.
+func callerLimits(cfg config.Config, shared *clusterRateLimit) (readtool.Limiter, error) {
+	var cluster trust.SharedRateLimiter
+	if shared != nil {
+		cluster = shared
+	}
+	limits, err := trust.NewLimits(cfg.RateLimit, cfg.RateBurst, cluster, nil)
+	if err != nil || limits == nil {
+		return nil, err
+	}
+	return limits, nil
 }

@@ -142,10 +142,14 @@ func newTool(cfg config.Config, log *slog.Logger, reg prometheus.Registerer, up 
 	if len(cfg.WorkbookRoots) == 0 {
 		log.Info("workbook reads are not confined: any .xlsx/.xlsm file this process can read may be profiled; set --workbook-root in production")
 	}
+	limiter, err := callerLimits(cfg, limit)
+	if err != nil {
+		return nil, err
+	}
 	return readtool.New(readtool.Options{
 		Upstream: up, References: refs, Workbooks: books, Logger: log, Registerer: reg,
 		CallTimeout: cfg.CallTimeout, TextContent: cfg.TextContent, ResourceLinks: cfg.ResourceLinks,
-		RateLimit: cfg.RateLimit, RateBurst: cfg.RateBurst, SharedRateLimit: sharedLimiter(limit), DisabledTargets: cfg.DisabledTargets,
+		Limiter: limiter, DisabledTargets: cfg.DisabledTargets,
 		PassthroughCredentials: cfg.Passthrough(),
 	})
 }

@@ -62,11 +62,12 @@ type Options struct {
 	// Dagu judges it, and no inbound tokens are configured.
 	Passthrough bool
 	// Verify makes the one trust decision of a passthrough request before
-	// any work: what Dagu says of the caller's key (a reqctx.Trust* value)
-	// and the caller's name for logs and per-caller limits. Required with
-	// Passthrough. The decision reaches the tool in reqctx.HeaderTrust and
-	// reqctx.HeaderCaller; /metrics answers only a verified caller.
-	Verify func(ctx context.Context, credential, remoteAddr string) (trust, caller string)
+	// any work: what Dagu says of the caller's key and the caller's name
+	// for logs and per-caller limits. Required with Passthrough. The
+	// decision reaches the tool in the request's context (reqctx.Info),
+	// with the credential (reqctx.WithCredential); /metrics answers only a
+	// verified caller.
+	Verify Verifier
 	// AllowedHosts are extra Host/Origin values accepted, as host or
 	// host:port.
 	AllowedHosts []string

@@ -11,12 +11,11 @@ import (
 
 // withRequestID gives every request an ID: the client's X-Request-Id when
 // it is short and plain (see reqctx.SanitizeRequestID), else a new one. The
-// ID is echoed in the response, put on the request for the log line and
-// the read tool, and forwarded to Dagu. The caller and trust headers are
-// the front door's alone: a client's values are dropped. Outside
-// passthrough this is where the request's inbound token is checked, once:
-// the verdict goes into the request's context for auth.wrap and /readyz.
-// An accepted token names the caller by its fingerprint (never the token)
+// ID is echoed in the response and put, with the caller and the trust
+// decision, into the request's context (reqctx.With): the one value the
+// MCP handler hands the tool and the REST client. Outside passthrough
+// this is where the request's inbound token is checked, once: an accepted
+// token names the caller (its name, or its fingerprint, never the token)
 // and is a verified caller; in passthrough verifyCaller decides both
 // later.
 func withRequestID(h http.Handler, auth *tokenAuth, passthrough bool) http.Handler {
@@ -27,15 +26,13 @@ func withRequestID(h http.Handler, auth *tokenAuth, passthrough bool) http.Handl
 		}
 		r.Header.Set(reqctx.HeaderRequestID, id)
 		w.Header().Set(reqctx.HeaderRequestID, id)
-		caller, trust := "unverified:"+remoteHost(r.RemoteAddr), reqctx.TrustUnchecked
+		info := reqctx.Info{RequestID: id, Caller: "unverified:" + remoteHost(r.RemoteAddr), Trust: reqctx.TrustUnchecked}
 		if !passthrough {
 			v := auth.checkToken(r.Header.Get("Authorization"))
 			r = withVerdict(r, v)
-			caller, trust = v.caller, v.trust()
+			info.Caller, info.Trust = v.caller, v.trust()
 		}
-		r.Header.Set(reqctx.HeaderCaller, caller)
-		r.Header.Set(reqctx.HeaderTrust, trust)
-		h.ServeHTTP(w, r)
+		h.ServeHTTP(w, r.WithContext(reqctx.With(r.Context(), info)))
 	})
 }
 

@@ -16,10 +16,10 @@ import (
 func TestRequestIDs(t *testing.T) {
 	t.Parallel()
 	const token = "a-token-of-sixteen-chars"
-	var seen http.Header
+	var seen reqctx.Info
 	h, _ := frontDoor(t, func(o *Options) {
 		o.Tokens = []string{token}
-		o.MCP = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { seen = r.Header.Clone() })
+		o.MCP = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { seen, _ = reqctx.From(r.Context()) })
 	})
 	tests := []struct {
 		name, sent string
@@ -35,18 +35,18 @@ func TestRequestIDs(t *testing.T) {
 			r := frontDoorRequest{path: "/mcp", auth: "Bearer " + token}
 			w := r.doWith(h, func(req *http.Request) {
 				req.Header.Set(reqctx.HeaderRequestID, tt.sent)
-				req.Header.Set(reqctx.HeaderCaller, "forged")
-				req.Header.Set(reqctx.HeaderTrust, "forged")
+				req.Header.Set("X-Gateway-Caller", "forged")
+				req.Header.Set("X-Gateway-Trust", "forged")
 			})
 			got := w.Header().Get(reqctx.HeaderRequestID)
-			if got == "" || seen.Get(reqctx.HeaderRequestID) != got || (tt.keep && got != tt.sent) || (!tt.keep && got == tt.sent) {
-				t.Fatalf("echoed %q, handler saw %q, sent %q", got, seen.Get(reqctx.HeaderRequestID), tt.sent)
+			if got == "" || seen.RequestID != got || (tt.keep && got != tt.sent) || (!tt.keep && got == tt.sent) {
+				t.Fatalf("echoed %q, handler saw %q, sent %q", got, seen.RequestID, tt.sent)
 			}
-			if c := seen.Get(reqctx.HeaderCaller); c == "forged" || len(c) != len("token:")+64 {
+			if c := seen.Caller; c == "forged" || len(c) != len("token:")+64 {
 				t.Fatalf("caller %q", c)
 			}
-			if trust := seen.Get(reqctx.HeaderTrust); trust != reqctx.TrustVerified {
-				t.Fatalf("trust %q, want the front door's own verified", trust)
+			if seen.Trust != reqctx.TrustVerified {
+				t.Fatalf("trust %q, want the front door's own verified", seen.Trust)
 			}
 		})
 	}
@@ -64,7 +64,10 @@ func TestAcceptedTokensNeverShareACallerName(t *testing.T) {
 	var caller string
 	h, _ := frontDoor(t, func(o *Options) {
 		o.Tokens = []string{tokenA, tokenB}
-		o.MCP = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { caller = r.Header.Get(reqctx.HeaderCaller) })
+		o.MCP = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			info, _ := reqctx.From(r.Context())
+			caller = info.Caller
+		})
 	})
 	callers := map[string]bool{}
 	for _, token := range []string{tokenA, tokenB} {

@@ -38,7 +38,10 @@ func TestTokenFileRotation(t *testing.T) {
 	h, _ := frontDoor(t, func(o *Options) {
 		o.TokenFile = file
 		o.Now = clk.Now
-		o.MCP = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { caller = r.Header.Get(reqctx.HeaderCaller) })
+		o.MCP = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			info, _ := reqctx.From(r.Context())
+			caller = info.Caller
+		})
 	})
 	status := func(token string) int {
 		return frontDoorRequest{path: "/mcp", auth: "Bearer " + token}.do(h).Code

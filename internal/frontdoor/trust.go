@@ -22,12 +22,19 @@ const (
 // for a stranger's request to cost the parser anything.
 const maxUnverifiedBodyBytes = 8 << 10
 
+// Verifier makes the one trust decision of a passthrough request: what
+// Dagu says of the caller's credential, and the caller's name (see
+// reqctx.Info.Caller), for a request from clientAddr.
+type Verifier func(ctx context.Context, credential, clientAddr string) (reqctx.Trust, string)
+
 // verifyCaller is the passthrough front door: a request must carry a
 // bearer credential (a 401 whose challenge and body say what to send
 // otherwise), and before any work verify makes the request's one trust
-// decision, which replaces the caller and trust headers withRequestID set.
-// An unverified caller's body is bounded small before anything parses it.
-func verifyCaller(verify func(ctx context.Context, credential, remoteAddr string) (trust, caller string), h http.Handler) http.Handler {
+// decision, which replaces the caller and trust withRequestID put in the
+// request's context, and the credential joins it there for the REST
+// client. An unverified caller's body is bounded small before anything
+// parses it.
+func verifyCaller(verify Verifier, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		credential, ok := bearerToken(r.Header.Get("Authorization"))
 		if !ok {
@@ -35,10 +42,10 @@ func verifyCaller(verify func(ctx context.Context, credential, remoteAddr string
 			writeJSONText(w, http.StatusUnauthorized, map[string]string{"error": "unauthorized", "message": msgCallerKeyMissing})
 			return
 		}
-		trust, caller := verify(r.Context(), credential, r.RemoteAddr)
-		r.Header.Set(reqctx.HeaderTrust, trust)
-		r.Header.Set(reqctx.HeaderCaller, caller)
-		if trust != reqctx.TrustVerified && !boundUnverifiedBody(w, r) {
+		info, _ := reqctx.From(r.Context())
+		info.Trust, info.Caller = verify(r.Context(), credential, r.RemoteAddr)
+		r = r.WithContext(reqctx.WithCredential(reqctx.With(r.Context(), info), credential))
+		if info.Trust != reqctx.TrustVerified && !boundUnverifiedBody(w, r) {
 			return
 		}
 		h.ServeHTTP(w, r)
@@ -61,7 +68,7 @@ func boundUnverifiedBody(w http.ResponseWriter, r *http.Request) bool {
 // requireVerified answers 401 to a caller verifyCaller did not verify.
 func requireVerified(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get(reqctx.HeaderTrust) != reqctx.TrustVerified {
+		if info, _ := reqctx.From(r.Context()); info.Trust != reqctx.TrustVerified {
 			w.Header().Set("WWW-Authenticate", bearerChallenge(r, true))
 			writeJSONText(w, http.StatusUnauthorized, map[string]string{"error": "unauthorized", "message": msgCallerUnverified})
 			return

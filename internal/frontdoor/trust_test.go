@@ -14,36 +14,35 @@ import (
 )
 
 // TestPassthroughTrustDecision: in passthrough the front door makes one
-// trust decision per request with Verify before the MCP handler runs; a
-// client's own trust or caller header never survives it, a request without
-// a key never reaches Verify, and /metrics answers only a verified caller.
+// trust decision per request with Verify before the MCP handler runs and
+// hands it on in the request's context with the credential; a client's own
+// trust or caller header means nothing, a request without a key never
+// reaches Verify, and /metrics answers only a verified caller.
 func TestPassthroughTrustDecision(t *testing.T) {
 	t.Parallel()
 	var asked []string
-	var seen http.Header
+	var seen reqctx.Info
+	var credential string
 	h, _ := frontDoor(t, func(o *Options) {
 		o.Passthrough = true
 		o.Listen = "0.0.0.0:8090"
-		o.Verify = func(_ context.Context, credential, remote string) (string, string) {
-			asked = append(asked, credential)
-			if credential == "dagu_good" {
-				return reqctx.TrustVerified, "key:good"
-			}
-			return reqctx.TrustRefused, "unverified:" + remoteHost(remote)
-		}
-		o.MCP = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { seen = r.Header.Clone() })
+		o.Verify = goodKeyVerifier(&asked)
+		o.MCP = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			seen, _ = reqctx.From(r.Context())
+			credential, _ = reqctx.Credential(r.Context())
+		})
 	})
 	forge := func(r *http.Request) {
-		r.Header.Set(reqctx.HeaderTrust, reqctx.TrustVerified)
-		r.Header.Set(reqctx.HeaderCaller, "key:good")
+		r.Header.Set("X-Gateway-Trust", string(reqctx.TrustVerified))
+		r.Header.Set("X-Gateway-Caller", "key:good")
 	}
 	frontDoorRequest{path: "/mcp", auth: "Bearer bogus", body: `{}`}.doWith(h, forge)
-	if seen.Get(reqctx.HeaderTrust) != reqctx.TrustRefused || seen.Get(reqctx.HeaderCaller) != "unverified:192.0.2.1" {
-		t.Errorf("bogus key: trust %q caller %q", seen.Get(reqctx.HeaderTrust), seen.Get(reqctx.HeaderCaller))
+	if seen.Trust != reqctx.TrustRefused || seen.Caller != "unverified:192.0.2.1" || seen.RequestID == "" || credential != "bogus" {
+		t.Errorf("bogus key: %+v, credential %q", seen, credential)
 	}
 	frontDoorRequest{path: "/mcp", auth: "Bearer dagu_good", body: `{}`}.do(h)
-	if seen.Get(reqctx.HeaderTrust) != reqctx.TrustVerified || seen.Get(reqctx.HeaderCaller) != "key:good" {
-		t.Errorf("good key: trust %q caller %q", seen.Get(reqctx.HeaderTrust), seen.Get(reqctx.HeaderCaller))
+	if seen.Trust != reqctx.TrustVerified || seen.Caller != "key:good" || credential != "dagu_good" {
+		t.Errorf("good key: %+v, credential %q", seen, credential)
 	}
 	if w := (frontDoorRequest{path: "/mcp", body: `{}`}).doWith(h, forge); w.Code != http.StatusUnauthorized {
 		t.Errorf("no key: %d, want 401", w.Code)
@@ -55,6 +54,20 @@ func TestPassthroughTrustDecision(t *testing.T) {
 		if w := (frontDoorRequest{method: http.MethodGet, path: "/metrics", auth: auth}).doWith(h, forge); w.Code != want {
 			t.Errorf("/metrics with %q: %d, want %d", auth, w.Code, want)
 		}
+	}
+}
+
+// goodKeyVerifier verifies "dagu_good" and refuses the rest, recording
+// the credentials it was asked about when asked is not nil.
+func goodKeyVerifier(asked *[]string) Verifier {
+	return func(_ context.Context, credential, remote string) (reqctx.Trust, string) {
+		if asked != nil {
+			*asked = append(*asked, credential)
+		}
+		if credential == "dagu_good" {
+			return reqctx.TrustVerified, "key:good"
+		}
+		return reqctx.TrustRefused, "unverified:" + remoteHost(remote)
 	}
 }
 
@@ -85,12 +98,7 @@ func TestUnverifiedBodiesAreBoundedBeforeParsing(t *testing.T) {
 			t.Parallel()
 			h, mcp := frontDoor(t, func(o *Options) {
 				o.Passthrough = true
-				o.Verify = func(_ context.Context, credential, _ string) (string, string) {
-					if credential == "dagu_good" {
-						return reqctx.TrustVerified, "key:good"
-					}
-					return reqctx.TrustRefused, "unverified:192.0.2.1"
-				}
+				o.Verify = goodKeyVerifier(nil)
 			})
 			w := frontDoorRequest{path: "/mcp", auth: "Bearer " + tt.key, body: tt.body}.doWith(h, tt.edit)
 			if w.Code != tt.wantStatus || (mcp.calls.Load() == 1) != tt.wantCalled {

@@ -64,8 +64,8 @@ func (a *tokenAuth) verdictOf(r *http.Request) authVerdict {
 	return a.checkToken(r.Header.Get("Authorization"))
 }
 
-// trust is the reqctx.Trust* value of the verdict.
-func (v authVerdict) trust() string {
+// trust is the trust decision of the verdict.
+func (v authVerdict) trust() reqctx.Trust {
 	if v.accepted {
 		return reqctx.TrustVerified
 	}

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"sync/atomic"
 	"testing"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 )
 
 // countingTokens is a token file of one named token that counts the
@@ -49,7 +51,10 @@ func TestInboundTokenIsCheckedOncePerRequest(t *testing.T) {
 			var caller string
 			var detailed bool
 			h, err := newWithAuth(Options{
-				MCP:     http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { caller = r.Header.Get("X-Gateway-Caller") }),
+				MCP: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					info, _ := reqctx.From(r.Context())
+					caller = info.Caller
+				}),
 				Metrics: http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}),
 				Ready:   func(_ context.Context, d bool) (bool, any) { detailed = d; return true, nil },
 				Listen:  "127.0.0.1:8090",

@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -46,9 +45,10 @@ func TestAccessLogAndRequestID(t *testing.T) {
 	fake.Reset()
 	req := &mcp.CallToolRequest{
 		Params: &mcp.CallToolParamsRaw{Arguments: json.RawMessage(`{"target":"run_logs","name":"failing_job","dagRunId":"latest"}`)},
-		Extra:  &mcp.RequestExtra{Header: http.Header{reqctx.HeaderRequestID: {"trace-42"}, reqctx.HeaderCaller: {"ops-team"}}},
 	}
-	if res, _ := tool.Handle(context.Background(), req); res.IsError {
+	// The front door's decision, as the MCP handler hands it on.
+	ctx := reqctx.With(context.Background(), reqctx.Info{RequestID: "trace-42", Caller: "ops-team", Trust: reqctx.TrustVerified})
+	if res, _ := tool.Handle(ctx, req); res.IsError {
 		t.Fatalf("read failed: %+v", res.StructuredContent)
 	}
 	var line map[string]any

@@ -5,10 +5,11 @@ package readtool
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
@@ -83,129 +84,46 @@ func TestCallTimeoutBoundsTheWholeRead(t *testing.T) {
 	}
 }
 
-// listDAGsAs lists DAGs as caller and returns the tool error, or nil
-// when the call succeeded.
-func listDAGsAs(tool *Tool, caller string) *Error {
-	ctx := reqctx.With(context.Background(), reqctx.Info{Caller: caller})
-	res := tool.Call(ctx, json.RawMessage(`{"target":"dags"}`))
-	if !res.IsError {
-		return nil
-	}
-	return res.StructuredContent.(*Error)
-}
-
-// TestPerCallerRateLimit: each caller has its own bucket; over it a read is
-// refused at once with retryAfterMs, without reaching the upstream. Not
-// parallel: the bucket refills with time, so the test runs alone.
-func TestPerCallerRateLimit(t *testing.T) {
-	up := &stubUpstream{}
-	tool, err := New(Options{Upstream: up, References: stubRefs{}, RateLimit: 1, RateBurst: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	call := func(caller string) *Error { return listDAGsAs(tool, caller) }
-	for i := range 2 {
-		if e := call("alice"); e != nil {
-			t.Fatalf("read %d within the burst refused: %+v", i, e)
-		}
-	}
-	e := call("alice")
-	if e == nil || e.Code != CodeResourceUnavailable || e.Details["retryAfterMs"] == nil {
-		t.Fatalf("third read: %+v", e)
-	}
-	if e := call("bob"); e != nil {
-		t.Fatalf("another caller was limited: %+v", e)
-	}
-	if n := len(up.calls); n != 3 {
-		t.Fatalf("upstream saw %d reads, want 3", n)
-	}
-}
-
-// fakeSharedLimit is an in-memory SharedRateLimiter whose answers the test
-// sets: the shared state's own behaviour is tested against a real Redis in
-// internal/sharedstate.
-type fakeSharedLimit struct {
-	allowed bool
+// refusingLimiter admits the first n reads, then refuses with wait, and
+// records the callers it was asked about.
+type refusingLimiter struct {
+	n       int
 	wait    time.Duration
-	err     error
 	callers []string
 }
 
-func (f *fakeSharedLimit) Allow(_ context.Context, caller string) (bool, time.Duration, error) {
-	f.callers = append(f.callers, caller)
-	return f.allowed, f.wait, f.err
+func (l *refusingLimiter) Admit(ctx context.Context) (time.Duration, bool) {
+	info, _ := reqctx.From(ctx)
+	l.callers = append(l.callers, info.Caller)
+	if len(l.callers) > l.n {
+		return l.wait, false
+	}
+	return 0, true
 }
 
-// TestSharedRateLimitDecidesFirst: the cluster-wide limit decides while it
-// can; when it cannot, the replica's own bucket does. Not parallel: the
-// replica's bucket refills with time, so the test runs alone.
-func TestSharedRateLimitDecidesFirst(t *testing.T) {
-	cases := []struct {
-		name     string
-		shared   fakeSharedLimit
-		admitted int // of 4 reads with a local burst of 2
-		waitMs   int64
-	}{
-		{"shared admits beyond the local burst", fakeSharedLimit{allowed: true}, 4, 0},
-		{"shared refuses within the local burst", fakeSharedLimit{wait: 1500 * time.Millisecond}, 0, 1500},
-		{"shared unavailable: the local bucket decides", fakeSharedLimit{err: errors.New("shared state unavailable")}, 2, 0},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			shared := c.shared
-			tool, err := New(Options{Upstream: &stubUpstream{}, References: stubRefs{}, RateLimit: 1, RateBurst: 2, SharedRateLimit: &shared})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx := reqctx.With(context.Background(), reqctx.Info{Caller: "alice"})
-			admitted := 0
-			for range 4 {
-				res := tool.Call(ctx, json.RawMessage(`{"target":"dags"}`))
-				if !res.IsError {
-					admitted++
-					continue
-				}
-				e := res.StructuredContent.(*Error)
-				if e.Code != CodeResourceUnavailable {
-					t.Fatalf("refusal %+v", e)
-				}
-				if c.waitMs > 0 && e.Details["retryAfterMs"] != c.waitMs {
-					t.Fatalf("retryAfterMs %v, want the shared limit's %d", e.Details["retryAfterMs"], c.waitMs)
-				}
-			}
-			if admitted != c.admitted {
-				t.Fatalf("admitted %d of 4, want %d", admitted, c.admitted)
-			}
-			if len(shared.callers) != 4 || shared.callers[0] != "alice" {
-				t.Fatalf("the shared limit saw callers %q", shared.callers)
-			}
-		})
-	}
-}
-
-// TestUnverifiedIPv6CallersShareTheirNetworksBucket: unverified callers are
-// named by address, and every address of one IPv6 /64 shares one bucket,
-// so a host given a /64 cannot take a fresh bucket per address (nor push
-// its verified key's bucket out of the cache with them); another /64, an
-// IPv4 address and a verified caller keep their own. The rate is so low
-// that no bucket refills while the test runs.
-func TestUnverifiedIPv6CallersShareTheirNetworksBucket(t *testing.T) {
+// TestTheLimiterIsAskedFirst: every tool call and resource read asks the
+// limiter about the caller the context carries before any work; a refusal
+// answers resource_unavailable with retryAfterMs and reaches nothing.
+func TestTheLimiterIsAskedFirst(t *testing.T) {
 	t.Parallel()
-	tool, err := New(Options{Upstream: &stubUpstream{}, References: stubRefs{}, RateLimit: 0.001, RateBurst: 1})
+	up := &stubUpstream{}
+	limiter := &refusingLimiter{n: 1, wait: 1500 * time.Millisecond}
+	tool, err := New(Options{Upstream: up, References: stubRefs{}, Limiter: limiter})
 	if err != nil {
 		t.Fatal(err)
 	}
-	call := func(caller string) *Error { return listDAGsAs(tool, caller) }
-	if e := call("unverified:2001:db8:1:2::1"); e != nil {
-		t.Fatalf("first read refused: %+v", e)
+	ctx := reqctx.With(context.Background(), reqctx.Info{Caller: "dagu:user-7", Trust: reqctx.TrustVerified})
+	if res := tool.Call(ctx, json.RawMessage(`{"target":"dags"}`)); res.IsError {
+		t.Fatalf("first read: %+v", res.StructuredContent)
 	}
-	if e := call("unverified:2001:db8:1:2::2"); e == nil || e.Code != CodeResourceUnavailable {
-		t.Fatalf("another address of the same /64 got a fresh bucket: %+v", e)
+	e := errorOf(t, tool.Call(ctx, json.RawMessage(`{"target":"dags"}`)))
+	if e.Code != CodeResourceUnavailable || e.Details["retryAfterMs"] != int64(1500) {
+		t.Fatalf("second read: %+v", e)
 	}
-	for _, other := range []string{"unverified:2001:db8:1:3::1", "unverified:192.0.2.1", "key:0123abcd"} {
-		if e := call(other); e != nil {
-			t.Fatalf("%s was limited: %+v", other, e)
-		}
+	if _, err := tool.ReadResource(ctx, &mcp.ReadResourceRequest{Params: &mcp.ReadResourceParams{URI: "dagu://dags"}}); err == nil {
+		t.Fatal("a resource read past the limit was answered")
+	}
+	if len(up.calls) != 1 || len(limiter.callers) != 3 || limiter.callers[2] != "dagu:user-7" {
+		t.Fatalf("upstream calls %d, limiter asked for %q", len(up.calls), limiter.callers)
 	}
 }

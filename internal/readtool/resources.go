@@ -103,15 +103,14 @@ func (t *Tool) ReadResource(ctx context.Context, req *mcp.ReadResourceRequest) (
 		}
 	}()
 	uri := ""
-	var extra *mcp.RequestExtra
 	if req != nil && req.Params != nil {
-		uri, extra = req.Params.URI, req.Extra
+		uri = req.Params.URI
 	}
-	ctx = t.withRequestInfo(ctx, extra, methodResourceRead)
+	ctx = t.withRequestInfo(ctx, methodResourceRead)
 	ctx, cancel := t.withDeadline(ctx)
 	defer cancel()
 	var data any
-	e := t.limits.admit(ctx)
+	e := t.admit(ctx)
 	if e == nil {
 		c, data, e = t.readURI(ctx, uri)
 	}

@@ -42,14 +42,8 @@ type Options struct {
 	TextContent string
 	// ResourceLinks is ResourceLinksContract (default) or ResourceLinksOmit.
 	ResourceLinks string
-	// RateLimit is the reads per second each caller may make (a token
-	// bucket of RateBurst, default twice the rate); 0 disables it.
-	RateLimit float64
-	RateBurst int
-	// SharedRateLimit, when set, enforces RateLimit across every replica
-	// of the gateway; while it cannot decide, each replica's own buckets
-	// do. It is used only when RateLimit is on.
-	SharedRateLimit SharedRateLimiter
+	// Limiter, when set, admits each caller's reads (--rate-limit).
+	Limiter Limiter
 	// DisabledTargets are targets the operator switched off: absent from
 	// the tool definition, they answer unsupported_read_target.
 	DisabledTargets []string
@@ -70,7 +64,7 @@ type Tool struct {
 	// resourceLinks is ResourceLinksOmit when results leave the
 	// resource_link out of their content.
 	resourceLinks string
-	limits        *callerLimits
+	limiter       Limiter
 	disabled      []string
 	passthrough   bool
 	topics        topicEncodings
@@ -99,17 +93,13 @@ func New(opts Options) (*Tool, error) {
 	default:
 		return nil, fmt.Errorf("readtool: resource links %q is not contract or omit", opts.ResourceLinks)
 	}
-	limits, err := newCallerLimits(opts.RateLimit, opts.RateBurst, opts.SharedRateLimit)
-	if err != nil {
-		return nil, err
-	}
 	for _, name := range opts.DisabledTargets {
 		if _, ok := targets[name]; !ok {
 			return nil, fmt.Errorf("readtool: cannot disable unknown target %q", name)
 		}
 	}
 	return &Tool{up: opts.Upstream, refs: opts.References, books: opts.Workbooks, log: log, metrics: m,
-		timeout: opts.CallTimeout, textContent: opts.TextContent, resourceLinks: opts.ResourceLinks, limits: limits, disabled: opts.DisabledTargets,
+		timeout: opts.CallTimeout, textContent: opts.TextContent, resourceLinks: opts.ResourceLinks, limiter: opts.Limiter, disabled: opts.DisabledTargets,
 		passthrough: opts.PassthroughCredentials}, nil
 }
 
@@ -129,11 +119,7 @@ func (t *Tool) Handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallT
 	if req != nil && req.Params != nil {
 		args = req.Params.Arguments
 	}
-	var extra *mcp.RequestExtra
-	if req != nil {
-		extra = req.Extra
-	}
-	return t.tracedCall(t.withRequestInfo(ctx, extra, methodToolCall), callMeta(req), args), nil
+	return t.tracedCall(t.withRequestInfo(ctx, methodToolCall), callMeta(req), args), nil
 }
 
 // Call runs one read from raw tool arguments and always returns a result:
@@ -163,7 +149,7 @@ func (t *Tool) panicked(ctx context.Context, p any, c *call) *Error {
 }
 
 func (t *Tool) run(ctx context.Context, args json.RawMessage) (*call, *mcp.CallToolResult) {
-	if e := t.limits.admit(ctx); e != nil {
+	if e := t.admit(ctx); e != nil {
 		return nil, errorResult(e)
 	}
 	in, perr := parseInput(args)

@@ -26,17 +26,14 @@ func passthroughTool(t *testing.T) (*Tool, *stubUpstream, *stubBooks) {
 	return tool, up, books
 }
 
-// callAs makes one tools/call with the bearer and the front door's trust
-// decision (none when trust is "").
-func callAs(tool *Tool, trust, args string) *mcp.CallToolResult {
-	h := http.Header{"Authorization": {"Bearer bogus_token_xyz"}, reqctx.HeaderCaller: {"unverified:192.0.2.1"}}
+// callAs makes one tools/call with the credential and the front door's
+// trust decision in the context (no decision when trust is "").
+func callAs(tool *Tool, trust reqctx.Trust, args string) *mcp.CallToolResult {
+	ctx := reqctx.WithCredential(context.Background(), "bogus_token_xyz")
 	if trust != "" {
-		h.Set(reqctx.HeaderTrust, trust)
+		ctx = reqctx.With(ctx, reqctx.Info{Caller: "unverified:192.0.2.1", Trust: trust})
 	}
-	res, _ := tool.Handle(context.Background(), &mcp.CallToolRequest{
-		Params: &mcp.CallToolParamsRaw{Arguments: json.RawMessage(args)},
-		Extra:  &mcp.RequestExtra{Header: h},
-	})
+	res, _ := tool.Handle(ctx, &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Arguments: json.RawMessage(args)}})
 	return res
 }
 
@@ -53,7 +50,7 @@ func TestUnverifiedCallerReadsNothing(t *testing.T) {
 		`{"uri":"dagu://dags/nightly/spec"}`,
 	}
 	for _, tt := range []struct {
-		trust string
+		trust reqctx.Trust
 		code  Code
 	}{
 		{"", CodeResourceUnavailable},
@@ -62,7 +59,7 @@ func TestUnverifiedCallerReadsNothing(t *testing.T) {
 		{reqctx.TrustLacksSurface, CodeUnauthorized},
 		{"verified-by-the-client", CodeResourceUnavailable},
 	} {
-		t.Run("trust="+tt.trust, func(t *testing.T) {
+		t.Run("trust="+string(tt.trust), func(t *testing.T) {
 			t.Parallel()
 			tool, up, books := passthroughTool(t)
 			for _, args := range reads {
@@ -98,10 +95,8 @@ func TestVerifiedCallerReads(t *testing.T) {
 func TestUnverifiedResourceRead(t *testing.T) {
 	t.Parallel()
 	tool, up, _ := passthroughTool(t)
-	_, err := tool.ReadResource(context.Background(), &mcp.ReadResourceRequest{
-		Params: &mcp.ReadResourceParams{URI: "dagu://dags"},
-		Extra:  &mcp.RequestExtra{Header: http.Header{reqctx.HeaderTrust: {reqctx.TrustRefused}}},
-	})
+	ctx := reqctx.With(context.Background(), reqctx.Info{Trust: reqctx.TrustRefused})
+	_, err := tool.ReadResource(ctx, &mcp.ReadResourceRequest{Params: &mcp.ReadResourceParams{URI: "dagu://dags"}})
 	if err == nil || len(up.calls) != 0 {
 		t.Fatalf("an unverified resource read: err %v, %d upstream calls", err, len(up.calls))
 	}

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // Package reqctx carries what one request is about through the layers that
-// serve it: its ID, who made it, and how many upstream calls it cost. It
-// knows nothing of the contract or of REST; the front door fills it from
-// the HTTP request, the read tool logs it, the REST client forwards the ID
-// to Dagu and counts its calls.
+// serve it: its ID, who made it, whether it is trusted, and how many
+// upstream calls it cost. It knows nothing of the contract or of REST; the
+// front door fills it from the HTTP request, the read tool logs it and
+// applies its trust and limits, the REST client forwards the ID to Dagu
+// and counts its calls.
 package reqctx
 
 import (
@@ -15,44 +16,47 @@ import (
 	"sync/atomic"
 )
 
-// HTTP headers of the front door. HeaderRequestID is honoured from the
+// HeaderRequestID is the HTTP header of a request's ID: honoured from the
 // client (bounded and sanitized), echoed in the response and forwarded to
-// Dagu. HeaderCaller is set by the front door only (any client value is
-// dropped) and names the authenticated caller.
-const (
-	HeaderRequestID = "X-Request-Id"
-	HeaderCaller    = "X-Gateway-Caller"
-	// HeaderTrust carries the front door's trust decision of the request
-	// (one of the Trust* values); like HeaderCaller it is the front
-	// door's alone.
-	HeaderTrust = "X-Gateway-Trust"
-)
+// Dagu.
+const HeaderRequestID = "X-Request-Id"
 
-// Trust decisions the front door hands on in HeaderTrust.
+// Trust is the front door's trust decision of a request. Nothing but the
+// front door decides it, and it travels only in the request's context
+// (With), never in a header a client could send.
+type Trust string
+
+// Trust decisions.
 const (
 	// TrustVerified: the caller proved who it is (an inbound token, or a
 	// Dagu key Dagu accepted).
-	TrustVerified = "verified"
+	TrustVerified Trust = "verified"
 	// TrustRefused: Dagu refused the caller's key.
-	TrustRefused = "refused"
+	TrustRefused Trust = "refused"
 	// TrustLacksSurface: Dagu knows the key, but it lacks the rest_api
 	// surface.
-	TrustLacksSurface = "lacks-surface"
+	TrustLacksSurface Trust = "lacks-surface"
 	// TrustUnchecked: no key, or no verdict yet (Dagu could not say, or
-	// the caller's address used up its checks).
-	TrustUnchecked = "unchecked"
+	// the lane of unknown keys was full).
+	TrustUnchecked Trust = "unchecked"
 )
 
 // MaxRequestIDLen bounds a request ID taken from a client.
 const MaxRequestIDLen = 128
 
-// Info is one request's identity.
+// Info is one request's identity: the one typed value the front door
+// decides (request ID, caller, trust) and hands to the tool and the REST
+// client through the request's context.
 type Info struct {
 	RequestID string
-	Caller    string
-	// Trust is the front door's trust decision (a Trust* value); empty
-	// outside HTTP (stdio: the local user).
-	Trust string
+	// Caller names the caller for logs and is the key of its per-caller
+	// limits: who the credential belongs to when that is known (an
+	// inbound token's name, the identity Dagu gives a key), else the
+	// credential's fingerprint, else (unverified) its address.
+	Caller string
+	// Trust is the front door's trust decision; empty outside HTTP
+	// (stdio: the local user).
+	Trust Trust
 	calls *atomic.Int64
 }
 

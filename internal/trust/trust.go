@@ -40,9 +40,8 @@ const (
 	LacksSurface
 )
 
-// String names the verdict as the front door hands it on (a reqctx.Trust*
-// value).
-func (v Verdict) String() string {
+// Trust is the verdict as the request's context carries it.
+func (v Verdict) Trust() reqctx.Trust {
 	switch v {
 	case Verified:
 		return reqctx.TrustVerified
@@ -175,5 +174,8 @@ func verdictOf(err error) Verdict {
 // unverified is the decision for a caller whose key Dagu did not accept:
 // every such caller from one origin shares one name, and so one limit.
 func unverified(verdict Verdict, from origin) Decision {
-	return Decision{Verdict: verdict, Caller: "unverified:" + from.host}
+	return Decision{Verdict: verdict, Caller: unverifiedPrefix + from.host}
 }
+
+// unverifiedPrefix starts the name of a caller named by its origin.
+const unverifiedPrefix = "unverified:"
