@@ -93,9 +93,7 @@ func resolveTarget(in *input) (*call, *Error) {
 	supplied := in.get(fTarget)
 	spec, ok := lookupTarget(supplied)
 	if !ok {
-		e := newError(CodeUnsupportedReadTarget, fmt.Sprintf("Unsupported read target %q.", supplied)).withField(fTarget)
-		e.Target = supplied
-		return nil, e
+		return nil, unsupportedTarget(supplied)
 	}
 	c := &call{mode: targetMode, target: spec.name, spec: spec, in: in}
 	for _, check := range []func(*call, *targetSpec) *Error{
@@ -112,6 +110,24 @@ func resolveTarget(in *input) (*call, *Error) {
 		}
 	}
 	return c, nil
+}
+
+// unsupportedTarget answers a target that is not one of the contract's:
+// the close ones as a did-you-mean, or else every target.
+func unsupportedTarget(supplied string) *Error {
+	msg := fmt.Sprintf("Unsupported read target %q. ", supplied)
+	close := suggest(supplied, targetOrder, maxSuggestions)
+	if len(close) > 0 {
+		msg += "Did you mean " + quoteList(close) + "?"
+	} else {
+		msg += "The targets are " + strings.Join(targetOrder, ", ") + "."
+	}
+	e := newError(CodeUnsupportedReadTarget, msg).withField(fTarget)
+	if len(close) > 0 {
+		e = e.withDetail("didYouMean", close)
+	}
+	e.Target = supplied
+	return e
 }
 
 func checkForbidden(c *call, spec *targetSpec) *Error {

@@ -195,6 +195,8 @@ var (
 type queryProblem struct {
 	message   string
 	parameter string
+	// didYouMean are the target's parameters close to an unsupported one.
+	didYouMean []string
 }
 
 // keys lists the parameter names in table order.
@@ -234,7 +236,7 @@ func (r *queryRules[Q]) parse(target, raw string) (Q, *queryProblem) {
 func (r *queryRules[Q]) store(q *Q, target, key string, vals []string) *queryProblem {
 	rule := r.param(key)
 	if rule == nil {
-		return &queryProblem{message: fmt.Sprintf("Unsupported query parameter %q for target %s.", key, target), parameter: key}
+		return r.unsupported(target, key)
 	}
 	if len(vals) > 1 && !rule.repeatable {
 		return &queryProblem{message: fmt.Sprintf("Query parameter %s must not be repeated.", key), parameter: key}
@@ -249,6 +251,19 @@ func (r *queryRules[Q]) store(q *Q, target, key string, vals []string) *queryPro
 		}
 	}
 	return nil
+}
+
+// unsupported explains a parameter the target does not take: the close
+// ones as a did-you-mean, or else every parameter it takes.
+func (r *queryRules[Q]) unsupported(target, key string) *queryProblem {
+	p := &queryProblem{parameter: key, didYouMean: suggest(key, r.keys(), maxSuggestions)}
+	p.message = fmt.Sprintf("Unsupported query parameter %q for target %s. ", key, target)
+	if len(p.didYouMean) > 0 {
+		p.message += "Did you mean " + quoteList(p.didYouMean) + "?"
+	} else {
+		p.message += "It takes " + strings.Join(r.keys(), ", ") + "."
+	}
+	return p
 }
 
 func (r *queryRules[Q]) param(key string) *param[Q] {
@@ -292,6 +307,9 @@ func queryError(p *queryProblem, c *call) *Error {
 	}
 	if p.parameter != "" {
 		e = e.withDetails(map[string]any{"parameter": p.parameter})
+	}
+	if len(p.didYouMean) > 0 {
+		e = e.withDetail("didYouMean", p.didYouMean)
 	}
 	return e
 }
