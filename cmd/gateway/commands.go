@@ -33,7 +33,9 @@ func newRootCommand(env environment) *cobra.Command {
 		Long:          rootLong,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       versionLine(),
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(explainFlagError)
 	root.SetIn(env.stdin)
 	root.SetOut(env.stdout)
@@ -171,8 +173,13 @@ func newVersionCommand(env environment) *cobra.Command {
 		Short: "Print the gateway version",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			_, err := fmt.Fprintf(env.stdout, "dagu-mcp-gateway %s (%s %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			_, err := fmt.Fprintln(env.stdout, versionLine())
 			return err
 		},
 	}
+}
+
+// versionLine is what version and --version print.
+func versionLine() string {
+	return fmt.Sprintf("dagu-mcp-gateway %s (%s %s/%s)", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }

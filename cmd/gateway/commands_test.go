@@ -34,9 +34,11 @@ func runCommand(t *testing.T, env map[string]string, args ...string) (int, strin
 
 func TestVersion(t *testing.T) {
 	t.Parallel()
-	code, out, _ := runCommand(t, nil, "version")
-	if code != 0 || !strings.HasPrefix(out, "dagu-mcp-gateway dev (go") {
-		t.Fatalf("version: %d %q", code, out)
+	for _, args := range [][]string{{"version"}, {"--version"}, {"-v"}} {
+		code, out, _ := runCommand(t, nil, args...)
+		if code != 0 || !strings.HasPrefix(out, "dagu-mcp-gateway dev (go") || strings.Count(out, "\n") != 1 {
+			t.Errorf("%s: %d %q", args, code, out)
+		}
 	}
 }
 

@@ -21,7 +21,9 @@ import (
 // do), the capabilities, and what the key's role keeps it from reading,
 // each probed with the configured key.
 func runDoctor(ctx context.Context, cfg config.Config, env environment) error {
-	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	// Errors only: doctor reports what it finds itself, and the outage
+	// warnings a serving gateway logs would repeat it on stderr.
+	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 	cfg.UpstreamAuth = config.UpstreamAuthService // doctor checks with the key it is given
 	g, err := newGateway(cfg, log)
 	if err != nil {
@@ -40,8 +42,8 @@ func runDoctor(ctx context.Context, cfg config.Config, env environment) error {
 	}
 	probe := g.client.Probe(ctx)
 	if !probe.OK {
-		fmt.Fprintf(w, "Reachable:    no (%s: %s)\n", probe.Reason, probe.Detail)
-		if detectErr != nil {
+		fmt.Fprintf(w, "Reachable:    no (%s)\n", probe.Detail)
+		if detectErr != nil && !unreachable(probe) {
 			fmt.Fprintf(w, "Detection:    %v\n", detectErr)
 		}
 		fmt.Fprintf(w, "\n%s\n", probeAdvice(cfg, probe))
@@ -60,6 +62,12 @@ func runDoctor(ctx context.Context, cfg config.Config, env environment) error {
 	return nil
 }
 
+// unreachable reports whether the probe never got an answer from Dagu: the
+// detection failed for the same reason and has nothing to add.
+func unreachable(p restclient.ProbeResult) bool {
+	return p.Reason == restclient.ProbeNetwork || p.Reason == restclient.ProbeTLS
+}
+
 // hasKey reports whether a Dagu API key is configured.
 func hasKey(cfg config.Config) bool { return cfg.DaguAPIKey != "" || cfg.DaguAPIKeyFile != "" }
 
@@ -67,6 +75,7 @@ func hasKey(cfg config.Config) bool { return cfg.DaguAPIKey != "" || cfg.DaguAPI
 var (
 	keyFileSetting, _ = config.Lookup("dagu-api-key-file")
 	keySetting, _     = config.Lookup("dagu-api-key")
+	daguURLSetting, _ = config.Lookup("dagu-url")
 )
 
 // keyOrigin names where the key comes from, never the key itself.
@@ -111,6 +120,10 @@ func probeAdvice(cfg config.Config, p restclient.ProbeResult) string {
 		return "Dagu knows the API key but it lacks the rest_api surface (HTTP 403: a key limited to mcp\n" +
 			"cannot read Dagu's REST API, which the gateway uses). Create a key whose surfaces include rest_api.\n" +
 			createKeyHint + again
+	}
+	if unreachable(p) {
+		return fmt.Sprintf("Nothing answered at %s: check the URL (%s) and that Dagu runs and is reachable from here.%s",
+			cfg.DaguURL, daguURLSetting.Env, again)
 	}
 	return "The gateway cannot read from this Dagu." + again
 }

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,5 +70,33 @@ func TestDoctorExplainsTheKey(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDoctorOnAnUnreachableDagu (issue 30): an unreachable Dagu is said
+// once, on stdout, with what to check; no outage warning on stderr and no
+// detection line repeating the same failure.
+func TestDoctorOnAnUnreachableDagu(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + ln.Addr().String()
+	_ = ln.Close()
+	code, out, errOut := runCommand(t, map[string]string{"DAGU_URL": url}, "doctor")
+	if code != 1 {
+		t.Fatalf("doctor: exit %d, want 1\n%s", code, out)
+	}
+	for _, want := range []string{"Reachable:    no (network: ", "Nothing answered at " + url, "DAGU_URL"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("doctor output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "network: network") || strings.Contains(out, "Detection:") {
+		t.Errorf("doctor repeats the failure:\n%s", out)
+	}
+	if errOut != "" {
+		t.Errorf("doctor wrote to stderr: %q", errOut)
 	}
 }
