@@ -55,6 +55,10 @@ func serveHTTP(ctx context.Context, cfg config.Config, log *slog.Logger, getenv 
 			return err
 		}
 	}
+	proxies, err := config.ParseTrustedProxies(cfg.TrustedProxies)
+	if err != nil {
+		return err
+	}
 	handler, err := frontdoor.New(frontdoor.Options{
 		MCP:          g.mcpHandler(),
 		Metrics:      metrics,
@@ -67,6 +71,8 @@ func serveHTTP(ctx context.Context, cfg config.Config, log *slog.Logger, getenv 
 		PublicURL:    cfg.PublicURL,
 		Listen:       cfg.Listen,
 		Logger:       log,
+
+		TrustedProxies: proxies,
 	})
 	if err != nil {
 		return err

@@ -49,6 +49,9 @@ type Config struct {
 	// PublicURL is the URL clients reach the gateway at (no /mcp), used in
 	// the OAuth protected-resource metadata and 401 challenges.
 	PublicURL string
+	// TrustedProxies are the networks (CIDR) of proxies whose forwarding
+	// headers name the client (--trusted-proxies).
+	TrustedProxies []string
 
 	// UpstreamTimeout bounds each call to Dagu.
 	UpstreamTimeout time.Duration

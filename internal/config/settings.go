@@ -128,6 +128,7 @@ const (
 	flagAuthTokenFile       = "auth-token-file"
 	flagAllowedHost         = "allowed-host"
 	flagPublicURL           = "public-url"
+	flagTrustedProxies      = "trusted-proxies"
 	flagUpstreamTimeout     = "upstream-timeout"
 	flagMaxResponseBytes    = "max-response-bytes"
 	flagUpstreamBodyBudget  = "upstream-body-budget"
@@ -210,6 +211,9 @@ var settings = []Setting{
 	{Flag: flagPublicURL, Env: "GATEWAY_PUBLIC_URL", Kind: KindString, ZeroDefault: "none", Chart: "config.publicURL", Modes: modesHTTP,
 		Help:  "URL clients reach the gateway at, without /mcp (https://gw.example.com); names the resource in the OAuth protected-resource metadata and 401 challenges. Unset: the request's Host when the Host check applies (loopback listen or --allowed-host), else the address the connection arrived on, never an unchecked Host",
 		field: func(c *Config) any { return &c.PublicURL }},
+	{Flag: flagTrustedProxies, Env: "GATEWAY_TRUSTED_PROXIES", Kind: KindList, ZeroDefault: "none", Chart: "config.trustedProxies", Modes: []Mode{ModeServe}, split: splitComma,
+		Help:  "proxy or ingress network (CIDR) or address whose X-Forwarded-For (else Forwarded) names the client, taken as the rightmost hop not in these networks; repeat for several (env: comma-separated list). Unset: the client is the TCP peer, so every caller behind one proxy shares its address",
+		field: func(c *Config) any { return &c.TrustedProxies }},
 
 	// Reads.
 	{Flag: flagUpstreamTimeout, Env: "GATEWAY_UPSTREAM_TIMEOUT", Kind: KindDuration, Default: "15s", Chart: "config.upstreamTimeout", Modes: modesUpstream,

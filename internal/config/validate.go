@@ -140,7 +140,9 @@ func (c Config) validateFrontDoor() []error {
 	for _, h := range c.AllowedHosts {
 		errs = appendIf(errs, checkAllowedHost(h))
 	}
-	return appendIf(errs, checkPublicURL(c.PublicURL))
+	errs = appendIf(errs, checkPublicURL(c.PublicURL))
+	_, err = ParseTrustedProxies(c.TrustedProxies)
+	return appendIf(errs, err)
 }
 
 func (c Config) validateLimits(targets []string) []error {

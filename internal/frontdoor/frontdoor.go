@@ -19,6 +19,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
@@ -68,6 +69,11 @@ type Options struct {
 	// with the credential (reqctx.WithCredential); /metrics answers only a
 	// verified caller.
 	Verify Verifier
+	// TrustedProxies are the networks of the proxies in front of the
+	// gateway: a request from one of them is from the client its
+	// X-Forwarded-For (else Forwarded) names (see trustedProxies.clientOf);
+	// the lane of unknown keys and unverified callers' limits count by it.
+	TrustedProxies []netip.Prefix
 	// AllowedHosts are extra Host/Origin values accepted, as host or
 	// host:port.
 	AllowedHosts []string
@@ -161,7 +167,7 @@ func newWithAuth(o Options, auth *tokenAuth, logger *slog.Logger) (http.Handler,
 		return (!guard.enforce || guard.allowsRequest(r)) && !o.Passthrough && (!auth.enabled() || auth.verdictOf(r).accepted)
 	}
 	mux.Handle("GET /readyz", readinessHandler(o.Ready, trusted, orDefault(o.ReadyTimeout, defaultReadyTimeout)))
-	return withRequestID(observe(withOriginPolicy(mux, origins), logger), auth, o.Passthrough), nil
+	return withRequestID(observe(withOriginPolicy(mux, origins), logger), auth, o.Passthrough, o.TrustedProxies), nil
 }
 
 // serveHealth answers liveness probes: the process is up.

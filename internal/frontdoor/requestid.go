@@ -17,8 +17,9 @@ import (
 // this is where the request's inbound token is checked, once: an accepted
 // token names the caller (its name, or its fingerprint, never the token)
 // and is a verified caller; in passthrough verifyCaller decides both
-// later.
-func withRequestID(h http.Handler, auth *tokenAuth, passthrough bool) http.Handler {
+// later. The client's address is the peer's, or the one a trusted proxy
+// forwarded (see trustedProxies.clientOf).
+func withRequestID(h http.Handler, auth *tokenAuth, passthrough bool, proxies trustedProxies) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := reqctx.SanitizeRequestID(r.Header.Get(reqctx.HeaderRequestID))
 		if id == "" {
@@ -26,7 +27,9 @@ func withRequestID(h http.Handler, auth *tokenAuth, passthrough bool) http.Handl
 		}
 		r.Header.Set(reqctx.HeaderRequestID, id)
 		w.Header().Set(reqctx.HeaderRequestID, id)
-		info := reqctx.Info{RequestID: id, Caller: "unverified:" + remoteHost(r.RemoteAddr), Trust: reqctx.TrustUnchecked}
+		client := proxies.clientOf(r)
+		r = withClient(r, client)
+		info := reqctx.Info{RequestID: id, Caller: "unverified:" + client, Trust: reqctx.TrustUnchecked}
 		if !passthrough {
 			v := auth.checkToken(r.Header.Get("Authorization"))
 			r = withVerdict(r, v)

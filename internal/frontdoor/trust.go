@@ -43,7 +43,7 @@ func verifyCaller(verify Verifier, h http.Handler) http.Handler {
 			return
 		}
 		info, _ := reqctx.From(r.Context())
-		info.Trust, info.Caller = verify(r.Context(), credential, r.RemoteAddr)
+		info.Trust, info.Caller = verify(r.Context(), credential, clientAddr(r))
 		r = r.WithContext(reqctx.WithCredential(reqctx.With(r.Context(), info), credential))
 		if info.Trust != reqctx.TrustVerified && !boundUnverifiedBody(w, r) {
 			return
