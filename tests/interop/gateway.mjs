@@ -38,9 +38,12 @@ const run = promisify(execFile);
  * `go test -race ./...`, so every package is already compiled that way (a
  * plain build would compile them all again), and the gateway then runs
  * instrumented under a real client. Returns the binary path and a cleanup
- * function.
+ * function. When INTEROP_GATEWAY_BIN names a binary (run.sh builds one for
+ * all test files), that binary is used and the cleanup leaves it.
  */
 export async function buildGateway() {
+  const prebuilt = process.env.INTEROP_GATEWAY_BIN;
+  if (prebuilt) return { bin: prebuilt, cleanup: async () => {} };
   const dir = await mkdtemp(path.join(tmpdir(), 'gateway-interop-'));
   const bin = path.join(dir, process.platform === 'win32' ? 'gateway.exe' : 'gateway');
   const opts = { cwd: repoRoot, env: cleanEnv(), maxBuffer: 16 << 20 };

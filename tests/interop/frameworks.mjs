@@ -1,0 +1,78 @@
+// Shared set-up of the agent-framework tests (LangChain JS, the AI SDK, the
+// OpenAI Agents SDK): a gateway with an inbound token, the two URLs a client
+// can be given, the reads whose data must reach the model, and fake model
+// endpoints that record what a provider SDK would send. No model key, no
+// network: the fake endpoints answer in process.
+
+import { buildGateway, secret, startDemo } from './gateway.mjs';
+
+/** The inbound token every framework sends, as the README's snippets do. */
+export const token = secret('interop-token-');
+
+const daguKey = secret('dagu_interop_');
+
+/** The flags the documented URL stands for (README, Clients). */
+export const documentedFlags = ['--text-content', 'json', '--resource-links', 'omit'];
+
+/**
+ * Starts the gateways the framework tests talk to and returns
+ * { defaultUrl, documentedUrl, stop }: defaultUrl serves spec 021's content,
+ * documentedUrl the output the README gives agent frameworks.
+ */
+export async function startGateways() {
+  const gateway = await buildGateway();
+  const env = { GATEWAY_AUTH_TOKENS: token, DAGU_API_KEY: daguKey };
+  const [contract, documented] = await Promise.all([
+    startDemo(gateway.bin, [], { env }),
+    startDemo(gateway.bin, documentedFlags, { env }),
+  ]);
+  return {
+    defaultUrl: contract.mcpUrl,
+    documentedUrl: documented.mcpUrl,
+    stop: async () => {
+      await Promise.all([contract.stop(), documented.stop()]);
+      await gateway.cleanup();
+    },
+  };
+}
+
+/** The Authorization header of the inbound token. */
+export const authHeaders = { Authorization: `Bearer ${token}` };
+
+/**
+ * Reads whose data must reach the model, and a value of that data: a DAG
+ * name from the DAG list (no dagu:// URI, so no resource link), a log line
+ * from a step log (a read with a URI, so the contract links it).
+ */
+export const reads = {
+  dags: { args: { target: 'dags' }, data: 'failing_job' },
+  stepLog: {
+    args: { target: 'step_log', name: 'failing_job', dagRunId: 'latest', stepName: 'explode' },
+    data: 'boom: disk full',
+  },
+};
+
+/** The text the contract answers every successful read with. */
+export const contractText = 'Dagu read completed.';
+
+/** How many times needle occurs in text. */
+export function occurrences(text, needle) {
+  return text.split(needle).length - 1;
+}
+
+/**
+ * A fetch for a provider SDK: it records each request's URL and JSON body
+ * and answers with the next reply (the last one repeats).
+ */
+export function recordingFetch(replies) {
+  const requests = [];
+  const fetch = async (url, init) => {
+    requests.push({ url: String(url), body: JSON.parse(init.body) });
+    const reply = replies[Math.min(requests.length, replies.length) - 1];
+    return new Response(JSON.stringify(reply), { status: 200, headers: { 'content-type': 'application/json' } });
+  };
+  return { fetch, requests };
+}
+
+/** A loopback address nothing listens on: a request that escapes the fake fetch fails at once. */
+export const unusedBaseURL = 'http://127.0.0.1:9';

@@ -1,0 +1,122 @@
+// What reaches the model through LangChain JS: @langchain/mcp-adapters
+// turns a dagu_read result into a ToolMessage (as LangGraph's ToolNode does,
+// by invoking the tool with a tool call), and ChatOpenAI and ChatAnthropic
+// convert it into the request their provider SDK sends. A fake fetch
+// records that request; no model is called.
+//
+// At the documented URL the data is in the tool message. At the default
+// /mcp a read with a dagu:// URI crashes the conversion (the adapter makes
+// a file block of the resource link, which both chat models reject).
+
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+
+import { ChatAnthropic } from '@langchain/anthropic';
+import { AIMessage, HumanMessage } from '@langchain/core/messages';
+import { MultiServerMCPClient } from '@langchain/mcp-adapters';
+import { ChatOpenAI } from '@langchain/openai';
+
+import { authHeaders, contractText, occurrences, reads, recordingFetch, startGateways, unusedBaseURL } from './frameworks.mjs';
+
+let gateways;
+
+before(async () => {
+  gateways = await startGateways();
+}, { timeout: 300_000 });
+
+after(async () => {
+  await gateways?.stop();
+});
+
+const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
+
+/** The chat models, each with its fake endpoint and the error it throws on a file block. */
+const providers = {
+  'ChatOpenAI (Chat Completions)': {
+    model: (fetch) => new ChatOpenAI({
+      model: 'gpt-4o-mini',
+      apiKey: 'sk-interop-fake',
+      maxRetries: 0,
+      configuration: { fetch, baseURL: unusedBaseURL },
+    }),
+    reply: {
+      id: 'chatcmpl-interop', object: 'chat.completion', created: 1, model: 'gpt-4o-mini', usage,
+      choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+    },
+    toolPart: (body) => body.messages.find((m) => m.role === 'tool'),
+    crash: /URL file blocks with source_type url must be formatted as a data URL/,
+  },
+  ChatAnthropic: {
+    model: (fetch) => new ChatAnthropic({
+      model: 'claude-sonnet-4-5',
+      apiKey: 'sk-ant-interop-fake',
+      maxRetries: 0,
+      anthropicApiUrl: unusedBaseURL,
+      clientOptions: { fetch },
+    }),
+    reply: {
+      id: 'msg_interop', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5',
+      content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', stop_sequence: null,
+      usage: { input_tokens: 1, output_tokens: 1 },
+    },
+    toolPart: (body) => body.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+      .find((b) => b.type === 'tool_result'),
+    crash: /Unsupported file mime type for file url source: application\/json/,
+  },
+};
+
+/**
+ * Calls dagu_read through the adapter at url, hands the ToolMessage to the
+ * provider's chat model and returns the tool part of the request body the
+ * provider SDK sent, as JSON text.
+ */
+async function toolPartSent(provider, url, args) {
+  const client = new MultiServerMCPClient({
+    mcpServers: { dagu: { transport: 'http', url, headers: authHeaders } },
+    throwOnLoadError: true,
+  });
+  try {
+    const tool = (await client.getTools()).find((t) => t.name === 'dagu_read');
+    assert.ok(tool, 'the adapter loaded dagu_read');
+    const call = { id: 'call_interop', name: 'dagu_read', args };
+    const toolMessage = await tool.invoke({ ...call, type: 'tool_call' });
+    const { fetch, requests } = recordingFetch([provider.reply]);
+    const messages = [new HumanMessage('Why did failing_job fail?'), new AIMessage({ content: '', tool_calls: [call] }), toolMessage];
+    await provider.model(fetch).invoke(messages);
+    assert.equal(requests.length, 1, 'one request to the provider');
+    const part = provider.toolPart(requests[0].body);
+    assert.ok(part, `a tool part in ${JSON.stringify(requests[0].body)}`);
+    return JSON.stringify(part);
+  } finally {
+    await client.close();
+  }
+}
+
+for (const [name, provider] of Object.entries(providers)) {
+  describe(`LangChain JS (@langchain/mcp-adapters) with ${name}`, () => {
+    for (const [readName, read] of Object.entries(reads)) {
+      it(`at the documented URL the tool message holds the data of ${readName}`, async () => {
+        const part = await toolPartSent(provider, gateways.documentedUrl, read.args);
+        assert.ok(part.includes(read.data), `${read.data} in ${part}`);
+      });
+    }
+
+    it('at the documented URL the log line reaches the model twice: in the text and in structuredContent', async () => {
+      // The adapter adds structuredContent to a lone text block, and the
+      // tool serialises that object into the message: the data twice.
+      const part = await toolPartSent(provider, gateways.documentedUrl, reads.stepLog.args);
+      assert.equal(occurrences(part, reads.stepLog.data), 2, part);
+      assert.ok(part.includes('structuredContent'), part);
+    });
+
+    it('at the default /mcp a read with a resource link crashes the conversion', async () => {
+      await assert.rejects(toolPartSent(provider, gateways.defaultUrl, reads.stepLog.args), provider.crash);
+    });
+
+    it("at the default /mcp a read without a link reaches the model (the contract's dags text carries the data)", async () => {
+      const part = await toolPartSent(provider, gateways.defaultUrl, reads.dags.args);
+      assert.ok(part.includes(contractText), part);
+      assert.ok(part.includes(reads.dags.data), part);
+    });
+  });
+}
