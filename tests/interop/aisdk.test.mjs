@@ -14,16 +14,16 @@ import { createMCPClient } from '@ai-sdk/mcp';
 import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 
-import { authHeaders, contractText, occurrences, reads, startGateways } from './frameworks.mjs';
+import { authHeaders, contractText, occurrences, reads, startGateway } from './frameworks.mjs';
 
-let gateways;
+let gateway;
 
 before(async () => {
-  gateways = await startGateways();
+  gateway = await startGateway();
 }, { timeout: 300_000 });
 
 after(async () => {
-  await gateways?.stop();
+  await gateway?.stop();
 });
 
 const usage = {
@@ -80,18 +80,18 @@ function textsOf(output) {
 describe('Vercel AI SDK (@ai-sdk/mcp)', () => {
   for (const [readName, read] of Object.entries(reads)) {
     it(`at the documented URL the tool result holds the data of ${readName}`, async () => {
-      const text = textsOf(await toolOutputSent(gateways.documentedUrl, read.args)).join('\n');
+      const text = textsOf(await toolOutputSent(gateway.documentedUrl, read.args)).join('\n');
       assert.ok(text.includes(read.data), `${read.data} in ${text}`);
     });
   }
 
   it('at the documented URL the log line reaches the model once', async () => {
-    const output = await toolOutputSent(gateways.documentedUrl, reads.stepLog.args);
+    const output = await toolOutputSent(gateway.documentedUrl, reads.stepLog.args);
     assert.equal(occurrences(JSON.stringify(output), reads.stepLog.data), 1, JSON.stringify(output));
   });
 
   it("at the default /mcp a linked read gives the model the contract's text and the link as JSON, not the data", async () => {
-    const texts = textsOf(await toolOutputSent(gateways.defaultUrl, reads.stepLog.args));
+    const texts = textsOf(await toolOutputSent(gateway.defaultUrl, reads.stepLog.args));
     assert.deepEqual(texts.length, 2, JSON.stringify(texts));
     assert.equal(texts[0], contractText);
     const link = JSON.parse(texts[1]);

@@ -11,26 +11,23 @@ export const token = secret('interop-token-');
 
 const daguKey = secret('dagu_interop_');
 
-/** The flags the documented URL stands for (README, Clients). */
-export const documentedFlags = ['--text-content', 'json', '--resource-links', 'omit'];
+/** The query of the URL the README gives agent frameworks (Clients). */
+export const documentedQuery = 'text-content=json&resource-links=omit';
 
 /**
- * Starts the gateways the framework tests talk to and returns
- * { defaultUrl, documentedUrl, stop }: defaultUrl serves spec 021's content,
- * documentedUrl the output the README gives agent frameworks.
+ * Starts the gateway the framework tests talk to and returns
+ * { defaultUrl, documentedUrl, stop }: one gateway with the default flags,
+ * whose /mcp serves spec 021's content and whose documented URL the output
+ * the README gives agent frameworks.
  */
-export async function startGateways() {
+export async function startGateway() {
   const gateway = await buildGateway();
-  const env = { GATEWAY_AUTH_TOKENS: token, DAGU_API_KEY: daguKey };
-  const [contract, documented] = await Promise.all([
-    startDemo(gateway.bin, [], { env }),
-    startDemo(gateway.bin, documentedFlags, { env }),
-  ]);
+  const demo = await startDemo(gateway.bin, [], { env: { GATEWAY_AUTH_TOKENS: token, DAGU_API_KEY: daguKey } });
   return {
-    defaultUrl: contract.mcpUrl,
-    documentedUrl: documented.mcpUrl,
+    defaultUrl: demo.mcpUrl,
+    documentedUrl: `${demo.mcpUrl}?${documentedQuery}`,
     stop: async () => {
-      await Promise.all([contract.stop(), documented.stop()]);
+      await demo.stop();
       await gateway.cleanup();
     },
   };

@@ -13,19 +13,19 @@ import { after, before, describe, it } from 'node:test';
 
 import { Agent, MCPServerStreamableHttp, Runner, Usage, setTracingDisabled } from '@openai/agents';
 
-import { authHeaders, contractText, occurrences, reads, startGateways } from './frameworks.mjs';
+import { authHeaders, contractText, occurrences, reads, startGateway } from './frameworks.mjs';
 
 // Tracing would export to OpenAI's platform.
 setTracingDisabled(true);
 
-let gateways;
+let gateway;
 
 before(async () => {
-  gateways = await startGateways();
+  gateway = await startGateway();
 }, { timeout: 300_000 });
 
 after(async () => {
-  await gateways?.stop();
+  await gateway?.stop();
 });
 
 /** A model that calls dagu_read with args, then answers; it records every request. */
@@ -77,25 +77,25 @@ async function toolOutputSent(url, args, serverOptions = {}) {
 describe('OpenAI Agents SDK (@openai/agents) over Streamable HTTP', () => {
   for (const [readName, read] of Object.entries(reads)) {
     it(`at the documented URL the tool output holds the data of ${readName}`, async () => {
-      const output = await toolOutputSent(gateways.documentedUrl, read.args);
+      const output = await toolOutputSent(gateway.documentedUrl, read.args);
       assert.ok(output.includes(read.data), `${read.data} in ${output}`);
     });
   }
 
   it('at the documented URL the log line reaches the model once', async () => {
-    const output = await toolOutputSent(gateways.documentedUrl, reads.stepLog.args);
+    const output = await toolOutputSent(gateway.documentedUrl, reads.stepLog.args);
     assert.equal(occurrences(output, reads.stepLog.data), 1, output);
   });
 
   it("at the default /mcp a linked read gives the model the contract's text and the link, not the data", async () => {
-    const output = await toolOutputSent(gateways.defaultUrl, reads.stepLog.args);
+    const output = await toolOutputSent(gateway.defaultUrl, reads.stepLog.args);
     assert.ok(output.includes(contractText), output);
     assert.ok(output.includes('resource_link'), output);
     assert.ok(!output.includes(reads.stepLog.data), `no log line in ${output}`);
   });
 
   it('at the default /mcp useStructuredContent: true gives the model structuredContent', async () => {
-    const output = await toolOutputSent(gateways.defaultUrl, reads.stepLog.args, { useStructuredContent: true });
+    const output = await toolOutputSent(gateway.defaultUrl, reads.stepLog.args, { useStructuredContent: true });
     assert.equal(occurrences(output, reads.stepLog.data), 1, output);
     assert.ok(!output.includes('resource_link'), output);
   });
