@@ -25,6 +25,7 @@ BENCH_DAGU_SCENARIOS  ?= single investigate mix
 BENCH_RT_DELAY        ?= 50ms
 BENCH_RT_READS        ?= 5
 BENCH_RT_PORTS        ?= 18290 18291 18292
+BENCH_RT_GATEWAY      ?=
 BENCH_RT_MIX          ?= dags,dag,dag_spec,runs,run,run_latest,step_log,step_log_latest,foreach_items,foreach_items_latest,foreach_item,run_logs,run_logs_latest,dag_missing,wiki
 
 .PHONY: help build test lint generate check-generate demo bench loadtest bench-dagu bench-roundtrips fuzz docker clean deploy-check release-snapshot
@@ -141,18 +142,20 @@ bench-dagu: ## Compare the gateway with a real Dagu's built-in /mcp: DAGU_URL= D
 # off is served with the proxy as its Dagu, and one client makes
 # BENCH_RT_READS reads of each BENCH_RT_MIX target. Against DAGU_URL with
 # DAGU_REST_KEY when given, else against the demo's fake Dagu (current
-# release, with the foreach routes). BENCHMARKS.md has the figures.
+# release, with the foreach routes). BENCH_RT_GATEWAY names a gateway binary
+# built elsewhere (an older commit, to compare). BENCHMARKS.md has the figures.
 bench-roundtrips: export DAGU_API_KEY := $(DAGU_REST_KEY)
 bench-roundtrips: ## Round trips per read with BENCH_RT_DELAY added per Dagu request: [DAGU_URL= DAGU_REST_KEY=] (else the demo's fake Dagu; BENCH_RT_MIX, _READS, _PORTS)
 	@dir="$$(mktemp -d)"; pids=""; \
 	trap 'for p in $$pids; do kill "$$p" 2>/dev/null || true; wait "$$p" 2>/dev/null || true; done; rm -rf "$$dir"' EXIT; \
-	$(GO) build -o "$$dir/gateway" ./cmd/gateway; \
+	gw="$(BENCH_RT_GATEWAY)"; \
+	if [ -z "$$gw" ]; then gw="$$dir/gateway"; $(GO) build -o "$$gw" ./cmd/gateway; fi; \
 	$(GO) build -o "$$dir/loadtest" ./cmd/loadtest; \
 	set -- $(BENCH_RT_PORTS); proxy=$$1; gateway=$$2; demo=$$3; \
 	dagu="$(DAGU_URL)"; \
 	if [ -z "$$dagu" ]; then \
 		export DAGU_API_KEY="dagu_bench_$$(od -An -tx1 -N12 /dev/urandom | tr -d ' \n')"; \
-		"$$dir/gateway" demo --listen 127.0.0.1:$$demo --log-level warn >"$$dir/demo.out" 2>"$$dir/demo.err" & pids="$$pids $$!"; \
+		"$$gw" demo --listen 127.0.0.1:$$demo --log-level warn >"$$dir/demo.out" 2>"$$dir/demo.err" & pids="$$pids $$!"; \
 		for _ in $$(seq 100); do \
 			dagu="$$(sed -n 's/^ *Demo Dagu[^h]*\(http:[^ ]*\).*/\1/p' "$$dir/demo.out")"; [ -n "$$dagu" ] && break; sleep 0.1; \
 		done; \
@@ -164,7 +167,7 @@ bench-roundtrips: ## Round trips per read with BENCH_RT_DELAY added per Dagu req
 		-upstream-delay $(BENCH_RT_DELAY) -clients 1 -max-calls $$reads -duration 5m -resolve-run \
 		-dag $(BENCH_DAGU_DAG) -step $(BENCH_DAGU_STEP) -mix $(BENCH_RT_MIX) & load=$$!; pids="$$pids $$load"; \
 	for _ in $$(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$$proxy) 2>/dev/null && break; sleep 0.1; done; \
-	DAGU_URL=http://127.0.0.1:$$proxy "$$dir/gateway" serve --listen 127.0.0.1:$$gateway --log-level warn \
+	DAGU_URL=http://127.0.0.1:$$proxy "$$gw" serve --listen 127.0.0.1:$$gateway --log-level warn \
 		--cache-ttl 0 --list-cache-ttl 0 --run-cache-size 0 2>"$$dir/gateway.err" & pids="$$pids $$!"; \
 	wait $$load
 

@@ -17,7 +17,7 @@ import (
 // finished latest run costs no full read. Otherwise it reads the latest
 // alias (one full read; see runSource.latest), which also notes the run.
 func (a *Adapter) latest(ctx context.Context, name string) (*gen.DAGRunDetails, error) {
-	if a.lists.store == nil || !a.runs.store.enabled() || a.capsOrCurrent().APIBase != restclient.APIv1 {
+	if !a.latestFromCaches() {
 		return a.runs.latest(ctx, name)
 	}
 	if s, ok := a.newestSummary(ctx, name); ok {
@@ -27,6 +27,12 @@ func (a *Adapter) latest(ctx context.Context, name string) (*gen.DAGRunDetails, 
 		}
 	}
 	return a.runs.latest(ctx, name)
+}
+
+// latestFromCaches reports whether latest may answer from the caches: the
+// run cache and the list micro-cache are both on, on the current REST API.
+func (a *Adapter) latestFromCaches() bool {
+	return a.lists.store != nil && a.runs.store.enabled() && a.capsOrCurrent().APIBase == restclient.APIv1
 }
 
 // newestRunQuery is the list-cache key of a newest-run summary read.

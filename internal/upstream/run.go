@@ -19,16 +19,19 @@ const eventKindDAGRun = "dag_run"
 // sub-run (1 call, plus 1 to resolve a "latest" root). URIs use the
 // resolved root ID. The attempt ID is added only when the last capability
 // detection found the event log and the key's role may read it (1 more
-// call); otherwise, or when that read fails, it stays empty. A final run
-// (see finalRun) is answered from the run cache with no call at all, except
-// the one that resolves "latest".
+// call, sent together with the run's details: see attemptAhead); otherwise,
+// or when that read fails, it stays empty. A final run (see finalRun) is
+// answered from the run cache with no call at all, except the one that
+// resolves "latest".
 func (a *Adapter) getRun(ctx context.Context, addr model.RunAddress) (*model.RunDetail, error) {
+	ahead := a.attemptAhead(ctx, addr)
+	defer ahead.drop()
 	d, t, err := a.runForDetail(ctx, addr)
 	if err != nil {
 		return nil, err
 	}
 	out := mapping.RunDetail(d, mapping.RunAddressForURIs{RootName: addr.Name, RootID: t.ref.RunID, SubRunID: addr.SubRunID})
-	out.AttemptID = a.attemptID(ctx, t, d)
+	out.AttemptID = a.attemptID(ctx, t, d, ahead)
 	return &out, nil
 }
 
@@ -56,12 +59,18 @@ func (a *Adapter) runForDetail(ctx context.Context, addr model.RunAddress) (*gen
 // attemptID looks the run's current attempt up in the event log, when that
 // is possible and allowed; the attempt of a final run is kept in the run
 // cache once found (see cachedRuns.attempt).
-func (a *Adapter) attemptID(ctx context.Context, t runTarget, d *gen.DAGRunDetails) string {
-	caps, ok := a.Capabilities()
-	if !ok || !caps.EventLogs || !a.eventLogAccess(ctx) {
+func (a *Adapter) attemptID(ctx context.Context, t runTarget, d *gen.DAGRunDetails, ahead pendingAttempt) string {
+	if !a.mayReadAttempts(ctx) {
 		return ""
 	}
-	return a.runs.attempt(ctx, t, d, func() string { return a.readAttemptID(ctx, d) })
+	return a.runs.attempt(ctx, t, d, func() string { return ahead.get(d) })
+}
+
+// mayReadAttempts reports whether the last capability detection found the
+// event log and the key's role may read it.
+func (a *Adapter) mayReadAttempts(ctx context.Context) bool {
+	caps, ok := a.Capabilities()
+	return ok && caps.EventLogs && a.eventLogAccess(ctx)
 }
 
 // readAttemptID reads the attempt from the event log (1 call); a failed
@@ -69,19 +78,49 @@ func (a *Adapter) attemptID(ctx context.Context, t runTarget, d *gen.DAGRunDetai
 // own), and only an entry for exactly this run counts: an attempt ID is
 // never guessed.
 func (a *Adapter) readAttemptID(ctx context.Context, d *gen.DAGRunDetails) string {
-	one := 1
-	kind := eventKindDAGRun
-	resp, err := a.client.ListEventLogs(ctx, gen.ListEventLogsParams{Kind: &kind, DagName: &d.Name, DagRunId: &d.DagRunId, Limit: &one})
+	id, _ := a.attemptOf(ctx, eventQuery{name: d.Name, runID: d.DagRunId}, d)
+	return id
+}
+
+// eventQuery selects the newest dag_run event of a DAG, of a run ID, or of
+// both ("" leaves a field out).
+type eventQuery struct{ name, runID string }
+
+// attemptOf reads the newest event the query selects and returns its
+// attempt ID when the event is exactly the run d's; found is false when
+// the read failed or the event is another run's (or there is none).
+func (a *Adapter) attemptOf(ctx context.Context, q eventQuery, d *gen.DAGRunDetails) (id string, found bool) {
+	resp, err := a.readNewestEvent(ctx, q)
 	if err != nil {
 		a.log.Debug("reading the run's attempt ID from the event log failed", "error", err)
-		return ""
+		return "", false
 	}
+	return attemptIn(resp, d)
+}
+
+// readNewestEvent reads the newest dag_run event the query selects (1 call).
+func (a *Adapter) readNewestEvent(ctx context.Context, q eventQuery) (*gen.EventLogsResponse, error) {
+	one := 1
+	kind := eventKindDAGRun
+	p := gen.ListEventLogsParams{Kind: &kind, Limit: &one}
+	if q.name != "" {
+		p.DagName = &q.name
+	}
+	if q.runID != "" {
+		p.DagRunId = &q.runID
+	}
+	return a.client.ListEventLogs(ctx, p)
+}
+
+// attemptIn returns the attempt ID of the answer's first event when that
+// event is exactly the run d's.
+func attemptIn(resp *gen.EventLogsResponse, d *gen.DAGRunDetails) (string, bool) {
 	if len(resp.Entries) == 0 {
-		return ""
+		return "", false
 	}
 	e := resp.Entries[0]
 	if deref(e.DagRunId) != d.DagRunId || deref(e.DagName) != d.Name {
-		return ""
+		return "", false
 	}
-	return deref(e.AttemptId)
+	return deref(e.AttemptId), true
 }
