@@ -110,6 +110,9 @@ func (s *Server) stepLog(c *call, lookup func(*call) *runRecord, download bool) 
 	if stream == streamStderr {
 		file, pathKey = files.stderr, "stderr"
 	}
+	if file == bigLogStdout() && s.wideBigLog != nil {
+		file = s.wideBigLog
+	}
 	if file == nil || s.lostStepLog(r.id, step, stream) {
 		s.missingLogFile(c, "log file not found for step "+step)
 		return

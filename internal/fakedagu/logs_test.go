@@ -216,3 +216,20 @@ func TestLostSchedulerLogs(t *testing.T) {
 		}
 	}
 }
+
+// TestWideBigLog: BigLogLineWidth pads every line of the big log, which
+// keeps its 20,000 lines and the windows of the recorded server.
+func TestWideBigLog(t *testing.T) {
+	t.Parallel()
+	a := startAPI(t, func(o *fakedagu.Options) { o.BigLogLineWidth = 2000 })
+	body := a.get(t, spewLog+"?stream=stdout&tail=3").object(t)
+	lines := strings.Split(body["content"].(string), "\n")
+	if len(lines) != 3 || body["lineCount"] != float64(3) || body["hasMore"] != true {
+		t.Fatalf("tail=3 answered %d lines: lineCount %v hasMore %v", len(lines), body["lineCount"], body["hasMore"])
+	}
+	for i, line := range lines {
+		if len(line) != 2000 || !strings.HasPrefix(line, "line "+itoa(19998+i)+" of the big log ") {
+			t.Fatalf("line %d is %d characters: %.60q", i, len(line), line)
+		}
+	}
+}

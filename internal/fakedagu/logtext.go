@@ -66,14 +66,28 @@ var (
 	bigLog     *logFile
 )
 
+// bigLogLine is line i (from 0) of the big log.
+func bigLogLine(i int) string { return "line " + strconv.Itoa(i+1) + " of the big log" }
+
 // bigLogStdout returns the generated stdout of big_log_job's step spew.
 func bigLogStdout() *logFile {
 	bigLogOnce.Do(func() {
-		bigLog = newLogFile(generatedLog{count: bigLogLines, line: func(i int) string {
-			return "line " + strconv.Itoa(i+1) + " of the big log"
-		}})
+		bigLog = newLogFile(generatedLog{count: bigLogLines, line: bigLogLine})
 	})
 	return bigLog
+}
+
+// wideBigLogStdout is the big log with each line padded to width
+// characters; nil when width does not exceed its lines.
+func wideBigLogStdout(width int) *logFile {
+	if width <= len(bigLogLine(bigLogLines-1)) {
+		return nil
+	}
+	pad := strings.Repeat("x", width)
+	return newLogFile(generatedLog{count: bigLogLines, line: func(i int) string {
+		line := bigLogLine(i)
+		return line + " " + pad[:width-len(line)-1]
+	}})
 }
 
 // writeRaw writes the file's bytes, as a download would return them.

@@ -80,6 +80,11 @@ type Options struct {
 	// routes answer them as the release answers a missing file (404 on 2.0
 	// and later, 500 on 1.x).
 	LostSchedulerLogs []string
+	// BigLogLineWidth, when above the width of its lines, pads every line
+	// of big_log_job's step spew (stdout) to that many characters: the same
+	// 20,000-line file, as a step that writes long lines leaves it, for
+	// tests of answers too large to send whole.
+	BigLogLineWidth int
 }
 
 // LostStepLog is a step log file the server has lost (removed by log

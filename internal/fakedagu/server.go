@@ -21,6 +21,9 @@ type Server struct {
 	router  *router
 	legacy  *router // the legacy API base of 1.17 (nil elsewhere)
 	started time.Time
+	// wideBigLog is big_log_job's spew stdout with Options.BigLogLineWidth
+	// (nil: the generated log as it is).
+	wideBigLog *logFile
 
 	log    requestLog
 	mu     sync.Mutex // guards faults
@@ -39,6 +42,7 @@ func New(opts Options) *Server {
 	s := &Server{opts: opts, dialect: d, data: datasetFor(d, opts.Rebase)}
 	s.listed = withListedDAGs(s.data.dags, opts.ListedDAGs)
 	s.started = opts.Now()
+	s.wideBigLog = wideBigLogStdout(opts.BigLogLineWidth)
 	s.router = &router{routes: s.routeTable()}
 	if d.legacyBase != "" {
 		s.legacy = &router{routes: legacyRoutes()}
