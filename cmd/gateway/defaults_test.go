@@ -31,6 +31,7 @@ func TestSettingDefaultsMatchTheirOwners(t *testing.T) {
 		{"upstream-body-budget", cfg.UpstreamBodyBudget, int64(restclient.DefaultBodyBudget)},
 		{"list-cache-ttl", cfg.ListCacheTTL, upstream.DefaultListCacheTTL},
 		{"run-cache-size", cfg.RunCacheSize, int64(upstream.DefaultRunCacheBytes)},
+		{"max-answer-bytes", cfg.MaxAnswerBytes, int64(readtool.DefaultMaxAnswerBytes)},
 		{"text-content", cfg.TextContent, readtool.TextContentContract},
 		{"text-content json", config.TextContentJSON, readtool.TextContentJSON},
 		{"resource-links", cfg.ResourceLinks, readtool.ResourceLinksContract},

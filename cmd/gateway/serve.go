@@ -73,6 +73,7 @@ func serveHTTP(ctx context.Context, cfg config.Config, log *slog.Logger, getenv 
 		Logger:       log,
 
 		TrustedProxies: proxies,
+		Memory:         g.memory,
 	})
 	if err != nil {
 		return err

@@ -14,6 +14,7 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/frontdoor"
+	"github.com/dagu-mcp-gateway/gateway/internal/membudget"
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
 	"github.com/dagu-mcp-gateway/gateway/internal/reference"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
@@ -42,6 +43,9 @@ type gateway struct {
 	passthrough bool
 	// shared is the replicas' shared state; nil without --shared-state.
 	shared *sharedstate.Store
+	// memory is the one budget of everything in flight (--memory-budget):
+	// the front door's requests and answers, Dagu's answers being read.
+	memory *membudget.Budget
 }
 
 // close releases what the gateway holds outside the process (the shared
@@ -68,12 +72,14 @@ func newGateway(cfg config.Config, log *slog.Logger) (*gateway, error) {
 		_ = shared.Close()
 		return nil, err
 	}
+	memory := membudget.New("memory budget (--memory-budget)", cfg.MemoryBudget)
 	client, err := restclient.New(restclient.Config{
 		BaseURL:            cfg.DaguURL,
 		Key:                keySource(cfg),
 		Timeout:            cfg.UpstreamTimeout,
 		MaxResponseBytes:   cfg.MaxResponseBytes,
 		BodyBudget:         cfg.UpstreamBodyBudget,
+		Memory:             memory,
 		CAFile:             cfg.DaguCAFile,
 		InsecureSkipVerify: cfg.DaguInsecureSkipVerify,
 		UserAgent:          "dagu-mcp-gateway/" + version,
@@ -91,8 +97,10 @@ func newGateway(cfg config.Config, log *slog.Logger) (*gateway, error) {
 	g, err := assemble(cfg, log, reg, client, shared)
 	if err != nil {
 		_ = shared.Close()
+		return nil, err
 	}
-	return g, err
+	g.memory = memory
+	return g, nil
 }
 
 // assemble wires the adapter, the tool and the MCP server around a client
@@ -150,7 +158,7 @@ func newTool(cfg config.Config, log *slog.Logger, reg prometheus.Registerer, up 
 		Upstream: up, References: refs, Workbooks: books, Logger: log, Registerer: reg,
 		CallTimeout: cfg.CallTimeout, TextContent: cfg.TextContent, ResourceLinks: cfg.ResourceLinks,
 		Limiter: limiter, DisabledTargets: cfg.DisabledTargets,
-		PassthroughCredentials: cfg.Passthrough(),
+		PassthroughCredentials: cfg.Passthrough(), MaxAnswerBytes: int(cfg.MaxAnswerBytes),
 	})
 }
 

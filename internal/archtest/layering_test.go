@@ -44,13 +44,16 @@ var rules = []rule{
 	{pkg: "internal/sharedstate", direct: []string{"internal/redact"}},
 	// Redaction helpers the leaves share: a leaf itself.
 	{pkg: "internal/redact", direct: []string{}},
+	// The one memory budget the front door, the tool and the REST client
+	// share: a leaf.
+	{pkg: "internal/membudget", direct: []string{}},
 	{pkg: "internal/restclient/gen", direct: []string{}},
 	// The transport knows nothing of the contract.
-	{pkg: "internal/restclient", direct: []string{"internal/restclient/gen", "internal/reqctx"},
+	{pkg: "internal/restclient", direct: []string{"internal/restclient/gen", "internal/reqctx", "internal/membudget"},
 		forbidden: []string{"internal/model", "internal/mapping", "internal/cache", "internal/readtool", "internal/upstream"}},
 	{pkg: "internal/mapping", direct: []string{"internal/model", "internal/restclient/gen"}},
 	// The tool sees Dagu only through its ports.
-	{pkg: "internal/readtool", direct: []string{"internal/model", "internal/reqctx"},
+	{pkg: "internal/readtool", direct: []string{"internal/model", "internal/reqctx", "internal/membudget"},
 		forbidden: []string{"internal/restclient", "internal/restclient/gen", "internal/mapping", "internal/upstream"}},
 	{pkg: "internal/upstream", forbidden: []string{"internal/readtool"}},
 	{pkg: "internal/workbook", direct: []string{"internal/model"}},
@@ -59,7 +62,7 @@ var rules = []rule{
 	{pkg: "internal/config", direct: []string{"internal/redact"}},
 	// The front door and telemetry know the configuration formats (token
 	// file, listen addresses, log levels) and nothing of Dagu or the tool.
-	{pkg: "internal/frontdoor", direct: []string{"internal/config", "internal/redact", "internal/reqctx"}},
+	{pkg: "internal/frontdoor", direct: []string{"internal/config", "internal/redact", "internal/reqctx", "internal/membudget"}},
 	{pkg: "internal/telemetry", direct: []string{"internal/config"}},
 	// The healthcheck probe knows the listen address format, nothing else.
 	{pkg: "internal/healthcheck", direct: []string{"internal/config"}},

@@ -60,6 +60,10 @@ type Config struct {
 	// UpstreamBodyBudget bounds the bytes of Dagu response bodies held by
 	// all reads at once.
 	UpstreamBodyBudget int64
+	// MemoryBudget bounds the bytes all requests in flight hold together.
+	MemoryBudget int64
+	// MaxAnswerBytes bounds the data of one answer.
+	MaxAnswerBytes int64
 	// ReferenceDir overrides the embedded reference topics when set.
 	ReferenceDir string
 	// CacheTTL is how long upstream answers are cached; 0 disables caching.

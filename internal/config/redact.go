@@ -37,6 +37,8 @@ func (c Config) redactedFields() []slog.Attr {
 		slog.Duration("upstream_timeout", c.UpstreamTimeout),
 		slog.String("max_response_bytes", FormatByteSize(c.MaxResponseBytes)),
 		slog.String("upstream_body_budget", FormatByteSize(c.UpstreamBodyBudget)),
+		slog.String("memory_budget", FormatByteSize(c.MemoryBudget)),
+		slog.String("max_answer_bytes", FormatByteSize(c.MaxAnswerBytes)),
 		slog.String("reference_dir", c.ReferenceDir),
 		slog.Duration("cache_ttl", c.CacheTTL),
 		slog.Duration("call_timeout", c.CallTimeout),

@@ -36,6 +36,8 @@ func TestResolveDefaults(t *testing.T) {
 		UpstreamTimeout:     15 * time.Second,
 		MaxResponseBytes:    32 << 20,
 		UpstreamBodyBudget:  32 << 20,
+		MemoryBudget:        96 << 20,
+		MaxAnswerBytes:      4 << 20,
 		CacheTTL:            30 * time.Second,
 		CallTimeout:         30 * time.Second,
 		TextContent:         "contract",

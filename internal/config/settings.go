@@ -132,6 +132,8 @@ const (
 	flagUpstreamTimeout     = "upstream-timeout"
 	flagMaxResponseBytes    = "max-response-bytes"
 	flagUpstreamBodyBudget  = "upstream-body-budget"
+	flagMemoryBudget        = "memory-budget"
+	flagMaxAnswerBytes      = "max-answer-bytes"
 	flagUpstreamCompression = "upstream-compression"
 	flagReferenceDir        = "reference-dir"
 	flagCacheTTL            = "cache-ttl"
@@ -169,6 +171,8 @@ const (
 	DefaultListCacheTTL = "1s"
 	// DefaultRunCacheSize is upstream.DefaultRunCacheBytes.
 	DefaultRunCacheSize = "32MiB"
+	// DefaultMaxAnswerBytes is readtool.DefaultMaxAnswerBytes.
+	DefaultMaxAnswerBytes = "4MiB"
 	// DefaultGCHeapFloor is the heap goal kept while the live heap is small
 	// (see BENCHMARKS.md: the collector otherwise runs every few requests).
 	DefaultGCHeapFloor = "20MiB"
@@ -227,6 +231,14 @@ var settings = []Setting{
 	{Flag: flagUpstreamBodyBudget, Env: "GATEWAY_UPSTREAM_BODY_BUDGET", Kind: KindSize, Default: "32MiB", Chart: "config.upstreamBodyBudget", Modes: modesUpstream,
 		Help:  "bytes of Dagu response bodies all reads together may hold while reading them, at least --max-response-bytes; an answer that finds it spent is refused as unavailable with a retry delay",
 		field: func(c *Config) any { return &c.UpstreamBodyBudget }},
+	// One budget for everything in flight; BENCHMARKS.md has the peak
+	// memory it keeps the process under with the defaults.
+	{Flag: flagMemoryBudget, Env: "GATEWAY_MEMORY_BUDGET", Kind: KindSize, Default: "96MiB", Chart: "config.memoryBudget", Modes: modesRead,
+		Help:  "bytes all requests in flight may hold together: a request reserves several times its body before the body is read, an answer several times its size before it is written, and Dagu's answers being read are a part of it (at most --upstream-body-budget); a request that does not fit is refused at once (HTTP 503 with Retry-After, or resource_unavailable with retryAfterMs)",
+		field: func(c *Config) any { return &c.MemoryBudget }},
+	{Flag: flagMaxAnswerBytes, Env: "GATEWAY_MAX_ANSWER_BYTES", Kind: KindSize, Default: DefaultMaxAnswerBytes, Chart: "config.maxAnswerBytes", Modes: modesRead,
+		Help:  "largest answer data of one read: a log window over it is cut on whole lines (keeping the end its query asked for, with hasMore and the query of a window that fits), other data over it is refused as unavailable",
+		field: func(c *Config) any { return &c.MaxAnswerBytes }},
 	{Flag: flagReferenceDir, Env: "GATEWAY_REFERENCE_DIR", Kind: KindString, ZeroDefault: "built-in topics", Chart: "config.referenceDir", Modes: modesRead,
 		Help:  "directory of reference Markdown topics overriding the built-in ones",
 		field: func(c *Config) any { return &c.ReferenceDir }},

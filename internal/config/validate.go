@@ -157,12 +157,35 @@ func (c Config) validateLimits(targets []string) []error {
 		errs = append(errs, fmt.Errorf("--%s (%s) must be at least --%s (%s): a largest answer must fit in it",
 			flagUpstreamBodyBudget, FormatByteSize(c.UpstreamBodyBudget), flagMaxResponseBytes, FormatByteSize(c.MaxResponseBytes)))
 	}
+	errs = append(errs, c.validateMemory()...)
 	errs = appendIf(errs, positiveNumber(flagWorkbookMaxBytes, c.WorkbookMaxBytes))
 	errs = appendIf(errs, positiveNumber(flagWorkbookMaxRows, int64(c.WorkbookMaxRows)))
 	errs = appendIf(errs, positiveNumber(flagWorkbookMaxSheets, int64(c.WorkbookMaxSheets)))
 	errs = appendIf(errs, atLeast(flagWorkbookMaxMemory, c.WorkbookMaxMemory, minWorkbookMaxMemory, "1MiB"))
 	errs = appendIf(errs, positiveNumber(flagWorkbookConcurrency, int64(c.WorkbookConcurrency)))
 	return append(errs, c.validatePolicy(targets)...)
+}
+
+// Smallest memory settings accepted: the budget must take a largest
+// request body (1 MiB, reserved 8 times over) with room for answers, and
+// an answer must hold a useful log window.
+const (
+	minMemoryBudget   = 16 << 20
+	minMaxAnswerBytes = 64 << 10
+	// answerShare is how many answers at the cap the budget must hold at
+	// once (each costs about four times its size until it is written).
+	answerShare = 4
+)
+
+// validateMemory checks the memory budget against the answer cap.
+func (c Config) validateMemory() []error {
+	errs := appendIf(nil, atLeast(flagMemoryBudget, c.MemoryBudget, minMemoryBudget, "16MiB"))
+	errs = appendIf(errs, atLeast(flagMaxAnswerBytes, c.MaxAnswerBytes, minMaxAnswerBytes, "64KiB"))
+	if c.MaxAnswerBytes > 0 && c.MemoryBudget < answerShare*4*c.MaxAnswerBytes {
+		errs = append(errs, fmt.Errorf("--%s (%s) must be at least 16 times --%s (%s): four answers at the cap must fit in it",
+			flagMemoryBudget, FormatByteSize(c.MemoryBudget), flagMaxAnswerBytes, FormatByteSize(c.MaxAnswerBytes)))
+	}
+	return errs
 }
 
 // minWorkbookMaxMemory is the smallest workbook memory budget accepted:

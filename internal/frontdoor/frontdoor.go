@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
+	"github.com/dagu-mcp-gateway/gateway/internal/membudget"
 )
 
 // Front door defaults.
@@ -91,6 +92,11 @@ type Options struct {
 	MaxBodyBytes int64
 	// ReadyTimeout bounds one call of Ready; 0 means 5s.
 	ReadyTimeout time.Duration
+	// Memory is the process's memory budget: an /mcp request reserves
+	// its share before its body is read (503 with Retry-After when it
+	// does not fit) and holds it, grown by the tool for its answer, until
+	// its handler returns. Nil reserves nothing.
+	Memory *membudget.Budget
 }
 
 // New builds the handler for the HTTP transport:
@@ -147,7 +153,8 @@ func newWithAuth(o Options, auth *tokenAuth, logger *slog.Logger) (http.Handler,
 		protectMetrics = func(h http.Handler) http.Handler { return protect(requireVerified(h)) }
 	}
 
-	mcp := protect(chooseOutput(limitBody(refuseBatches(o.MCP), orDefault(o.MaxBodyBytes, defaultMaxBodyBytes))))
+	maxBody := orDefault(o.MaxBodyBytes, defaultMaxBodyBytes)
+	mcp := protect(chooseOutput(limitBody(admitMemory(refuseBatches(o.MCP), o.Memory, maxBody), maxBody)))
 	mux := http.NewServeMux()
 	for _, method := range []string{http.MethodPost, http.MethodGet, http.MethodDelete} {
 		mux.Handle(method+" /mcp", mcp)

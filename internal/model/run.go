@@ -115,6 +115,21 @@ type LogWindow struct {
 	HasMore    bool   `json:"hasMore"`
 	// IsEstimate is true when Dagu estimated totalLines for a large file.
 	IsEstimate bool `json:"isEstimate,omitempty"`
+	// Cut is set when the gateway cut the window to fit its answer size.
+	Cut *AnswerCut `json:"cut,omitempty"`
+}
+
+// AnswerCut says that a log window was cut on whole lines to fit the
+// gateway's answer size (--max-answer-bytes), keeping the end of the
+// window the query asked for (its last lines for a tail, its first lines
+// otherwise), and which query reads a window that fits whole.
+type AnswerCut struct {
+	// LeftOutLines is the number of whole lines of the window left out.
+	LeftOutLines int `json:"leftOutLines"`
+	// Query is the query of a window of the same kind that fits.
+	Query string `json:"query"`
+	// Note says the same in words, for the agent.
+	Note string `json:"note"`
 }
 
 // RunLogs is the data of the `run_logs` target.
@@ -152,4 +167,6 @@ type StepLog struct {
 	IsEstimate    bool   `json:"isEstimate,omitempty"`
 	// Stream names the stream the line counts describe.
 	Stream string `json:"stream"`
+	// Cut is set when the gateway cut the window to fit its answer size.
+	Cut *AnswerCut `json:"cut,omitempty"`
 }

@@ -147,6 +147,9 @@ func (t *Tool) readURI(ctx context.Context, uri string) (*call, any, *Error) {
 		return c, nil, e
 	}
 	data, e := t.read(ctx, c)
+	if e == nil {
+		data, e = t.fitAnswer(ctx, c, data)
+	}
 	return c, data, e
 }
 

@@ -50,6 +50,10 @@ type Options struct {
 	// PassthroughCredentials takes each HTTP caller's bearer token as its
 	// own Dagu credential for the upstream (--upstream-auth passthrough).
 	PassthroughCredentials bool
+	// MaxAnswerBytes caps the encoded data of one answer (log text is cut
+	// on whole lines to fit, other data over it is refused); 0 means
+	// DefaultMaxAnswerBytes.
+	MaxAnswerBytes int
 }
 
 // Tool is the dagu_read tool.
@@ -68,6 +72,8 @@ type Tool struct {
 	disabled      []string
 	passthrough   bool
 	topics        topicEncodings
+	// maxAnswerBytes is Options.MaxAnswerBytes with its default.
+	maxAnswerBytes int
 }
 
 // New builds the tool.
@@ -100,7 +106,7 @@ func New(opts Options) (*Tool, error) {
 	}
 	return &Tool{up: opts.Upstream, refs: opts.References, books: opts.Workbooks, log: log, metrics: m,
 		timeout: opts.CallTimeout, textContent: opts.TextContent, resourceLinks: opts.ResourceLinks, limiter: opts.Limiter, disabled: opts.DisabledTargets,
-		passthrough: opts.PassthroughCredentials}, nil
+		passthrough: opts.PassthroughCredentials, maxAnswerBytes: orDefaultInt(opts.MaxAnswerBytes, DefaultMaxAnswerBytes)}, nil
 }
 
 // Register adds the tool to an MCP server with a raw input handler, so bad
@@ -167,6 +173,9 @@ func (t *Tool) run(ctx context.Context, args json.RawMessage) (*call, *mcp.CallT
 		return c, errorResult(e)
 	}
 	data, e := t.read(ctx, c)
+	if e == nil {
+		data, e = t.fitAnswer(ctx, c, data)
+	}
 	if e != nil {
 		return c, errorResult(e)
 	}

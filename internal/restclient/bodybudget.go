@@ -7,6 +7,8 @@ import (
 	"fmt"
 
 	"golang.org/x/sync/semaphore"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/membudget"
 )
 
 // DefaultBodyBudget is how many bytes of Dagu's answers all calls together
@@ -20,17 +22,20 @@ const DefaultBodyBudget = 32 << 20
 // A body with a declared length reserves it whole before reading (waiting
 // within its call's deadline); a body without one reserves as its bytes
 // arrive and is refused at once (Error.Busy) when the budget is spent, so
-// bodies never wait for one another half-read.
+// bodies never wait for one another half-read. What it holds is also taken
+// from the process's memory budget, without waiting: a body that finds
+// that spent is refused as busy too.
 type bodyBudget struct {
-	sem   *semaphore.Weighted
-	total int64
+	sem    *semaphore.Weighted
+	total  int64
+	memory *membudget.Budget
 }
 
-func newBodyBudget(total int64) *bodyBudget {
+func newBodyBudget(total int64, memory *membudget.Budget) *bodyBudget {
 	if total <= 0 {
 		total = DefaultBodyBudget
 	}
-	return &bodyBudget{sem: semaphore.NewWeighted(total), total: total}
+	return &bodyBudget{sem: semaphore.NewWeighted(total), total: total, memory: memory}
 }
 
 // reserveDeclared reserves a body's declared length, waiting within ctx.
@@ -41,6 +46,10 @@ func (b *bodyBudget) reserveDeclared(ctx context.Context, route string, n int64)
 	if err := b.sem.Acquire(ctx, n); err != nil {
 		return transportError(ctx, route, err)
 	}
+	if !b.memory.TryTake(n) {
+		b.sem.Release(n)
+		return b.memorySpent(route)
+	}
 	return nil
 }
 
@@ -50,16 +59,26 @@ func (b *bodyBudget) reserveArriving(route string, n int64) error {
 	if !b.sem.TryAcquire(n) {
 		return b.spent(route)
 	}
+	if !b.memory.TryTake(n) {
+		b.sem.Release(n)
+		return b.memorySpent(route)
+	}
 	return nil
 }
 
 func (b *bodyBudget) release(n int64) {
 	if n > 0 {
 		b.sem.Release(n)
+		b.memory.Give(n)
 	}
 }
 
 func (b *bodyBudget) spent(route string) error {
 	return &Error{Route: route, Busy: true, RetryAfter: busyRetryAfter,
 		Excerpt: fmt.Sprintf("answers from Dagu being read already hold the gateway's budget of %d bytes (--upstream-body-budget)", b.total)}
+}
+
+func (b *bodyBudget) memorySpent(route string) error {
+	return &Error{Route: route, Busy: true, RetryAfter: busyRetryAfter,
+		Excerpt: fmt.Sprintf("requests and answers in flight already hold the gateway's memory budget of %d bytes (--memory-budget)", b.memory.Limit())}
 }

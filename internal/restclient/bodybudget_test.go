@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/membudget"
 )
 
 // endless is a body that never ends: every read fills p.
@@ -55,7 +57,7 @@ func TestDeclaredOversizeAnswerIsRefusedBeforeReading(t *testing.T) {
 // refused as busy, and the budget comes back when a body is closed.
 func TestBodyBudgetRefusesArrivingBytesPastIt(t *testing.T) {
 	t.Parallel()
-	budget := newBodyBudget(1 << 20)
+	budget := newBodyBudget(1<<20, nil)
 	open := func() *cappedBody {
 		return newCappedBody(context.Background(), endless{}, RouteHealth, 32<<20, func() {}, budget, -1)
 	}
@@ -81,7 +83,7 @@ func TestBodyBudgetRefusesArrivingBytesPastIt(t *testing.T) {
 // until the first is closed, and the budget is whole again afterwards.
 func TestDeclaredBodiesWaitForTheBudget(t *testing.T) {
 	t.Parallel()
-	budget := newBodyBudget(1 << 20)
+	budget := newBodyBudget(1<<20, nil)
 	ctx := context.Background()
 	if err := budget.reserveDeclared(ctx, RouteHealth, 768<<10); err != nil {
 		t.Fatal(err)
@@ -145,5 +147,35 @@ func TestHostileAnswersStayWithinTheBudget(t *testing.T) {
 	}
 	if !c.doer.bodies.sem.TryAcquire(2 << 20) {
 		t.Fatal("failed reads kept part of the body budget")
+	}
+}
+
+// TestBodiesDrawOnTheMemoryBudget: what bodies hold is taken from the
+// process's memory budget too; a body that finds it spent is refused as
+// busy at once (declared or arriving), and closing gives back to both.
+func TestBodiesDrawOnTheMemoryBudget(t *testing.T) {
+	t.Parallel()
+	memory := membudget.New("memory", 1<<20)
+	budget := newBodyBudget(1<<20, memory)
+	held, _ := memory.Reserve(512 << 10) // requests in flight hold half of it
+	ctx := context.Background()
+	if err := budget.reserveDeclared(ctx, RouteHealth, 768<<10); kindOf(err) != "busy" {
+		t.Fatalf("declared body past the memory budget: err = %v, want busy", err)
+	}
+	arriving := newCappedBody(ctx, endless{}, RouteHealth, 32<<20, func() {}, budget, -1)
+	if _, err := io.ReadFull(arriving, make([]byte, 768<<10)); kindOf(err) != "busy" {
+		t.Fatalf("arriving body past the memory budget: err = %v, want busy", err)
+	}
+	arriving.Close()
+	if memory.InUse() != 512<<10 {
+		t.Fatalf("memory in use after the refusals: %d", memory.InUse())
+	}
+	held.Release()
+	if err := budget.reserveDeclared(ctx, RouteHealth, 768<<10); err != nil || memory.InUse() != 768<<10 {
+		t.Fatalf("declared body within both: %v, memory in use %d", err, memory.InUse())
+	}
+	budget.release(768 << 10)
+	if memory.InUse() != 0 || !budget.sem.TryAcquire(1<<20) {
+		t.Fatalf("not whole again: memory in use %d", memory.InUse())
 	}
 }

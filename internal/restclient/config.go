@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/membudget"
 )
 
 // Defaults applied by New to zero Config fields.
@@ -93,6 +95,10 @@ type Config struct {
 	// hold while reading them (default DefaultBodyBudget); an answer that
 	// finds it spent is refused (Error.Busy).
 	BodyBudget int64
+	// Memory is the process's memory budget: Dagu's answers being read
+	// are a part of it, limited to BodyBudget, so what they hold also
+	// counts against everything else in flight. Nil: BodyBudget alone.
+	Memory *membudget.Budget
 
 	// Compression decides whether Dagu is asked to gzip its answers
 	// (default CompressionAuto; see Compression).

@@ -55,7 +55,7 @@ func newDoer(cfg Config, g *guard, hc *http.Client, m *metrics) *doer {
 		return err
 	})
 	return &doer{resty: rc, guard: g, key: cfg.Key, timeout: cfg.Timeout, limit: cfg.MaxResponseBytes, metrics: m,
-		cap: newConcurrencyCap(cfg.Concurrency, cfg.SharedBudget), bodies: newBodyBudget(cfg.BodyBudget), passthrough: cfg.Passthrough,
+		cap: newConcurrencyCap(cfg.Concurrency, cfg.SharedBudget), bodies: newBodyBudget(cfg.BodyBudget, cfg.Memory), passthrough: cfg.Passthrough,
 		outage: newOutageTracker(cfg.Logger)}
 }
 

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package frontdoor
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/membudget"
+)
+
+// memoryFrontDoor serves h behind the front door's memory admission on a
+// loopback listener without tokens.
+func memoryFrontDoor(t *testing.T, budget *membudget.Budget, h http.Handler) *httptest.Server {
+	t.Helper()
+	front, err := New(Options{MCP: h, Listen: "127.0.0.1:0", Memory: budget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(front)
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+// TestMemoryAdmission: a request reserves its share before its body is
+// read; one that does not fit is refused at once with 503 and Retry-After,
+// and every request gives its reservation back however its handler ends.
+func TestMemoryAdmission(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		budget     int64
+		body       string
+		handler    func(http.ResponseWriter, *http.Request)
+		wantStatus int
+	}{
+		{"fits", 1 << 20, `{"jsonrpc":"2.0"}`, func(w http.ResponseWriter, r *http.Request) { _, _ = io.Copy(w, r.Body) }, http.StatusOK},
+		{"does not fit", requestBaseBytes + 100, strings.Repeat(" ", 64), func(http.ResponseWriter, *http.Request) { t.Error("a refused request was served") }, http.StatusServiceUnavailable},
+		{"handler panics", 1 << 20, `{}`, func(http.ResponseWriter, *http.Request) { panic("boom") }, http.StatusInternalServerError},
+		{"handler grows and fails", 1 << 20, `{}`, func(w http.ResponseWriter, r *http.Request) {
+			if err := membudget.From(r.Context()).Grow(1 << 30); !errors.Is(err, membudget.ErrSpent) {
+				t.Errorf("growth past the budget: %v", err)
+			}
+			_ = membudget.From(r.Context()).Grow(1 << 10)
+			w.WriteHeader(http.StatusAccepted)
+		}, http.StatusAccepted},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			budget := membudget.New("test", tt.budget)
+			ts := memoryFrontDoor(t, budget, http.HandlerFunc(tt.handler))
+			resp, err := ts.Client().Post(ts.URL+"/mcp", "application/json", strings.NewReader(tt.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tt.wantStatus {
+				t.Fatalf("status %d, want %d", resp.StatusCode, tt.wantStatus)
+			}
+			if tt.wantStatus == http.StatusServiceUnavailable && resp.Header.Get("Retry-After") != "1" {
+				t.Fatalf("Retry-After = %q", resp.Header.Get("Retry-After"))
+			}
+			// The server finished the handler before the client read the
+			// whole answer; Close waits for it.
+			ts.Close()
+			if budget.InUse() != 0 {
+				t.Fatalf("%d bytes still reserved after the request", budget.InUse())
+			}
+		})
+	}
+}
+
+// TestMemoryIsReleasedWhenTheClientGoesAway: a client that gives up while
+// its request is served leaves nothing reserved once the handler returns.
+func TestMemoryIsReleasedWhenTheClientGoesAway(t *testing.T) {
+	t.Parallel()
+	budget := membudget.New("test", 1<<20)
+	started, finished := make(chan struct{}), make(chan struct{})
+	ts := memoryFrontDoor(t, budget, http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+		defer close(finished)
+		close(started)
+		<-r.Context().Done()
+	}))
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ts.URL+"/mcp", strings.NewReader(`{}`))
+	go func() {
+		<-started
+		if budget.InUse() == 0 {
+			t.Error("nothing reserved while the request is served")
+		}
+		cancel()
+	}()
+	if _, err := ts.Client().Do(req); err == nil {
+		t.Fatal("the cancelled request succeeded")
+	}
+	<-finished
+	ts.Close()
+	if budget.InUse() != 0 {
+		t.Fatalf("%d bytes still reserved after the client went away", budget.InUse())
+	}
+}
+
+// TestReservationReachesTheTool: behind the real SDK handler, a tool's
+// context carries the request's reservation, so the answer it builds is
+// reserved in the same budget.
+func TestReservationReachesTheTool(t *testing.T) {
+	t.Parallel()
+	budget := membudget.New("test", 4<<20)
+	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "0"}, nil)
+	held := make(chan int64, 1)
+	server.AddTool(&mcp.Tool{Name: "probe", InputSchema: &jsonschema.Schema{Type: "object"}},
+		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			err := membudget.From(ctx).Grow(1 << 20)
+			held <- membudget.From(ctx).Held()
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, err
+		})
+	ts := memoryFrontDoor(t, budget, MCPHandler(server, nil))
+	req, _ := http.NewRequest(http.MethodPost, ts.URL+"/mcp", strings.NewReader(
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"probe","arguments":{}}}`))
+	expectMCPAnswer(t, ts, req, http.StatusOK, `"ok"`)
+	if got := <-held; got <= 1<<20 {
+		t.Fatalf("the tool's reservation holds %d bytes: it did not reach the tool", got)
+	}
+	ts.Close()
+	if budget.InUse() != 0 {
+		t.Fatalf("%d bytes still reserved", budget.InUse())
+	}
+}
+
+// deadlineWriter records the chunks written and the deadlines set, and
+// fails writes after failAfter chunks (a client that stopped reading).
+type deadlineWriter struct {
+	httptest.ResponseRecorder
+	chunks    []int
+	deadlines int
+	failAfter int
+}
+
+func (d *deadlineWriter) Write(p []byte) (int, error) {
+	if d.failAfter > 0 && len(d.chunks) == d.failAfter {
+		return 0, errors.New("i/o timeout")
+	}
+	d.chunks = append(d.chunks, len(p))
+	return len(p), nil
+}
+
+func (d *deadlineWriter) SetWriteDeadline(time.Time) error { d.deadlines++; return nil }
+
+// TestAnswersAreWrittenInChunksWithDeadlines: every chunk gets its own
+// write deadline, and the first chunk the client does not take ends the
+// write.
+func TestAnswersAreWrittenInChunksWithDeadlines(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		size       int
+		failAfter  int
+		wantChunks int
+		wantErr    bool
+	}{
+		{"small", 100, 0, 1, false},
+		{"several chunks", 3*chunkBytes + 1, 0, 4, false},
+		{"client stops reading", 10 * chunkBytes, 2, 2, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			rec := &deadlineWriter{failAfter: tt.failAfter}
+			n, err := newChunkedWriter(rec).Write(make([]byte, tt.size))
+			if (err != nil) != tt.wantErr || len(rec.chunks) != tt.wantChunks || rec.deadlines < len(rec.chunks) {
+				t.Fatalf("err %v, chunks %v, deadlines %d", err, rec.chunks, rec.deadlines)
+			}
+			for _, c := range rec.chunks {
+				if c > chunkBytes {
+					t.Fatalf("a chunk of %d bytes", c)
+				}
+			}
+			if !tt.wantErr && n != tt.size {
+				t.Fatalf("wrote %d of %d", n, tt.size)
+			}
+		})
+	}
+}
