@@ -28,7 +28,8 @@ func (g *gateway) callerVerifier(ctx context.Context) (frontdoor.Verifier, error
 	}, nil
 }
 
-// checkCredential asks Dagu about the credential ctx carries.
+// checkCredential asks Dagu about the credential ctx carries and, once
+// Dagu accepted it, whose it is: the caller's limits key on that.
 func (g *gateway) checkCredential(ctx context.Context, _ string) (trust.Result, error) {
 	verdict, err := g.adapter.CheckCredential(ctx)
 	if err != nil {
@@ -37,7 +38,7 @@ func (g *gateway) checkCredential(ctx context.Context, _ string) (trust.Result, 
 	}
 	switch verdict {
 	case upstream.CredentialAccepted:
-		return trust.Result{Verdict: trust.Verified}, nil
+		return trust.Result{Verdict: trust.Verified, Identity: g.adapter.CredentialIdentity(ctx)}, nil
 	case upstream.CredentialLacksSurface:
 		return trust.Result{Verdict: trust.LacksSurface}, nil
 	}

@@ -55,3 +55,18 @@ func (a *Adapter) CheckCredential(ctx context.Context) (CredentialVerdict, error
 	}
 	return 0, errors.Join(ErrCredentialUnchecked, fmt.Errorf("%s: %s: %w", res.Reason, res.Detail, res.Err))
 }
+
+// CredentialIdentity asks Dagu whose the credential ctx carries is (GET
+// /auth/me): the user's ID, which for an API key is "api_key:<id>" (1.29
+// to 2.x: "apikey:<id>"), and for a login token the user's own ID, so
+// every login of one user names one identity. It returns "" when Dagu
+// cannot say (1.17 has no such route) or the read fails: the caller is
+// then known by its credential alone.
+func (a *Adapter) CredentialIdentity(ctx context.Context) string {
+	user, err := a.client.CurrentUser(ctx)
+	if err != nil {
+		a.log.DebugContext(ctx, "Dagu did not say whose the caller's credential is", "error", err)
+		return ""
+	}
+	return user.Id
+}

@@ -22,15 +22,16 @@ import (
 func TestPassthroughLearnsTheReleaseFromTheFirstAcceptedKey(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
-		profile fakedagu.Profile
-		base    restclient.APIBase
-		mcpOnly CredentialVerdict
+		profile  fakedagu.Profile
+		base     restclient.APIBase
+		mcpOnly  CredentialVerdict
+		identity string // whose the key is, as the release's /auth/me says
 	}{
-		{fakedagu.Profile117, restclient.APIv2, CredentialRefused},
-		{fakedagu.Profile129, restclient.APIv2, CredentialAccepted},
-		{fakedagu.Profile20, restclient.APIv1, CredentialAccepted},
-		{fakedagu.Profile26, restclient.APIv1, CredentialAccepted},
-		{fakedagu.ProfileCurrent, restclient.APIv1, CredentialLacksSurface},
+		{fakedagu.Profile117, restclient.APIv2, CredentialRefused, ""},
+		{fakedagu.Profile129, restclient.APIv2, CredentialAccepted, "apikey:e47b94c6-7e1f-4144-93f4-b9347d3ddb76"},
+		{fakedagu.Profile20, restclient.APIv1, CredentialAccepted, "apikey:17b38845-55c0-4eec-87ef-bb079f88770d"},
+		{fakedagu.Profile26, restclient.APIv1, CredentialAccepted, "apikey:ac79657f-e4af-4fee-8dbc-233aa6ce645b"},
+		{fakedagu.ProfileCurrent, restclient.APIv1, CredentialLacksSurface, "api_key:9ee159bc-781b-48fd-8500-de3ebc285c31"},
 	} {
 		t.Run(string(tt.profile), func(t *testing.T) {
 			t.Parallel()
@@ -56,6 +57,12 @@ func TestPassthroughLearnsTheReleaseFromTheFirstAcceptedKey(t *testing.T) {
 			}
 			if v, err := a.CheckCredential(with(fakedagutest.APIKey)); err != nil || v != CredentialAccepted {
 				t.Fatalf("valid key: verdict %v, err %v; want accepted", v, err)
+			}
+			if got := a.CredentialIdentity(with(fakedagutest.APIKey)); got != tt.identity {
+				t.Errorf("identity %q, want %q", got, tt.identity)
+			}
+			if got := a.CredentialIdentity(with("bogus_token_xyz")); got != "" {
+				t.Errorf("a refused key's identity %q, want none", got)
 			}
 			caps, ok := a.Capabilities()
 			if !ok || caps.APIBase != tt.base {
