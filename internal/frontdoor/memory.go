@@ -34,7 +34,7 @@ func admitMemory(h http.Handler, budget *membudget.Budget, maxBody int64) http.H
 		return h
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		res, err := budget.Reserve(requestReserve(r.ContentLength, maxBody))
+		res, err := budget.Reserve(requestReserve(r.ContentLength, bodyBound(r, maxBody)))
 		if err != nil {
 			refuseBusy(w)
 			return

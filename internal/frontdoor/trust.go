@@ -45,8 +45,10 @@ func verifyCaller(verify Verifier, h http.Handler) http.Handler {
 		info, _ := reqctx.From(r.Context())
 		info.Trust, info.Caller = verify(r.Context(), credential, clientAddr(r))
 		r = r.WithContext(reqctx.WithCredential(reqctx.With(r.Context(), info), credential))
-		if info.Trust != reqctx.TrustVerified && !boundUnverifiedBody(w, r) {
-			return
+		if info.Trust != reqctx.TrustVerified {
+			if r = boundUnverifiedBody(w, r); r == nil {
+				return
+			}
 		}
 		h.ServeHTTP(w, r)
 	})
@@ -54,15 +56,29 @@ func verifyCaller(verify Verifier, h http.Handler) http.Handler {
 
 // boundUnverifiedBody limits an unverified caller's body to
 // maxUnverifiedBodyBytes before anything reads it: a declared length over
-// it is refused at once with 413 (false), a longer body fails its read
-// there (http.MaxBytesReader, which the MCP handler answers with 413).
-func boundUnverifiedBody(w http.ResponseWriter, r *http.Request) bool {
+// it is refused at once with 413 (nil), a longer body fails its read there
+// (http.MaxBytesReader, which the MCP handler answers with 413), and the
+// memory admission reserves for that bound, not for the largest body
+// (bodyBound).
+func boundUnverifiedBody(w http.ResponseWriter, r *http.Request) *http.Request {
 	if r.ContentLength > maxUnverifiedBodyBytes {
 		writeJSONText(w, http.StatusRequestEntityTooLarge, map[string]string{"error": "request_too_large", "message": msgUnverifiedBody})
-		return false
+		return nil
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxUnverifiedBodyBytes)
-	return true
+	return r.WithContext(context.WithValue(r.Context(), bodyBoundKey{}, int64(maxUnverifiedBodyBytes)))
+}
+
+// bodyBoundKey is the context key of a body bound boundUnverifiedBody set.
+type bodyBoundKey struct{}
+
+// bodyBound is the most of r's body anything will read: limit, or the
+// smaller bound of an unverified caller.
+func bodyBound(r *http.Request, limit int64) int64 {
+	if bound, ok := r.Context().Value(bodyBoundKey{}).(int64); ok && bound < limit {
+		return bound
+	}
+	return limit
 }
 
 // requireVerified answers 401 to a caller verifyCaller did not verify.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/membudget"
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 )
 
@@ -109,5 +110,24 @@ func TestUnverifiedBodiesAreBoundedBeforeParsing(t *testing.T) {
 				t.Errorf("read error %v, want cut at %d: %v", errp, maxUnverifiedBodyBytes, tt.wantCut)
 			}
 		})
+	}
+}
+
+// TestUnverifiedCallersReserveForTheirBound: an unverified caller's body
+// of unknown length reserves the memory of its 8 KiB bound, not of the
+// largest body, so strangers holding such requests open cannot take the
+// budget the verified callers need.
+func TestUnverifiedCallersReserveForTheirBound(t *testing.T) {
+	t.Parallel()
+	var held int64
+	h, _ := frontDoor(t, func(o *Options) {
+		o.Passthrough, o.Verify = true, goodKeyVerifier(nil)
+		o.Memory = membudget.New("test", requestBaseBytes+requestParseFactor*maxUnverifiedBodyBytes)
+		o.MCP = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { held = membudget.From(r.Context()).Held() })
+	})
+	hideLength := func(r *http.Request) { r.ContentLength = -1; r.Body = io.NopCloser(io.MultiReader(r.Body)) }
+	w := frontDoorRequest{path: "/mcp", auth: "Bearer bogus", body: `{}`}.doWith(h, hideLength)
+	if w.Code != http.StatusOK || held != requestBaseBytes+requestParseFactor*maxUnverifiedBodyBytes {
+		t.Errorf("status %d, reserved %d; want 200 with the reservation of an 8 KiB body", w.Code, held)
 	}
 }
