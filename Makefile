@@ -28,7 +28,7 @@ BENCH_RT_PORTS        ?= 18290 18291 18292
 BENCH_RT_GATEWAY      ?=
 BENCH_RT_MIX          ?= dags,dag,dag_spec,runs,run,run_latest,step_log,step_log_latest,foreach_items,foreach_items_latest,foreach_item,run_logs,run_logs_latest,dag_missing,wiki
 
-.PHONY: help build test lint generate check-generate demo bench loadtest bench-dagu bench-roundtrips fuzz docker clean deploy-check release-snapshot
+.PHONY: help build test lint generate check-generate demo bench loadtest bench-dagu bench-roundtrips fuzz docker clean deploy-check release-snapshot hostile
 
 help: ## List the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z][a-z-]*:.*## / { printf "  %-15s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -182,6 +182,13 @@ fuzz: ## Fuzz every Fuzz target for FUZZTIME each (default 10s)
 
 docker: ## Build the container image IMAGE (needs a running Docker-compatible engine)
 	$(DOCKER) build -f deploy/Dockerfile --build-arg VERSION=$(VERSION) -t $(IMAGE) .
+
+# HOSTILE_GATEWAY_BIN (an older build), HOSTILE_DAGU_URL, HOSTILE_DAGU_KEY,
+# HOSTILE_DAGU_USER, HOSTILE_DAGU_PASSWORD and HOSTILE_BIG_LOG_URI reach the
+# suite from the environment (tests/hostile/doc.go).
+hostile: ## Attack a built gateway as hostile callers would (tests/hostile, a few minutes; fake Dagu unless HOSTILE_DAGU_URL)
+	$(GO) vet -tags hostile ./tests/hostile/
+	$(GO) test -tags hostile -count=1 -timeout 15m -v ./tests/hostile/
 
 # The deployment checks and the release tooling live in the tools module
 # (tools/go.mod), so Helm, kustomize and GoReleaser stay out of go.mod.

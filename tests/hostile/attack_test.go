@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: Apache-2.0
+
+//go:build hostile
+
+package hostile
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// Guarantees of issue 28, checked after every attack.
+const (
+	maxPeakRSS       = 256 << 20
+	minVictimSuccess = 0.95
+	attackTime       = 10 * time.Second
+	// maxAttackRequests bounds the hostile requests of one attack.
+	maxAttackRequests = 50_000
+)
+
+// passthrough is the mode the team shares a gateway in: each caller
+// sends its own Dagu key.
+var passthrough = []string{"--upstream-auth", "passthrough"}
+
+// trustedLoopback makes the suite a trusted proxy, so that
+// X-Forwarded-For can name the addresses attackers come from. It is set
+// by environment: an older build without the setting ignores it and sees
+// every caller at 127.0.0.1.
+const trustedLoopback = "GATEWAY_TRUSTED_PROXIES=127.0.0.1/32"
+
+// arena is what an attack works with.
+type arena struct {
+	t        *testing.T
+	g        *gateway
+	d        *dagu
+	attacker string // an ordinary key Dagu accepts, the attacker's own
+}
+
+// attack is one row of the suite.
+type attack struct {
+	name string
+	// env is extra gateway environment; args extra flags.
+	env  []string
+	args []string
+	// hostile runs the attack until ctx ends.
+	hostile func(ctx context.Context, a *arena)
+	// victimFrom and newcomerFrom are the headers a verified caller and
+	// the i-th new caller send (their address behind a trusted proxy).
+	victimFrom   http.Header
+	newcomerFrom func(i int) http.Header
+	newcomers    int
+}
+
+// runAttack starts a gateway, verifies the victim, runs the attack with
+// the victim reading throughout and new callers arriving after 2 s, and
+// checks the guarantees.
+func runAttack(t *testing.T, at attack) {
+	d := daguUnder
+	g := startGateway(t, d, "", append(append([]string{}, passthrough...), at.args...), at.env...)
+	a := &arena{t: t, g: g, d: d, attacker: d.newCaller(t)}
+	if o := read(context.Background(), g.base, d.key, victimRead, at.victimFrom); !o.ok {
+		t.Fatalf("the victim's key does not read before the attack: %+v", o)
+	}
+	ctx := withTimeout(t, attackTime)
+	var wg sync.WaitGroup
+	wg.Go(func() { at.hostile(ctx, a) })
+	var victimReads tally
+	wg.Go(func() { victim(ctx, g.base, d.key, at.victimFrom, &victimReads) })
+	in, want := 0, at.newcomers
+	if want == 0 {
+		want = 5
+	}
+	sleep(ctx, 2*time.Second)
+	for i := range want {
+		var from http.Header
+		if at.newcomerFrom != nil {
+			from = at.newcomerFrom(i)
+		}
+		if ok, last := getsIn(g.base, d.newCaller(t), from); ok {
+			in++
+		} else {
+			t.Logf("new caller %d did not get in; last answer: %d %s %v", i, last.status, last.answer, last.err)
+		}
+	}
+	wg.Wait()
+	rss := g.peakRSS(t)
+	t.Logf("RESULT %s: peak RSS %d MiB, victim %d/%d reads (%.0f%%), new callers in within 5 s: %d/%d, gateway log %d KiB",
+		at.name, rss>>20, victimReads.ok.Load(), victimReads.total.Load(), 100*victimReads.rate(), in, want, g.logs.total()>>10)
+	if !g.alive() {
+		t.Errorf("the gateway died during the attack")
+	}
+	if rss > maxPeakRSS {
+		t.Errorf("peak RSS %d MiB, above %d MiB", rss>>20, maxPeakRSS>>20)
+	}
+	if victimReads.rate() < minVictimSuccess {
+		t.Errorf("the verified caller's reads succeeded %d of %d times, below %.0f%%", victimReads.ok.Load(), victimReads.total.Load(), 100*minVictimSuccess)
+	}
+	if in < want {
+		t.Errorf("%d of %d new real callers got in within 5 s", in, want)
+	}
+}
+
+// workers runs n copies of f until ctx ends or they have called it
+// maxAttackRequests times together; seq numbers the calls.
+func workers(ctx context.Context, n int, f func(ctx context.Context, seq int)) {
+	var wg sync.WaitGroup
+	var calls atomic.Int64
+	for range n {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				seq := calls.Add(1)
+				if seq > maxAttackRequests {
+					return
+				}
+				f(ctx, int(seq))
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// TestIssue28Attacks runs attacks 1 to 4 of issue 28's table and shapes
+// the issue did not list, each for attackTime.
+func TestIssue28Attacks(t *testing.T) {
+	bigArgs := rpcBody(unknownKeysArguments(1 << 20))
+	attacks := []attack{
+		{name: "1 one address, made-up bearers", hostile: func(ctx context.Context, a *arena) {
+			workers(ctx, 4, func(ctx context.Context, _ int) { read(ctx, a.g.base, madeUpKey(), victimRead, nil) })
+		}},
+		{name: "2 1 MiB bodies of unknown keys, made-up bearers", hostile: func(ctx context.Context, a *arena) {
+			workers(ctx, 32, func(ctx context.Context, _ int) { post(ctx, a.g.base, madeUpKey(), bigArgs, nil) })
+		}},
+		{name: "2b 1 MiB bodies of unknown keys, one ordinary key", hostile: func(ctx context.Context, a *arena) {
+			workers(ctx, 32, func(ctx context.Context, _ int) { post(ctx, a.g.base, a.attacker, bigArgs, nil) })
+		}},
+		{name: "3 big step log, tail=10000, slow readers", hostile: func(ctx context.Context, a *arena) {
+			if a.d.bigLog == "" {
+				a.t.Error("HOSTILE_BIG_LOG_URI is needed with a real Dagu")
+				return
+			}
+			args := fmt.Sprintf(`{"uri":%q}`, a.d.bigLog+"?tail=10000&stream=stdout")
+			workers(ctx, 4, func(ctx context.Context, _ int) { slowRead(ctx, a.g.base, a.attacker, rpcBody(args)) })
+		}},
+		{name: "4 made-up keys from 1,024 /64s of one /48", env: []string{trustedLoopback},
+			victimFrom:   forwardedFor("203.0.113.7"),
+			newcomers:    20,
+			newcomerFrom: func(i int) http.Header { return forwardedFor(fmt.Sprintf("198.51.100.%d", i+1)) },
+			hostile: func(ctx context.Context, a *arena) {
+				workers(ctx, 8, func(ctx context.Context, seq int) {
+					from := fmt.Sprintf("2001:db8:4800:%x::%x", seq%1024, seq)
+					read(ctx, a.g.base, madeUpKey(), victimRead, forwardedFor(from))
+				})
+			}},
+		{name: "own: one made-up key from 5,000 addresses", env: []string{trustedLoopback},
+			victimFrom:   forwardedFor("203.0.113.7"),
+			newcomerFrom: func(i int) http.Header { return forwardedFor(fmt.Sprintf("198.51.100.%d", i+1)) },
+			hostile: func(ctx context.Context, a *arena) {
+				key := madeUpKey()
+				workers(ctx, 8, func(ctx context.Context, seq int) {
+					k := seq % 5000
+					read(ctx, a.g.base, key, victimRead, forwardedFor(fmt.Sprintf("10.%d.%d.1", k/250, k%250)))
+				})
+			}},
+		{name: "own: 1,000 connections with unfinished headers", hostile: func(ctx context.Context, a *arena) {
+			slowHeaders(ctx, a.g.base, 1000)
+		}},
+		{name: "own: 64 request bodies that never end", hostile: func(ctx context.Context, a *arena) {
+			workers(ctx, 64, func(ctx context.Context, seq int) {
+				key := madeUpKey()
+				if seq%2 == 0 {
+					key = a.attacker
+				}
+				endlessBody(ctx, a.g.base, key)
+			})
+		}},
+		{name: "own: 900 KiB headers", hostile: func(ctx context.Context, a *arena) {
+			workers(ctx, 16, func(ctx context.Context, _ int) {
+				read(ctx, a.g.base, madeUpKey(), victimRead, http.Header{"X-Padding": {hugeValue}})
+			})
+		}},
+		{name: "own: 64 concurrent initialize", hostile: func(ctx context.Context, a *arena) {
+			workers(ctx, 64, func(ctx context.Context, seq int) {
+				key := madeUpKey()
+				if seq%4 == 0 {
+					key = a.attacker
+				}
+				post(ctx, a.g.base, key, initializeBody, nil)
+			})
+		}},
+		{name: "own: 1 MiB of JSON nesting", hostile: func(ctx context.Context, a *arena) {
+			workers(ctx, 16, func(ctx context.Context, seq int) {
+				key := madeUpKey()
+				if seq%2 == 0 {
+					key = a.attacker
+				}
+				post(ctx, a.g.base, key, deepBody, nil)
+			})
+		}},
+		{name: "own: 1 MiB URIs and queries", hostile: func(ctx context.Context, a *arena) {
+			workers(ctx, 16, func(ctx context.Context, seq int) {
+				if seq%2 == 0 {
+					read(ctx, a.g.base, a.attacker, longURIArgs, nil)
+					return
+				}
+				longQuery(ctx, a.g.base, madeUpKey())
+			})
+		}},
+	}
+	for _, at := range attacks {
+		t.Run(at.name, func(t *testing.T) { runAttack(t, at) })
+	}
+}

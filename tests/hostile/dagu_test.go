@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: Apache-2.0
+
+//go:build hostile
+
+package hostile
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
+)
+
+// dagu is the Dagu the gateways under attack read: a real one
+// (HOSTILE_DAGU_URL) or the fake behind a small authenticating front.
+type dagu struct {
+	url      string // base URL, without the API base
+	key      string // the victim's key, one Dagu accepts
+	user     string // for logins (real Dagu: HOSTILE_DAGU_USER)
+	password string
+	bigLog   string // a dagu:// URI of a big finished step log
+	front    *daguFront
+}
+
+// Fake-mode constants: the fake's recorded big-log run, and what the
+// front serves for its step log (attack 3 of issue 28).
+const (
+	bigLogRun       = "/dag-runs/big_log_job/0356UUo2lMk0yUwBDR9c0n/steps/spew/log"
+	bigLogLines     = 12_000
+	bigLogLineBytes = 2_000
+	fakeUser        = "alice"
+	fakePassword    = "alice-password"
+)
+
+// newDagu reads the environment: HOSTILE_DAGU_URL and HOSTILE_DAGU_KEY
+// (a key with the rest_api surface), HOSTILE_DAGU_USER and
+// HOSTILE_DAGU_PASSWORD (logins), HOSTILE_BIG_LOG_URI (a dagu:// step log
+// URI of a big finished log). Without HOSTILE_DAGU_URL the fake is served
+// on a loopback port of this process.
+func newDagu() (*dagu, func()) {
+	if url := os.Getenv("HOSTILE_DAGU_URL"); url != "" {
+		return &dagu{
+			url:      strings.TrimRight(url, "/"),
+			key:      os.Getenv("HOSTILE_DAGU_KEY"),
+			user:     os.Getenv("HOSTILE_DAGU_USER"),
+			password: os.Getenv("HOSTILE_DAGU_PASSWORD"),
+			bigLog:   os.Getenv("HOSTILE_BIG_LOG_URI"),
+		}, func() {}
+	}
+	front := newDaguFront()
+	srv := httptest.NewServer(front)
+	return &dagu{
+		url: srv.URL, key: front.mintKey(), user: fakeUser, password: fakePassword, front: front,
+		bigLog: "dagu://dag-runs/big_log_job/0356UUo2lMk0yUwBDR9c0n/steps/spew/logs",
+	}, srv.Close
+}
+
+// newCaller returns a credential Dagu accepts that no gateway has seen:
+// a new API key of its own user on the fake, a fresh login on a real
+// Dagu.
+func (d *dagu) newCaller(t *testing.T) string {
+	if d.front != nil {
+		return d.front.mintKey()
+	}
+	return d.login(t)
+}
+
+// login signs the user in and returns the JWT Dagu hands out, which Dagu
+// accepts as a bearer.
+func (d *dagu) login(t *testing.T) string {
+	t.Helper()
+	if d.user == "" {
+		t.Fatal("logins need HOSTILE_DAGU_USER and HOSTILE_DAGU_PASSWORD with a real Dagu")
+	}
+	body, _ := json.Marshal(map[string]string{"username": d.user, "password": d.password})
+	res, err := http.Post(d.url+"/api/v1/auth/login", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out struct {
+		Token string `json:"token"`
+	}
+	if err := json.NewDecoder(io.LimitReader(res.Body, 1<<20)).Decode(&out); err != nil || res.StatusCode != http.StatusOK || out.Token == "" {
+		t.Fatalf("login: status %d, %v", res.StatusCode, err)
+	}
+	return out.Token
+}
+
+// daguFront stands in front of the fake Dagu as Dagu's own authentication
+// would: several API keys and login JWTs, each of one user, answered on
+// /auth/me as recorded (fixture 002-auth-me); a credential it knows is
+// passed on to the fake as the fake's key, any other reaches the fake as
+// it is and is refused there. It also serves the step log of the fake's
+// big-log run as a 12,000-line log of 2,000-character lines, with the
+// recorded response shape and windows.
+type daguFront struct {
+	fake    *fakedagu.Server
+	mu      sync.RWMutex
+	users   map[string]string // credential -> user ID
+	minted  atomic.Int64
+	checks  atomic.Int64 // requests with a credential the front did not know
+	logLine string
+}
+
+const fakeInnerKey = "hostile-suite-inner-key"
+
+func newDaguFront() *daguFront {
+	return &daguFront{
+		fake:    fakedagu.New(fakedagu.Options{APIKey: fakeInnerKey}),
+		users:   map[string]string{},
+		logLine: strings.Repeat("x", bigLogLineBytes-10),
+	}
+}
+
+// mintKey makes an API key of its own: its user ID is api_key:<n>.
+func (f *daguFront) mintKey() string {
+	n := f.minted.Add(1)
+	key := fmt.Sprintf("dagu_hostile_key_%06d_%s", n, strings.Repeat("k", 16))
+	f.mu.Lock()
+	f.users[key] = fmt.Sprintf("api_key:00000000-0000-0000-0000-%012d", n)
+	f.mu.Unlock()
+	return key
+}
+
+// mintLogin makes a JWT-shaped bearer of user.
+func (f *daguFront) mintLogin(user string) string {
+	n := f.minted.Add(1)
+	token := fmt.Sprintf("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ%s%06d.c2lnbmF0dXJl", user, n)
+	f.mu.Lock()
+	f.users[token] = user
+	f.mu.Unlock()
+	return token
+}
+
+func (f *daguFront) userOf(r *http.Request) (string, bool) {
+	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	f.mu.RLock()
+	user, known := f.users[strings.TrimSpace(token)]
+	f.mu.RUnlock()
+	return user, known
+}
+
+func (f *daguFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost && r.URL.Path == "/api/v1/auth/login" {
+		f.serveLogin(w, r)
+		return
+	}
+	user, known := f.userOf(r)
+	if !known {
+		f.checks.Add(1)
+		f.fake.ServeHTTP(w, r)
+		return
+	}
+	switch r.URL.Path {
+	case "/api/v1/auth/me":
+		writeJSON(w, map[string]any{"user": map[string]any{
+			"authProvider": "builtin", "id": user, "role": "viewer", "username": user,
+			"workspaceAccess": map[string]any{"all": true, "grants": []string{}},
+		}})
+		return
+	case "/api/v1" + bigLogRun:
+		if r.URL.Query().Get("stream") != "stderr" {
+			f.serveBigLog(w, r)
+			return
+		}
+	}
+	r.Header.Set("Authorization", "Bearer "+fakeInnerKey)
+	f.fake.ServeHTTP(w, r)
+}
+
+func (f *daguFront) serveLogin(w http.ResponseWriter, r *http.Request) {
+	var in struct{ Username, Password string }
+	if err := json.NewDecoder(io.LimitReader(r.Body, 4096)).Decode(&in); err != nil || in.Username != fakeUser || in.Password != fakePassword {
+		w.WriteHeader(http.StatusUnauthorized)
+		return
+	}
+	writeJSON(w, map[string]any{"token": f.mintLogin(in.Username), "expiresAt": "2099-01-01T00:00:00Z", "user": map[string]any{"id": in.Username, "username": in.Username}})
+}
+
+// serveBigLog answers a window of the generated log: tail, head, or
+// offset (1-based) with limit; 1,000 lines without any, as recorded.
+func (f *daguFront) serveBigLog(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	num := func(name string) int { n, _ := strconv.Atoi(q.Get(name)); return max(n, 0) }
+	from, count := bigLogLines-1000, 1000
+	switch {
+	case num("tail") > 0:
+		count = min(num("tail"), bigLogLines)
+		from = bigLogLines - count
+	case num("head") > 0:
+		from, count = 0, min(num("head"), bigLogLines)
+	case num("offset") > 0 || num("limit") > 0:
+		from = max(num("offset"), 1) - 1
+		count = num("limit")
+		if count == 0 {
+			count = 1000
+		}
+		count = max(min(count, bigLogLines-from), 0)
+	}
+	var content strings.Builder
+	content.Grow(count * bigLogLineBytes)
+	for i := from; i < from+count; i++ {
+		fmt.Fprintf(&content, "%08d %s\n", i+1, f.logLine)
+	}
+	writeJSON(w, map[string]any{
+		"content": content.String(), "lineCount": count, "totalLines": bigLogLines,
+		"hasMore": from+count < bigLogLines || from > 0, "isEstimate": false,
+	})
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(v)
+}
