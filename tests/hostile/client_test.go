@@ -36,6 +36,7 @@ type outcome struct {
 	status int
 	ok     bool   // a tools/call result that is not an error
 	answer string // the start of the answer, for the log
+	size   int    // bytes of the answer
 	err    error
 }
 
@@ -63,7 +64,7 @@ func post(ctx context.Context, base, bearer string, body []byte, header http.Hea
 	if err != nil {
 		return outcome{status: res.StatusCode, err: err}
 	}
-	return outcome{status: res.StatusCode, ok: res.StatusCode == http.StatusOK && readSucceeded(data), answer: string(data[:min(len(data), 300)])}
+	return outcome{status: res.StatusCode, ok: res.StatusCode == http.StatusOK && readSucceeded(data), answer: string(data[:min(len(data), 300)]), size: len(data)}
 }
 
 // readSucceeded reports whether a JSON-RPC answer (JSON, or one SSE

@@ -61,7 +61,7 @@ func newDagu() (*dagu, func()) {
 	srv := httptest.NewServer(front)
 	return &dagu{
 		url: srv.URL, key: front.mintKey(), user: fakeUser, password: fakePassword, front: front,
-		bigLog: "dagu://dag-runs/big_log_job/0356UUo2lMk0yUwBDR9c0n/steps/spew/logs",
+		bigLog: "dagu://runs/big_log_job/0356UUo2lMk0yUwBDR9c0n/steps/spew/logs",
 	}, srv.Close
 }
 
