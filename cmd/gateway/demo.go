@@ -8,9 +8,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
+	"os"
 	"syscall"
 	"time"
 
@@ -25,8 +25,8 @@ import (
 // --dagu-api-key (or DAGU_API_KEY), so other commands (doctor, stdio) can
 // be pointed at its URL; without one it makes up a random key.
 func runDemo(ctx context.Context, cmd *cobra.Command, cfg config.Config, env environment, profile fakedagu.Profile) error {
-	key := cfg.DaguAPIKey
-	if key == "" {
+	key, keyGiven := cfg.DaguAPIKey, cfg.DaguAPIKey != ""
+	if !keyGiven {
 		var err error
 		if key, err = demoKey(); err != nil {
 			return err
@@ -49,7 +49,11 @@ func runDemo(ctx context.Context, cmd *cobra.Command, cfg config.Config, env env
 	if err != nil {
 		return err
 	}
-	printDemoBanner(env.stdout, "http://"+cfg.Listen+"/mcp", upstreamURL, len(tokens) > 0)
+	b := demoBanner{listen: cfg.Listen, daguURL: upstreamURL, tokens: len(tokens) > 0, command: selfCommand(os.Args[0])}
+	if !keyGiven {
+		b.key = key
+	}
+	b.print(env.stdout)
 	return serveHTTP(ctx, cfg, newLogger(cfg, env.stderr), env.getenv, ln)
 }
 
@@ -90,27 +94,4 @@ func demoKey() (string, error) {
 		return "", err
 	}
 	return "dagu_demo_" + hex.EncodeToString(b), nil
-}
-
-func printDemoBanner(w io.Writer, mcpURL, daguURL string, tokens bool) {
-	auth := ""
-	if tokens {
-		auth = ` -H "Authorization: Bearer <your token>"`
-	}
-	fmt.Fprintf(w, `dagu-mcp-gateway demo is running (press Ctrl-C to stop)
-
-  MCP endpoint (Streamable HTTP): %[1]s
-  Demo Dagu (recorded data):      %[2]s
-
-Claude Code:
-  claude mcp add --transport http dagu-demo %[1]s
-
-Any MCP client that speaks Streamable HTTP:
-  {"mcpServers": {"dagu-demo": {"type": "http", "url": "%[1]s"}}}
-
-Try it with curl:
-  curl -s %[1]s%[3]s -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
-    -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dagu_read","arguments":{"target":"runs","query":"status=2"}}}'
-
-`, mcpURL, daguURL, auth)
 }

@@ -80,6 +80,7 @@ func serveHTTP(ctx context.Context, cfg config.Config, log *slog.Logger, getenv 
 	}
 	srv := frontdoor.NewServer(frontdoor.ServerOptions{Addr: cfg.Listen, Handler: handler, Logger: log, ShutdownTimeout: cfg.ShutdownTimeout})
 	log.Info("gateway serving", "listen", cfg.Listen, "dagu", cfg.DaguURL, "version", version, "inbound_auth", len(tokens) > 0, "upstream_auth", cfg.UpstreamAuth)
+	warnWithoutKey(log, cfg)
 	gcpolicy.Log(log, cfg.GCHeapFloor, getenv)
 	if ln != nil {
 		return srv.Serve(ctx, ln)
@@ -99,6 +100,7 @@ func serveStdio(ctx context.Context, cfg config.Config, log *slog.Logger, env en
 	defer g.close()
 	g.adapter.Start(ctx)
 	log.Info("gateway serving on stdio", "dagu", cfg.DaguURL, "version", version)
+	warnWithoutKey(log, cfg)
 	gcpolicy.Log(log, cfg.GCHeapFloor, env.getenv)
 	err = g.server.Run(ctx, &mcp.IOTransport{Reader: nopReadCloser{env.stdin}, Writer: nopWriteCloser{env.stdout}})
 	if ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
