@@ -4,6 +4,7 @@ package trust
 
 import (
 	"sync"
+	"time"
 
 	"golang.org/x/time/rate"
 
@@ -30,11 +31,13 @@ type lane struct {
 	inFlight chan struct{}
 }
 
-// originState is one address's or network's bucket, and how many checks
-// it asked for since it was first seen (within the window).
+// originState is one address's or network's bucket, its bucket of
+// retries, and how many checks it asked for since it was first seen
+// (within the window).
 type originState struct {
-	bucket *rate.Limiter
-	asks   int
+	bucket  *rate.Limiter
+	retries *rate.Limiter
+	asks    int
 }
 
 func newLane(o Options) (*lane, error) {
@@ -54,16 +57,20 @@ func newLane(o Options) (*lane, error) {
 }
 
 // admit reports whether a check of an unknown key from o may be made now;
-// when it may, release must be called once the check is over. Tokens an
-// origin spent before a later bucket refused stay spent: an origin over
-// its own limit must not come back sooner for having hit another.
-func (l *lane) admit(o origin) (release func(), ok bool) {
+// when it may, release must be called once the check is over. retried
+// says the key asked before and was refused a check: it may then take
+// its origin's bucket of retries once the origin's own bucket is spent, so
+// that behind one address a client that asks again is not kept out by
+// made-up keys that each ask once. Tokens an origin spent before a later
+// bucket refused stay spent: an origin over its own limit must not come
+// back sooner for having hit another.
+func (l *lane) admit(o origin, retried bool) (release func(), ok bool) {
 	select {
 	case l.inFlight <- struct{}{}:
 	default:
 		return nil, false
 	}
-	if !l.take(o) {
+	if !l.take(o, retried) {
 		<-l.inFlight
 		return nil, false
 	}
@@ -72,14 +79,14 @@ func (l *lane) admit(o origin) (release func(), ok bool) {
 
 // take takes the tokens of one check, or none past the first bucket that
 // refuses.
-func (l *lane) take(o origin) bool {
+func (l *lane) take(o origin, retried bool) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.opts.Now()
-	if !l.state(o.host, l.opts.ChecksPerSecond, l.opts.ChecksBurst).bucket.AllowN(now, 1) {
+	if !l.state(o.host, l.opts.ChecksPerSecond, l.opts.ChecksBurst).allow(now, retried) {
 		return false
 	}
-	if o.net != "" && !l.state(o.net, l.opts.NetChecksPerSecond, l.opts.NetChecksBurst).bucket.AllowN(now, 1) {
+	if o.net != "" && !l.state(o.net, l.opts.NetChecksPerSecond, l.opts.NetChecksBurst).allow(now, retried) {
 		return false
 	}
 	share := l.state(o.share(), l.opts.ChecksPerSecond, l.opts.ChecksBurst)
@@ -94,7 +101,16 @@ func (l *lane) state(key string, perSecond float64, burst int) *originState {
 	if s, ok := l.origins.Get(key); ok {
 		return s
 	}
-	s := &originState{bucket: rate.NewLimiter(rate.Limit(perSecond), burst)}
+	s := &originState{
+		bucket:  rate.NewLimiter(rate.Limit(perSecond), burst),
+		retries: rate.NewLimiter(rate.Limit(l.opts.RetryChecksPerSecond), l.opts.RetryChecksBurst),
+	}
 	l.origins.Add(key, s)
 	return s
+}
+
+// allow takes a token of the origin's bucket or, for a retried key, of its
+// retries.
+func (s *originState) allow(now time.Time, retried bool) bool {
+	return s.bucket.AllowN(now, 1) || retried && s.retries.AllowN(now, 1)
 }

@@ -21,6 +21,14 @@ const (
 	// unknown keys per address (per /64 for IPv6).
 	DefaultChecksPerSecond = 1.0
 	DefaultChecksBurst     = 5
+	// DefaultRetryChecksPerSecond and DefaultRetryChecksBurst are each
+	// address's (and /48's) bucket for keys that asked before and were
+	// refused a check for want of tokens, once its own is spent.
+	DefaultRetryChecksPerSecond = 1.0
+	DefaultRetryChecksBurst     = 3
+	// DefaultRetryWindow is how long a key refused a check counts as
+	// retried when it asks again.
+	DefaultRetryWindow = time.Minute
 	// DefaultNetChecksPerSecond and DefaultNetChecksBurst bound them per
 	// IPv6 /48, however many of its /64s the keys come from.
 	DefaultNetChecksPerSecond = 2.0
@@ -60,6 +68,9 @@ type Options struct {
 	// for the whole process, and the newcomers' reserve of the latter.
 	ChecksPerSecond         float64
 	ChecksBurst             int
+	RetryChecksPerSecond    float64
+	RetryChecksBurst        int
+	RetryWindow             time.Duration
 	NetChecksPerSecond      float64
 	NetChecksBurst          int
 	MaxChecksPerSecond      float64
@@ -87,6 +98,9 @@ func (o Options) withDefaults() Options {
 	setDefault(&o.RefusedTTL, DefaultRefusedTTL)
 	setDefault(&o.ChecksPerSecond, DefaultChecksPerSecond)
 	setDefault(&o.ChecksBurst, DefaultChecksBurst)
+	setDefault(&o.RetryChecksPerSecond, DefaultRetryChecksPerSecond)
+	setDefault(&o.RetryChecksBurst, DefaultRetryChecksBurst)
+	setDefault(&o.RetryWindow, DefaultRetryWindow)
 	setDefault(&o.NetChecksPerSecond, DefaultNetChecksPerSecond)
 	setDefault(&o.NetChecksBurst, DefaultNetChecksBurst)
 	setDefault(&o.MaxChecksPerSecond, DefaultMaxChecksPerSecond)

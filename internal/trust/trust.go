@@ -81,6 +81,9 @@ type Verifier struct {
 	accepted *cache.Cache[string, string]
 	// refused holds the other verdicts Dagu gave, by fingerprint.
 	refused *cache.Cache[string, Verdict]
+	// waiting holds the fingerprints of unknown keys the lane refused a
+	// check, for Options.RetryWindow: asking again, they are retries.
+	waiting *cache.Cache[string, struct{}]
 	lane    *lane
 }
 
@@ -103,11 +106,17 @@ func New(o Options) (*Verifier, error) {
 	if err != nil {
 		return nil, err
 	}
+	waiting, err := cache.New[string](cache.Options[struct{}]{
+		Name: "trust_waiting", MaxEntries: o.MaxCredentials, TTL: o.RetryWindow, Now: o.Now,
+	})
+	if err != nil {
+		return nil, err
+	}
 	l, err := newLane(o)
 	if err != nil {
 		return nil, err
 	}
-	return &Verifier{opts: o, accepted: accepted, refused: refused, lane: l}, nil
+	return &Verifier{opts: o, accepted: accepted, refused: refused, waiting: waiting, lane: l}, nil
 }
 
 // Decide returns the decision for a request that sent credential ("" for
@@ -136,11 +145,14 @@ func (v *Verifier) Decide(ctx context.Context, credential, clientAddr string) De
 // an acceptance is cached apart and ends a known key's acceptance.
 func (v *Verifier) check(ctx context.Context, credential, fingerprint string, from origin) (string, error) {
 	if _, known := v.accepted.PeekStale(fingerprint); !known {
-		release, ok := v.lane.admit(from)
+		_, retried := v.waiting.Peek(fingerprint)
+		release, ok := v.lane.admit(from, retried)
 		if !ok {
+			v.waiting.Add(fingerprint, struct{}{})
 			return "", errNotChecked
 		}
 		defer release()
+		v.waiting.Remove(fingerprint)
 	}
 	res, err := v.opts.Check(ctx, credential)
 	if err != nil {

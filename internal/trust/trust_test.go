@@ -268,6 +268,29 @@ func TestNewAddressesAreServedFirst(t *testing.T) {
 	}
 }
 
+// TestARetriedKeyGetsInBehindOneAddress: all callers behind one address,
+// made-up keys (each sent once) keeping the address's bucket empty: a new
+// real key is refused a check at its first try and checked at its second
+// (issue 28 #1: new real callers 0 of 5 within 5 tries). Made-up keys
+// sent again take the same retries; only --trusted-proxies tells the
+// callers apart.
+func TestARetriedKeyGetsInBehindOneAddress(t *testing.T) {
+	t.Parallel()
+	v, _, clk := newVerifier(t)
+	ctx := context.Background()
+	for sec := range 20 {
+		flood(v, fmt.Sprint(sec), 500, oneAddress)
+		if d := v.Decide(ctx, goodKey, oneAddress(0)); d.Verdict != Unchecked {
+			t.Fatalf("second %d, first try: %v, want unchecked (the address's bucket is spent)", sec, d.Verdict)
+		}
+		if d := v.Decide(ctx, goodKey, oneAddress(0)); d.Verdict != Verified {
+			t.Fatalf("second %d, second try: %v, want verified", sec, d.Verdict)
+		}
+		v.accepted.Remove(redact.Fingerprint(goodKey))
+		clk.Advance(time.Second)
+	}
+}
+
 // TestTheReserveIsForNewcomers: an address that used up its tries does
 // not take from the reserve once the process's bucket is empty; a new
 // address does.
