@@ -8,10 +8,10 @@ GO       ?= go
 DOCKER   ?= docker
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 BIN_DIR  := bin
-BINARY   := $(BIN_DIR)/gateway
+BINARY   := $(BIN_DIR)/dagu-mcp-gateway
 GEN_DIR  := internal/restclient/gen
 FUZZTIME ?= 10s
-IMAGE    ?= dagu-mcp-gateway:$(VERSION)
+IMAGE    ?= dagu-mcp-gateway:local
 LOADTEST_CLIENTS      ?= 32
 LOADTEST_DURATION     ?= 10s
 LOADTEST_MIX          ?= dags,runs,dag_spec,dag
@@ -33,7 +33,7 @@ BENCH_RT_MIX          ?= dags,dag,dag_spec,runs,run,run_latest,step_log,step_log
 help: ## List the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z][a-z-]*:.*## / { printf "  %-15s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 
-build: ## Build bin/gateway, stamped with VERSION (git describe, else dev)
+build: ## Build bin/dagu-mcp-gateway, stamped with VERSION (git describe, else dev)
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-X main.version=$(VERSION)" -o $(BINARY) ./cmd/gateway
 
 test: ## Run every test with the race detector (go test -race ./...)
@@ -180,7 +180,7 @@ fuzz: ## Fuzz every Fuzz target for FUZZTIME each (default 10s)
 		done; \
 	done
 
-docker: ## Build the container image IMAGE (needs a running Docker-compatible engine)
+docker: ## Build the container image IMAGE (default dagu-mcp-gateway:local, what the deploy snippets use until a release exists; needs a running Docker-compatible engine)
 	$(DOCKER) build -f deploy/Dockerfile --build-arg VERSION=$(VERSION) -t $(IMAGE) .
 
 # HOSTILE_GATEWAY_BIN (an older build), HOSTILE_DAGU_URL, HOSTILE_DAGU_KEY,

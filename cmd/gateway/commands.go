@@ -28,7 +28,7 @@ default.`
 
 func newRootCommand(env environment) *cobra.Command {
 	root := &cobra.Command{
-		Use:           "gateway",
+		Use:           "dagu-mcp-gateway",
 		Short:         "Read-only MCP gateway for a Dagu workflow server",
 		Long:          rootLong,
 		SilenceUsage:  true,

@@ -31,7 +31,7 @@ the probe follows the server without extra configuration. An unspecified host
 address. /healthz needs no token and skips the Host check.
 
 Example (Dockerfile):
-  HEALTHCHECK CMD ["/gateway", "healthcheck"]`
+  HEALTHCHECK CMD ["/dagu-mcp-gateway", "healthcheck"]`
 
 func newHealthcheckCommand(env environment) *cobra.Command {
 	cmd := &cobra.Command{

@@ -51,7 +51,7 @@ func run(ctx context.Context, args []string, env environment) int {
 	case errors.As(err, &exit):
 		return exit.code
 	default:
-		fmt.Fprintln(env.stderr, "gateway:", err)
+		fmt.Fprintln(env.stderr, "dagu-mcp-gateway:", err)
 		return 2
 	}
 }

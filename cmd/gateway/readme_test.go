@@ -66,7 +66,7 @@ func TestQuickStartOnAFreshHome(t *testing.T) {
 		switch {
 		case strings.Contains(l, "dagu_...your key..."):
 			keyLine = l
-		case strings.HasSuffix(l, "bin/gateway doctor"):
+		case strings.HasSuffix(l, "bin/dagu-mcp-gateway doctor"):
 			doctorLine = l
 		}
 	}
