@@ -18,7 +18,7 @@ import (
 // capabilities with the first key Dagu accepts), and the verdict is cached
 // and its checks bounded by package trust. Background checks end with ctx.
 func (g *gateway) callerVerifier(ctx context.Context) (frontdoor.Verifier, error) {
-	v, err := trust.New(trust.Options{Check: g.checkCredential, Base: ctx})
+	v, err := trust.New(trust.Options{Check: g.checkCredential, Base: ctx, Registerer: g.registry})
 	if err != nil {
 		return nil, err
 	}

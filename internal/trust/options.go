@@ -5,6 +5,8 @@ package trust
 import (
 	"context"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Defaults of Options.
@@ -85,6 +87,8 @@ type Options struct {
 	// go first.
 	MaxCredentials int
 	MaxAddresses   int
+	// Registerer receives the Verifier's metrics; nil leaves them out.
+	Registerer prometheus.Registerer
 	// Base is the context of the process's lifetime: background checks
 	// end with it (default context.Background()).
 	Base context.Context

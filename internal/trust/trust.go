@@ -85,6 +85,7 @@ type Verifier struct {
 	// check, for Options.RetryWindow: asking again, they are retries.
 	waiting *cache.Cache[string, struct{}]
 	lane    *lane
+	metrics *metrics
 }
 
 // New builds a Verifier.
@@ -116,12 +117,23 @@ func New(o Options) (*Verifier, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Verifier{opts: o, accepted: accepted, refused: refused, waiting: waiting, lane: l}, nil
+	m, err := newMetrics(o.Registerer)
+	if err != nil {
+		return nil, err
+	}
+	return &Verifier{opts: o, accepted: accepted, refused: refused, waiting: waiting, lane: l, metrics: m}, nil
 }
 
 // Decide returns the decision for a request that sent credential ("" for
 // none) from clientAddr (host:port or host).
 func (v *Verifier) Decide(ctx context.Context, credential, clientAddr string) Decision {
+	d := v.decide(ctx, credential, clientAddr)
+	v.metrics.decisions.WithLabelValues(string(d.Verdict.Trust())).Inc()
+	return d
+}
+
+// decide is Decide without counting.
+func (v *Verifier) decide(ctx context.Context, credential, clientAddr string) Decision {
 	from := originOf(clientAddr)
 	if credential == "" {
 		return unverified(Unchecked, from)
@@ -144,11 +156,13 @@ func (v *Verifier) Decide(ctx context.Context, credential, clientAddr string) De
 // a known key at once, an unknown one within the lane. A verdict other than
 // an acceptance is cached apart and ends a known key's acceptance.
 func (v *Verifier) check(ctx context.Context, credential, fingerprint string, from origin) (string, error) {
-	if _, known := v.accepted.PeekStale(fingerprint); !known {
+	_, known := v.accepted.PeekStale(fingerprint)
+	if !known {
 		_, retried := v.waiting.Peek(fingerprint)
 		release, ok := v.lane.admit(from, retried)
 		if !ok {
 			v.waiting.Add(fingerprint, struct{}{})
+			v.metrics.checked(false, resultLaneFull)
 			return "", errNotChecked
 		}
 		defer release()
@@ -156,8 +170,10 @@ func (v *Verifier) check(ctx context.Context, credential, fingerprint string, fr
 	}
 	res, err := v.opts.Check(ctx, credential)
 	if err != nil {
+		v.metrics.checked(known, resultNoVerdict)
 		return "", errNotChecked
 	}
+	v.metrics.checked(known, resultOf(res.Verdict))
 	if res.Verdict != Verified {
 		v.refused.Add(fingerprint, res.Verdict)
 		v.accepted.Remove(fingerprint)
