@@ -19,13 +19,19 @@ const answerMemoryFactor = 4
 // encoding (escapes) came out larger than its text.
 const maxFitTries = 4
 
-// fitAnswer bounds a read's answer and reserves its memory: log text is
-// cut to fit the answer cap (fitLogs), data without log text that passes
+// fitAnswer bounds a read's answer and reserves its memory: the log text
+// read is reserved as it is, log text is cut to fit the answer cap
+// (fitLogs), data without log text that passes
 // it is refused, and the encoded answer is reserved against the request's
 // share of the memory budget before the envelope and the SDK's message are
 // built around it (refused with retryAfterMs when the budget is spent).
 // The data comes back with its encoding, so it is encoded once.
 func (t *Tool) fitAnswer(ctx context.Context, c *call, data any) (any, *Error) {
+	// The log text read from Dagu is no longer counted as Dagu's body once
+	// decoded: it is counted here, for as long as the request lives.
+	if err := membudget.From(ctx).Grow(int64(logTextSize(data))); err != nil {
+		return nil, memoryBusy(c, err)
+	}
 	limit := t.maxAnswerBytes
 	budget := limit - answerOverhead
 	for range maxFitTries {
@@ -54,6 +60,18 @@ func (t *Tool) reserveAnswer(ctx context.Context, c *call, data encodedData) (an
 		return nil, memoryBusy(c, err)
 	}
 	return data, nil
+}
+
+// logTextSize is the size of the log text a log read holds (0 for other
+// data).
+func logTextSize(data any) int {
+	switch d := data.(type) {
+	case *model.StepLog:
+		return len(d.StdoutContent) + len(d.StderrContent)
+	case *model.RunLogs:
+		return len(d.SchedulerLog.Content)
+	}
+	return 0
 }
 
 // isLogData reports whether fitLogs can cut the data.
