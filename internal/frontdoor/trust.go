@@ -11,10 +11,15 @@ import (
 
 // Messages of the passthrough front door's 401s and 413.
 const (
-	msgCallerKeyMissing = "This gateway reads Dagu with each caller's own key: send Authorization: Bearer <your Dagu API key with the rest_api surface>."
-	msgCallerUnverified = "Dagu has not accepted this key: send Authorization: Bearer <your Dagu API key with the rest_api surface>."
-	msgUnverifiedBody   = "Until Dagu has accepted the key this request carries, request bodies are limited to 8 KiB (enough for initialize and the reference topics)."
+	msgCallerKeyMissing  = "This gateway reads Dagu with each caller's own key: send Authorization: Bearer <your Dagu API key with the rest_api surface>."
+	msgCallerUnverified  = "Dagu has not accepted this key: send Authorization: Bearer <your Dagu API key with the rest_api surface>."
+	msgUnverifiedBody    = "Until Dagu has accepted the key this request carries, request bodies are limited to 8 KiB (enough for initialize and the reference topics)."
+	msgCredentialTooLong = "The bearer credential is longer than any Dagu API key or login token (4 KiB): send Authorization: Bearer <your Dagu API key with the rest_api surface>."
 )
+
+// maxCredentialBytes bounds a passthrough bearer: longer than any Dagu key
+// or login token, it is refused before it is hashed or sent to Dagu.
+const maxCredentialBytes = 4 << 10
 
 // maxUnverifiedBodyBytes bounds the body of a passthrough request whose
 // key Dagu has not accepted (yet): enough for an initialize, a list or a
@@ -37,9 +42,13 @@ type Verifier func(ctx context.Context, credential, clientAddr string) (reqctx.T
 func verifyCaller(verify Verifier, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		credential, ok := bearerToken(r.Header.Get("Authorization"))
-		if !ok {
-			w.Header().Set("WWW-Authenticate", bearerChallenge(r, false))
-			writeJSONText(w, http.StatusUnauthorized, map[string]string{"error": "unauthorized", "message": msgCallerKeyMissing})
+		if !ok || len(credential) > maxCredentialBytes {
+			message := msgCallerKeyMissing
+			if ok {
+				message = msgCredentialTooLong
+			}
+			w.Header().Set("WWW-Authenticate", bearerChallenge(r, ok))
+			writeJSONText(w, http.StatusUnauthorized, map[string]string{"error": "unauthorized", "message": message})
 			return
 		}
 		info, _ := reqctx.From(r.Context())

@@ -48,6 +48,9 @@ func TestPassthroughTrustDecision(t *testing.T) {
 	if w := (frontDoorRequest{path: "/mcp", body: `{}`}).doWith(h, forge); w.Code != http.StatusUnauthorized {
 		t.Errorf("no key: %d, want 401", w.Code)
 	}
+	if w := (frontDoorRequest{path: "/mcp", auth: "Bearer " + strings.Repeat("k", maxCredentialBytes+1), body: `{}`}).do(h); w.Code != http.StatusUnauthorized {
+		t.Errorf("a key longer than any Dagu key: %d, want 401", w.Code)
+	}
 	if len(asked) != 2 {
 		t.Errorf("Verify asked for %v, want one decision per request with a key", asked)
 	}
