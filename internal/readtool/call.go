@@ -93,7 +93,7 @@ func resolveTarget(in *input) (*call, *Error) {
 	supplied := in.get(fTarget)
 	spec, ok := lookupTarget(supplied)
 	if !ok {
-		return nil, unsupportedTarget(supplied)
+		return nil, unsupportedTarget(supplied, targetOrder)
 	}
 	c := &call{mode: targetMode, target: spec.name, spec: spec, in: in}
 	for _, check := range []func(*call, *targetSpec) *Error{
@@ -113,14 +113,14 @@ func resolveTarget(in *input) (*call, *Error) {
 }
 
 // unsupportedTarget answers a target that is not one of the contract's:
-// the close ones as a did-you-mean, or else every target.
-func unsupportedTarget(supplied string) *Error {
+// the close ones among targets as a did-you-mean, or else all of them.
+func unsupportedTarget(supplied string, targets []string) *Error {
 	msg := fmt.Sprintf("Unsupported read target %q. ", supplied)
-	close := suggest(supplied, targetOrder, maxSuggestions)
+	close := suggest(supplied, targets, maxSuggestions)
 	if len(close) > 0 {
 		msg += "Did you mean " + quoteList(close) + "?"
 	} else {
-		msg += "The targets are " + strings.Join(targetOrder, ", ") + "."
+		msg += "The targets are " + strings.Join(targets, ", ") + "."
 	}
 	e := newError(CodeUnsupportedReadTarget, msg).withField(fTarget)
 	if len(close) > 0 {

@@ -56,3 +56,27 @@ func TestMisspeltTargetsAndParameters(t *testing.T) {
 		}
 	}
 }
+
+// TestMisspeltTargetOnAGatewayWithDisabledTargets: a target the operator
+// switched off is never suggested nor listed.
+func TestMisspeltTargetOnAGatewayWithDisabledTargets(t *testing.T) {
+	t.Parallel()
+	tool, err := New(Options{Upstream: &stubUpstream{}, References: stubRefs{}, DisabledTargets: []string{"dags", "workbook"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for args, want := range map[string]string{
+		`{"target":"dagz"}`:   `Unsupported read target "dagz". Did you mean "dag"?`,
+		`{"target":"queues"}`: "The targets are references, reference, dag, dag_spec, dag_search, wiki, wiki_page, wiki_search, runs,",
+	} {
+		res := tool.Call(context.Background(), json.RawMessage(args))
+		e, ok := res.StructuredContent.(*Error)
+		if !ok {
+			t.Fatalf("%s: %+v", args, res.StructuredContent)
+		}
+		raw, _ := json.Marshal(e)
+		if !strings.Contains(e.Message, want) || strings.Contains(string(raw), "workbook") || strings.Contains(string(raw), `"dags"`) {
+			t.Errorf("%s: %s, want %q and no disabled target", args, raw, want)
+		}
+	}
+}

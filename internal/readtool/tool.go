@@ -164,7 +164,7 @@ func (t *Tool) run(ctx context.Context, args json.RawMessage) (*call, *mcp.CallT
 	}
 	c, rerr := resolve(in)
 	if rerr != nil {
-		return nil, errorResult(rerr)
+		return nil, errorResult(t.withoutDisabled(rerr))
 	}
 	if e := t.refuseDisabled(c); e != nil {
 		return nil, errorResult(e)
@@ -184,6 +184,21 @@ func (t *Tool) run(ctx context.Context, args json.RawMessage) (*call, *mcp.CallT
 		return c, errorResult(classify(err, c))
 	}
 	return c, res
+}
+
+// withoutDisabled keeps the targets the operator switched off out of an
+// unsupported target's suggestions, as they are out of the definition.
+func (t *Tool) withoutDisabled(e *Error) *Error {
+	if e.Code != CodeUnsupportedReadTarget || len(t.disabled) == 0 {
+		return e
+	}
+	var enabled []string
+	for _, name := range targetOrder {
+		if !contains(t.disabled, name) {
+			enabled = append(enabled, name)
+		}
+	}
+	return unsupportedTarget(e.Target, enabled)
 }
 
 // refuseDisabled answers a read of a target the operator switched off.
