@@ -133,3 +133,28 @@ func TestOutputChoiceReachesTheTool(t *testing.T) {
 		expectMCPAnswer(t, ts, req, 200, want)
 	}
 }
+
+// BenchmarkOutputChoice is what the output parameters add to a request
+// through the front door: /mcp (no query) against the documented URL.
+func BenchmarkOutputChoice(b *testing.B) {
+	h, err := New(Options{MCP: &fakeMCP{}, Tokens: []string{tokenA}, Listen: "127.0.0.1:8090"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+	for _, path := range []string{"/mcp", "/mcp?text-content=json&resource-links=omit"} {
+		b.Run(path, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				r := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
+				r.Host = "127.0.0.1:8090"
+				r.Header.Set("Authorization", "Bearer "+tokenA)
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, r)
+				if w.Code != http.StatusOK {
+					b.Fatal(w.Code)
+				}
+			}
+		})
+	}
+}
