@@ -155,3 +155,23 @@ func TestPassthroughLimitsByProvenIdentity(t *testing.T) {
 		t.Fatalf("a verified caller is limited by the unverified bucket: %v", out)
 	}
 }
+
+// TestPassthroughLimitsByWhoseKeyItIs: two credentials Dagu says are one
+// user's (on 2.6 the fake's MCP-only key reads like its API key, and
+// /auth/me names the recorded user for both) share one rate-limit bucket,
+// as twelve logins of one user do (issue 28 #5: each login had its own).
+func TestPassthroughLimitsByWhoseKeyItIs(t *testing.T) {
+	_, daguURL := fakedagutest.Start(t, fakedagu.Options{Profile: fakedagu.Profile26, APIKey: fakedagutest.APIKey, MCPOnlyKey: fakedagutest.MCPOnlyKey, RecordedOnly: true})
+	cfg, err := resolveFrom(t, []string{"--dagu-url", daguURL, "--upstream-auth", "passthrough", "--rate-limit", "0.001", "--rate-burst", "1"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := serveConfig(t, cfg)
+	const reference = `{"target":"reference","name":"read-tool"}`
+	if out := callTool(t, connectHTTP(t, base+"/mcp", fakedagutest.APIKey), reference); out["data"] == nil {
+		t.Fatalf("the user's first read: %v", out)
+	}
+	if out := callTool(t, connectHTTP(t, base+"/mcp", fakedagutest.MCPOnlyKey), reference); out["code"] != "resource_unavailable" {
+		t.Fatalf("the same user's other credential got a fresh bucket: %v", out)
+	}
+}
