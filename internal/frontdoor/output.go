@@ -45,7 +45,7 @@ func chooseOutput(next http.Handler) http.Handler {
 		}
 		out, problem := parseOutput(r.URL.RawQuery)
 		if problem != "" {
-			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_request",
+			writeJSONText(w, http.StatusBadRequest, map[string]string{"error": "invalid_request",
 				"message": problem + " " + validOutputParams()})
 			return
 		}

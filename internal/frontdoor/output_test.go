@@ -35,7 +35,8 @@ func TestOutputChoiceByURL(t *testing.T) {
 			choice: reqctx.Output{TextContent: "contract", ResourceLinks: "contract"}},
 		{name: "text content alone", path: "/mcp?text-content=json", want: 200, choice: reqctx.Output{TextContent: "json"}},
 		{name: "unknown name", path: "/mcp?text_content=json", want: 400,
-			says: []string{`"text_content"`, "text-content=contract|json", "resource-links=contract|omit"}},
+			says: []string{`"text_content"`, "text-content=contract|json", "resource-links=contract|omit",
+				"/mcp?text-content=json&resource-links=omit"}},
 		{name: "invalid value", path: "/mcp?resource-links=none", want: 400,
 			says: []string{`resource-links="none": use contract or omit`}},
 		{name: "value in another case", path: "/mcp?text-content=JSON", want: 400, says: []string{"use contract or json"}},
@@ -61,6 +62,9 @@ func TestOutputChoiceByURL(t *testing.T) {
 			if tc.want != 200 {
 				if len(seen) != 0 {
 					t.Error("a refused request reached the MCP handler")
+				}
+				if strings.Contains(w.Body.String(), `\u0026`) {
+					t.Errorf("the body escapes & for HTML: %s", w.Body)
 				}
 				msg, _ := jsonBody(t, w)["message"].(string)
 				for _, s := range tc.says {
