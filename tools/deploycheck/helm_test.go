@@ -3,6 +3,7 @@
 package deploycheck
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -296,4 +297,26 @@ func sameSet(got, want []string) bool {
 	slices.Sort(g)
 	slices.Sort(w)
 	return slices.Equal(g, w)
+}
+
+// TestHelmLocalImage renders the chart with the README's values for the
+// image `make docker` builds, which the Helm snippet uses until a release
+// exists: the schema takes them and the pods run that image.
+func TestHelmLocalImage(t *testing.T) {
+	values := chartutil.Values{"image": map[string]any{"repository": "dagu-mcp-gateway", "tag": "local"}}
+	rendered, err := renderChart(t, loadChart(t), values)
+	if err != nil {
+		t.Fatalf("render with the local image: %v", err)
+	}
+	_, c := decodeRendered(t, rendered).gateway(t)
+	if c.Image != "dagu-mcp-gateway:local" {
+		t.Errorf("image %q, want dagu-mcp-gateway:local", c.Image)
+	}
+	readme, err := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "--set image.repository=dagu-mcp-gateway --set image.tag=local") {
+		t.Error("README's Helm snippet no longer sets the local image this test renders")
+	}
 }
