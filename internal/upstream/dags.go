@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/dagu-mcp-gateway/gateway/internal/mapping"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
@@ -17,6 +19,9 @@ import (
 const (
 	namesPerPage  = 200
 	namesMaxPages = 20
+	// namesConcurrency bounds the pages read at once: a list of many pages
+	// must not fill the REST client's concurrency cap.
+	namesConcurrency = 8
 )
 
 // listDAGs reads one page of the DAG collection (1 call, shared with
@@ -74,22 +79,55 @@ func (a *Adapter) dagNames(ctx context.Context) ([]string, error) {
 	return a.cachedNames(ctx, a.loadDAGNames)
 }
 
+// loadDAGNames reads the first page, which tells how many there are, and
+// then the other pages together (see namePages), so a server with up to
+// namesConcurrency+1 pages of DAGs is listed in two round trips, not one
+// per page. Names come in page
+// order; a page with no DAGs ends the list, and a list that grew while it
+// was read is followed to its new last page.
 func (a *Adapter) loadDAGNames(ctx context.Context) ([]string, error) {
-	var names []string
-	for page := 1; page <= namesMaxPages; page++ {
-		resp, err := a.client.ListDAGs(ctx, gen.ListDAGsParams{Page: ptr(page), PerPage: ptr(namesPerPage)})
+	first, err := a.namePage(ctx, 1)
+	if err != nil {
+		return nil, err
+	}
+	names := mapping.DAGNames(first)
+	last := first.Pagination.TotalPages
+	for next := 2; len(first.Dags) > 0 && next <= min(last, namesMaxPages); {
+		upTo := min(last, namesMaxPages)
+		pages, err := a.namePages(ctx, next, upTo)
 		if err != nil {
 			return nil, err
 		}
-		names = append(names, mapping.DAGNames(resp)...)
-		if len(resp.Dags) == 0 || resp.Pagination.CurrentPage >= resp.Pagination.TotalPages {
-			break
+		for _, p := range pages {
+			if len(p.Dags) == 0 {
+				return names, nil
+			}
+			names = append(names, mapping.DAGNames(p)...)
+			last = max(last, p.Pagination.TotalPages)
 		}
-	}
-	if names == nil {
-		names = []string{}
+		next = upTo + 1
 	}
 	return names, nil
+}
+
+// namePage reads one page of DAG names (1 call).
+func (a *Adapter) namePage(ctx context.Context, page int) (*gen.DAGListResponse, error) {
+	return a.client.ListDAGs(ctx, gen.ListDAGsParams{Page: ptr(page), PerPage: ptr(namesPerPage)})
+}
+
+// namePages reads the pages from..to, at most namesConcurrency at a time,
+// in page order; the first failure ends them all.
+func (a *Adapter) namePages(ctx context.Context, from, to int) ([]*gen.DAGListResponse, error) {
+	pages := make([]*gen.DAGListResponse, to-from+1)
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(namesConcurrency)
+	for i := range pages {
+		g.Go(func() (err error) {
+			pages[i], err = a.namePage(gctx, from+i)
+			return err
+		})
+	}
+	return pages, g.Wait()
 }
 
 // searchDAGs searches DAG definitions (1 call). A 400 on a request that

@@ -6,6 +6,7 @@ import (
 	"context"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -168,4 +169,86 @@ func TestAttemptReadAheadIsCheckedAgainstTheRun(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDAGNamePagesAreReadTogether: after the first page, which tells how
+// many there are, the other pages are read together, namesConcurrency at
+// a time (the first of them are held until all arrived), in page order; a
+// list that grew while it was read is followed, an empty page ends it, and
+// namesMaxPages bounds it.
+func TestDAGNamePagesAreReadTogether(t *testing.T) {
+	t.Parallel()
+	names := func(pages ...int) []string {
+		var out []string
+		for _, p := range pages {
+			out = append(out, "dag_"+strconv.Itoa(p))
+		}
+		return out
+	}
+	tests := []struct {
+		name string
+		// total is the page count a page reports (page 1's and later ones').
+		first, later int
+		empty        int // a page answered with no DAGs (0: none)
+		together     int // pages held until all of them arrived
+		want         []string
+	}{
+		{name: "one page", first: 1, want: names(1)},
+		{name: "five pages", first: 5, later: 5, together: 4, want: names(1, 2, 3, 4, 5)},
+		{name: "grew while read", first: 3, later: 4, together: 2, want: names(1, 2, 3, 4)},
+		{name: "an empty page ends it", first: 4, later: 4, empty: 3, together: 3, want: names(1, 2)},
+		{name: "bounded", first: 50, later: 50, together: namesConcurrency, want: names(firstPages(namesMaxPages)...)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			env := newAdapterEnv(t, envOptions{})
+			var held sync.WaitGroup
+			held.Add(tt.together)
+			all := make(chan struct{})
+			go func() { held.Wait(); close(all) }()
+			var apart atomic.Int32
+			env.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
+				if r.URL.Path != "/api/v1/dags" {
+					return false
+				}
+				page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+				total := tt.first
+				if page > 1 {
+					total = tt.later
+					if page-1 <= tt.together {
+						held.Done()
+						select {
+						case <-all:
+						case <-time.After(pairWait):
+							apart.Add(1)
+						}
+					}
+				}
+				if page == tt.empty {
+					return answerJSON(w, http.StatusOK, `{"dags":[],"errors":[],"pagination":{"totalRecords":0,"currentPage":`+strconv.Itoa(page)+`,"totalPages":`+strconv.Itoa(total)+`,"nextPage":1,"prevPage":1}}`)
+				}
+				return answerJSON(w, http.StatusOK, dagPage(page, total))
+			})
+			got, err := env.adapter.DAGNames(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("names %q, want %q", got, tt.want)
+			}
+			if apart.Load() > 0 {
+				t.Errorf("%d pages were not read together with the others", apart.Load())
+			}
+		})
+	}
+}
+
+// firstPages is 1..n.
+func firstPages(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i + 1
+	}
+	return out
 }
