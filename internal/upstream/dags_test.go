@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -125,12 +126,12 @@ func TestDAGNamesPaging(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env := newAdapterEnv(t, envOptions{})
-			served := 0
+			var served atomic.Int32 // pages after the first are read together
 			env.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
 				if r.URL.Path != "/api/v1/dags" {
 					return false
 				}
-				served++
+				served.Add(1)
 				page, _ := strconv.Atoi(r.URL.Query().Get("page"))
 				return answerJSON(w, http.StatusOK, dagPage(page, tt.pages))
 			})
@@ -138,8 +139,8 @@ func TestDAGNamesPaging(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if served != tt.wantCalls || len(names) != tt.wantCalls || names[0] != "dag_1" {
-				t.Errorf("served %d pages, names %q", served, names)
+			if int(served.Load()) != tt.wantCalls || len(names) != tt.wantCalls || names[0] != "dag_1" {
+				t.Errorf("served %d pages, names %q", served.Load(), names)
 			}
 		})
 	}
