@@ -196,6 +196,21 @@ func TestKnownKeysNeverWaitForTheLane(t *testing.T) {
 	}
 }
 
+// TestAKeyIsKnownForHours: past RecheckAfter and KnownFor since its last
+// acceptance (no read kept it checked), a key is unknown again and waits
+// for the lane like any other.
+func TestAKeyIsKnownForHours(t *testing.T) {
+	t.Parallel()
+	v, _, clk := newVerifier(t)
+	ctx := context.Background()
+	v.Decide(ctx, goodKey, oneAddress(0))
+	clk.Advance(DefaultRecheckAfter + DefaultKnownFor)
+	flood(v, "a", 100, oneAddress)
+	if d := v.Decide(ctx, goodKey, oneAddress(0)); d.Verdict != Unchecked {
+		t.Errorf("a key idle past its known period: %v, want unchecked behind the spent lane", d.Verdict)
+	}
+}
+
 // TestUnknownKeysShareOneBoundedLane: made-up keys reach Dagu only as
 // often as the narrowest of their address's, /64's, /48's and the
 // process's buckets allow; another address keeps its own bucket.
