@@ -5,6 +5,7 @@ package deploycheck
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -101,5 +102,44 @@ func TestKustomizeNetworkPolicy(t *testing.T) {
 	clients := np.Spec.Ingress[0].From[0].PodSelector
 	if clients == nil || len(clients.MatchLabels) != 1 || clients.MatchLabels["dagu-mcp-gateway/client"] != "true" {
 		t.Errorf("client peer selector rewritten: %v", clients)
+	}
+}
+
+// TestKustomizeLocalImage builds the kustomization with its images: entry
+// set as the README's `kustomize edit set image` line sets it, to the image
+// `make docker` builds until a release exists.
+func TestKustomizeLocalImage(t *testing.T) {
+	const entry = "  - name: ghcr.io/dagu-mcp-gateway/gateway\n"
+	src, dst := kustomizeDir(t), t.TempDir()
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Name() == "kustomization.yaml" {
+			if strings.Count(string(data), entry) != 1 {
+				t.Fatalf("kustomization.yaml has no images: entry %q", strings.TrimSpace(entry))
+			}
+			data = []byte(strings.Replace(string(data), entry, entry+"    newName: dagu-mcp-gateway\n", 1))
+			data = regexp.MustCompile(`(?m)^    newTag: .*$`).ReplaceAll(data, []byte(`    newTag: "local"`))
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, c := buildKustomization(t, dst).gateway(t)
+	if c.Image != "dagu-mcp-gateway:local" {
+		t.Errorf("image %q, want dagu-mcp-gateway:local", c.Image)
+	}
+	readme, err := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "ghcr.io/dagu-mcp-gateway/gateway=dagu-mcp-gateway:local") {
+		t.Error("README's kustomize snippet no longer sets the local image this test builds")
 	}
 }
