@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-//go:build hostile
+//go:build hostile && linux
 
 package hostile
 

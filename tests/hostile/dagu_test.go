@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-//go:build hostile
+//go:build hostile && linux
 
 package hostile
 
@@ -63,6 +63,24 @@ func newDagu() (*dagu, func()) {
 		url: srv.URL, key: front.mintKey(), user: fakeUser, password: fakePassword, front: front,
 		bigLog: "dagu://runs/big_log_job/0356UUo2lMk0yUwBDR9c0n/steps/spew/logs",
 	}, srv.Close
+}
+
+// unknownCredentials counts the requests that reached the fake with a
+// credential it never issued (-1 with a real Dagu, which does not say).
+func (d *dagu) unknownCredentials() int64 {
+	if d.front == nil {
+		return -1
+	}
+	return d.front.checks.Load()
+}
+
+// unknownSince says how many unknown credentials reached the fake since
+// it counted before ("n/a" with a real Dagu).
+func (d *dagu) unknownSince(before int64) string {
+	if d.front == nil {
+		return "n/a"
+	}
+	return strconv.FormatInt(d.unknownCredentials()-before, 10)
 }
 
 // newCaller returns a credential Dagu accepts that no gateway has seen:

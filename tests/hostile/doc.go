@@ -16,7 +16,8 @@
 // its attack needs).
 //
 // The suite takes a few minutes and loads the machine, so it is behind
-// the build tag hostile, outside `go test ./...`:
+// the build tag hostile (and reads /proc, so Linux only), outside
+// `go test ./...`:
 //
 //	go test -tags hostile -v ./tests/hostile/
 //	make hostile
