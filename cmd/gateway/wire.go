@@ -73,6 +73,10 @@ func newGateway(cfg config.Config, log *slog.Logger) (*gateway, error) {
 		return nil, err
 	}
 	memory := membudget.New("memory budget (--memory-budget)", cfg.MemoryBudget)
+	if err := registerMemoryMetrics(reg, memory); err != nil {
+		_ = shared.Close()
+		return nil, err
+	}
 	client, err := restclient.New(restclient.Config{
 		BaseURL:            cfg.DaguURL,
 		Key:                keySource(cfg),

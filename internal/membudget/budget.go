@@ -20,23 +20,15 @@ var ErrSpent = errors.New("memory budget spent")
 // limit. A nil *Budget accounts nothing and refuses nothing. It is safe
 // for concurrent use.
 type Budget struct {
-	name   string
-	limit  int64
-	used   atomic.Int64
-	parent *Budget
+	name     string
+	limit    int64
+	used     atomic.Int64
+	refusals atomic.Uint64
 }
 
 // New returns a budget of limit bytes (at least one byte).
 func New(name string, limit int64) *Budget {
 	return &Budget{name: name, limit: max(limit, 1)}
-}
-
-// Part returns a part of b with its own limit: what it takes counts
-// against the part's limit and against b.
-func (b *Budget) Part(name string, limit int64) *Budget {
-	p := New(name, limit)
-	p.parent = b
-	return p
 }
 
 // Limit is the budget's size in bytes (0 for a nil budget).
@@ -55,8 +47,16 @@ func (b *Budget) InUse() int64 {
 	return b.used.Load()
 }
 
-// TryTake reserves n bytes when they fit (in b and every budget it is a
-// part of), without waiting; it reports whether they were taken.
+// Refusals is how many reservations the budget has refused.
+func (b *Budget) Refusals() uint64 {
+	if b == nil {
+		return 0
+	}
+	return b.refusals.Load()
+}
+
+// TryTake reserves n bytes when they fit, without waiting; it reports
+// whether they were taken.
 func (b *Budget) TryTake(n int64) bool {
 	if b == nil || n <= 0 {
 		return true
@@ -64,17 +64,13 @@ func (b *Budget) TryTake(n int64) bool {
 	for {
 		used := b.used.Load()
 		if n > b.limit-used {
+			b.refusals.Add(1)
 			return false
 		}
 		if b.used.CompareAndSwap(used, used+n) {
-			break
+			return true
 		}
 	}
-	if !b.parent.TryTake(n) {
-		b.used.Add(-n)
-		return false
-	}
-	return true
 }
 
 // Give returns n bytes taken before.
@@ -83,7 +79,6 @@ func (b *Budget) Give(n int64) {
 		return
 	}
 	b.used.Add(-n)
-	b.parent.Give(n)
 }
 
 // Refusal is the error of a reservation that did not fit: it names the

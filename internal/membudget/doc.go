@@ -7,9 +7,9 @@
 // reservation that does not fit is refused at once, never queued, so the
 // caller can answer "busy, retry after" instead of growing the heap.
 //
-// Parts of the budget have their own limit as well (Dagu's answers being
-// read: --upstream-body-budget): what a part takes counts against both its
-// own limit and the whole, so one kind of work cannot take all of it.
+// Dagu's answers being read have a limit of their own as well
+// (--upstream-body-budget, kept by the REST client): what they take counts
+// against both, so they cannot take all of the budget.
 //
 // It imports no gateway package: the front door, the read tool and the
 // REST client share it through a request's context and the reservations
