@@ -102,7 +102,8 @@ func loadAndReport(ctx context.Context, cfg config, stdout io.Writer) error {
 }
 
 // startUpstreamProxy starts the delaying proxy and waits for the gateway,
-// which the operator starts with the proxy as its Dagu, to be ready.
+// which the operator starts with the proxy as its Dagu, to be ready and
+// done with its start-up calls.
 func startUpstreamProxy(ctx context.Context, cfg config, stdout io.Writer) (*delayProxy, error) {
 	p, err := startDelayProxy(cfg.upstream, cfg.upstreamListen, cfg.upstreamDelay)
 	if err != nil {
@@ -111,7 +112,11 @@ func startUpstreamProxy(ctx context.Context, cfg config, stdout io.Writer) (*del
 	fmt.Fprintf(stdout, "upstream proxy %s -> %s, %s per request; waiting for the gateway at %s\n", p.url, cfg.upstream, cfg.upstreamDelay, cfg.url)
 	hc := newHTTPClient(cfg)
 	defer hc.CloseIdleConnections()
-	if err := waitReady(ctx, cfg.url, hc); err != nil {
+	err = waitReady(ctx, cfg.url, hc)
+	if err == nil {
+		err = p.settle(ctx)
+	}
+	if err != nil {
 		p.close()
 		return nil, err
 	}

@@ -24,6 +24,11 @@ const (
 	maxUpstreamDelay = 10 * time.Second
 	// readyWait bounds the wait for the gateway behind the proxy to be ready.
 	readyWait = 60 * time.Second
+	// settleQuiet is how long the proxy must see no request before the
+	// first measured read: a gateway just started detects Dagu's
+	// capabilities in the background, and a read made meanwhile takes the
+	// paths of an undetected server.
+	settleQuiet = time.Second
 )
 
 // span is one request the proxy forwarded: when it arrived and when the
@@ -39,9 +44,11 @@ type delayProxy struct {
 	srv   *http.Server
 	url   string // where the gateway under test must send its Dagu requests
 
-	mu    sync.Mutex
-	spans []span
-	lost  int // spans not kept since the last take (more than maxSpans)
+	mu       sync.Mutex
+	spans    []span
+	lost     int       // spans not kept since the last take (more than maxSpans)
+	inFlight int       // requests being held or forwarded
+	active   time.Time // when a request last arrived or ended
 }
 
 // startDelayProxy listens on listen (a loopback address) and forwards to
@@ -69,7 +76,8 @@ func startDelayProxy(upstream, listen string, delay time.Duration) (*delayProxy,
 // hold delays each request, forwards it and records its span.
 func (p *delayProxy) hold(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
+		start := p.arrived()
+		defer p.ended()
 		timer := time.NewTimer(p.delay)
 		defer timer.Stop()
 		select {
@@ -108,6 +116,48 @@ func (w *timedWriter) Write(b []byte) (int, error) {
 
 // Unwrap lets the reverse proxy flush through the wrapper.
 func (w *timedWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// arrived notes a request's arrival and returns its time.
+func (p *delayProxy) arrived() time.Time {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.inFlight++
+	p.active = time.Now()
+	return p.active
+}
+
+// ended notes that a request's handling ended.
+func (p *delayProxy) ended() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.inFlight--
+	p.active = time.Now()
+}
+
+// quietFor reports whether no request was in flight, or arrived or ended,
+// for d.
+func (p *delayProxy) quietFor(d time.Duration) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.inFlight == 0 && time.Since(p.active) >= d
+}
+
+// settle waits, at most readyWait, until the proxy has seen no request
+// for settleQuiet: the gateway's start-up detection is over.
+func (p *delayProxy) settle(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, readyWait)
+	defer cancel()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for !p.quietFor(settleQuiet) {
+		select {
+		case <-ctx.Done():
+			return errors.New("the gateway kept calling Dagu for " + readyWait.String() + " after it was ready")
+		case <-tick.C:
+		}
+	}
+	return nil
+}
 
 func (p *delayProxy) record(s span) {
 	p.mu.Lock()
