@@ -174,7 +174,7 @@ func newWithAuth(o Options, auth *tokenAuth, logger *slog.Logger) (http.Handler,
 		return (!guard.enforce || guard.allowsRequest(r)) && !o.Passthrough && (!auth.enabled() || auth.verdictOf(r).accepted)
 	}
 	mux.Handle("GET /readyz", readinessHandler(o.Ready, trusted, orDefault(o.ReadyTimeout, defaultReadyTimeout)))
-	return withRequestID(observe(withOriginPolicy(mux, origins), logger), auth, o.Passthrough, o.TrustedProxies), nil
+	return withRequestID(observe(withOriginPolicy(mux, origins), logger, newLogSampler(o.Now)), auth, o.Passthrough, o.TrustedProxies), nil
 }
 
 // serveHealth answers liveness probes: the process is up.

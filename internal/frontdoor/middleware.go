@@ -14,11 +14,17 @@ import (
 // observe logs one line per request and turns a panic into a 500. The line
 // holds method, path, status, duration and remote address only: never
 // headers, query strings or bodies, which may carry tokens. Probe routes
-// log at debug level so that they do not drown the rest.
-func observe(h http.Handler, logger *slog.Logger) http.Handler {
+// log at debug level so that they do not drown the rest. Lines of
+// requests whose caller never proved who it is pass through sampler (see
+// logSampler); a line after dropped ones says how many were dropped.
+func observe(h http.Handler, logger *slog.Logger, sampler *logSampler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w}
+		r, note := withRequestNote(r)
+		if info, ok := reqctx.From(r.Context()); ok && info.Trust == reqctx.TrustVerified {
+			note.verified.Store(true) // an accepted inbound token (withRequestID)
+		}
 		defer func() {
 			if v := recover(); v != nil {
 				if v == http.ErrAbortHandler {
@@ -29,14 +35,27 @@ func observe(h http.Handler, logger *slog.Logger) http.Handler {
 					writeError(rec, http.StatusInternalServerError, "internal error")
 				}
 			}
-			logger.Log(r.Context(), requestLogLevel(r.URL.Path, rec.status()), "http request",
+			level := requestLogLevel(r.URL.Path, rec.status())
+			if !logger.Enabled(r.Context(), level) {
+				return
+			}
+			ok, dropped := sampler.admit(note.verified.Load())
+			if !ok {
+				return
+			}
+			attrs := []any{
 				"request_id", r.Header.Get(reqctx.HeaderRequestID),
 				"method", r.Method,
 				"path", r.URL.Path,
 				"status", rec.status(),
-				"duration_ms", float64(time.Since(start).Microseconds())/1000,
+				"duration_ms", float64(time.Since(start).Microseconds()) / 1000,
 				"bytes", rec.bytes,
-				"remote", r.RemoteAddr)
+				"remote", r.RemoteAddr,
+			}
+			if dropped > 0 {
+				attrs = append(attrs, "unverified_lines_dropped", dropped)
+			}
+			logger.Log(r.Context(), level, "http request", attrs...)
 		}()
 		h.ServeHTTP(rec, r)
 	})

@@ -54,7 +54,9 @@ func verifyCaller(verify Verifier, h http.Handler) http.Handler {
 		info, _ := reqctx.From(r.Context())
 		info.Trust, info.Caller = verify(r.Context(), credential, clientAddr(r))
 		r = r.WithContext(reqctx.WithCredential(reqctx.With(r.Context(), info), credential))
-		if info.Trust != reqctx.TrustVerified {
+		if info.Trust == reqctx.TrustVerified {
+			markVerified(r)
+		} else {
 			if r = boundUnverifiedBody(w, r); r == nil {
 				return
 			}

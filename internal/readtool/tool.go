@@ -74,6 +74,8 @@ type Tool struct {
 	topics        topicEncodings
 	// maxAnswerBytes is Options.MaxAnswerBytes with its default.
 	maxAnswerBytes int
+	// logSampler bounds the read lines of unverified callers.
+	logSampler *readLogSampler
 }
 
 // New builds the tool.
@@ -106,7 +108,8 @@ func New(opts Options) (*Tool, error) {
 	}
 	return &Tool{up: opts.Upstream, refs: opts.References, books: opts.Workbooks, log: log, metrics: m,
 		timeout: opts.CallTimeout, textContent: opts.TextContent, resourceLinks: opts.ResourceLinks, limiter: opts.Limiter, disabled: opts.DisabledTargets,
-		passthrough: opts.PassthroughCredentials, maxAnswerBytes: orDefaultInt(opts.MaxAnswerBytes, DefaultMaxAnswerBytes)}, nil
+		passthrough: opts.PassthroughCredentials, maxAnswerBytes: orDefaultInt(opts.MaxAnswerBytes, DefaultMaxAnswerBytes),
+		logSampler: newReadLogSampler()}, nil
 }
 
 // Register adds the tool to an MCP server with a raw input handler, so bad
@@ -284,6 +287,10 @@ func (t *Tool) observe(ctx context.Context, c *call, res *mcp.CallToolResult, to
 		return
 	}
 	info, _ := reqctx.From(ctx)
+	ok, dropped := t.logSampler.admit(info.Trust)
+	if !ok {
+		return
+	}
 	attrs := []slog.Attr{
 		slog.String("event", event), slog.String("request_id", info.RequestID), slog.String("caller", info.Caller),
 		slog.String("method", method), slog.String("target", target), slog.String("mode", how),
@@ -295,6 +302,9 @@ func (t *Tool) observe(ctx context.Context, c *call, res *mcp.CallToolResult, to
 	}
 	if e != nil {
 		attrs = append(attrs, slog.String("message", e.Message), slog.String("cause", causeText(e)))
+	}
+	if dropped > 0 {
+		attrs = append(attrs, slog.Int64("unverified_lines_dropped", dropped))
 	}
 	t.log.LogAttrs(ctx, level, event, attrs...)
 }
