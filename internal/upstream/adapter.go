@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/cache"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
@@ -153,6 +154,9 @@ type Adapter struct {
 	// the REST reads.
 	runs  *cachedRuns
 	lists listCache
+	// latestHints remembers, per key and DAG, the run the DAG's latest run
+	// last resolved to (see latestMayBeCached); nil with the run cache off.
+	latestHints *cache.Cache[specKey, string]
 
 	// caps holds the last successful capability detection; nil until one
 	// succeeded.
@@ -192,6 +196,11 @@ func NewAdapter(o AdapterOptions) (*Adapter, error) {
 		return nil, err
 	}
 	a := &Adapter{client: o.Client, opts: o, log: o.Logger, caches: caches, lists: lists, baseCtx: context.Background()}
+	if store.enabled() {
+		if a.latestHints, err = newLatestHints(o); err != nil {
+			return nil, err
+		}
+	}
 	rest := restRuns{client: o.Client, apiBase: func() restclient.APIBase { return a.capsOrCurrent().APIBase }}
 	a.runs = &cachedRuns{next: rest, store: store, client: o.Client}
 	return a, nil

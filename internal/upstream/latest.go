@@ -4,29 +4,72 @@ package upstream
 
 import (
 	"context"
+	"fmt"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/cache"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
 )
 
 // latest resolves a DAG's most recent run. With the run cache and the list
-// micro-cache both on (and the current REST API), it first reads the DAG's
-// newest run summary (GET /dag-runs/{name}?limit=1: a small answer, shared
-// like any list read for ListCacheTTL) and answers from the run cache when
-// that run is final there and the summary shows it unchanged, so a
-// finished latest run costs no full read. Otherwise it reads the latest
-// alias (one full read; see runSource.latest), which also notes the run.
+// micro-cache both on (and the current REST API), when the DAG's latest run
+// was last resolved to a run the run cache holds (see latestHints), it
+// first reads the DAG's newest run summary (GET /dag-runs/{name}?limit=1: a
+// small answer, shared like any list read for ListCacheTTL) and answers
+// from the run cache when that run is final there and the summary shows it
+// unchanged, so a finished latest run costs no full read. Otherwise it
+// reads the latest alias (one full read; see runSource.latest), which also
+// notes the run: a summary that cannot be answered from the cache would
+// only put a round trip before that read.
 func (a *Adapter) latest(ctx context.Context, name string) (*gen.DAGRunDetails, error) {
 	if !a.latestFromCaches() {
 		return a.runs.latest(ctx, name)
 	}
-	if s, ok := a.newestSummary(ctx, name); ok {
-		d, cached := a.runs.cached(ctx, restclient.RunRef{Name: name, RunID: s.DagRunId})
-		if cached && sameState(s.Status, s.StartedAt, s.FinishedAt, s.AutoRetryCount, d) {
-			return d, nil
+	if a.latestMayBeCached(ctx, name) {
+		if s, ok := a.newestSummary(ctx, name); ok {
+			d, cached := a.runs.cached(ctx, restclient.RunRef{Name: name, RunID: s.DagRunId})
+			if cached && sameState(s.Status, s.StartedAt, s.FinishedAt, s.AutoRetryCount, d) {
+				a.hintLatest(ctx, name, d.DagRunId)
+				return d, nil
+			}
 		}
 	}
-	return a.runs.latest(ctx, name)
+	d, err := a.runs.latest(ctx, name)
+	if err == nil {
+		a.hintLatest(ctx, name, d.DagRunId)
+	}
+	return d, err
+}
+
+// latestHintEntries bounds the latest-run hints (one run ID per DAG and key).
+const latestHintEntries = 4096
+
+// newLatestHints builds the latest-run hints, kept as long as run-cache
+// entries.
+func newLatestHints(o AdapterOptions) (*cache.Cache[specKey, string], error) {
+	c, err := cache.New[specKey, string](cache.Options[string]{MaxEntries: latestHintEntries, TTL: o.RunCacheTTL, Now: o.Now})
+	if err != nil {
+		return nil, fmt.Errorf("upstream adapter: %w", err)
+	}
+	return c, nil
+}
+
+// latestMayBeCached reports whether the DAG's latest run was last resolved
+// to a run the run cache still holds, the one case where the newest-run
+// summary can save the full read.
+func (a *Adapter) latestMayBeCached(ctx context.Context, name string) bool {
+	if a.latestHints == nil {
+		return true
+	}
+	id, ok := a.latestHints.Get(specKey{fingerprint: a.client.Fingerprint(ctx), name: name})
+	return ok && a.runs.has(ctx, restclient.RunRef{Name: name, RunID: id})
+}
+
+// hintLatest remembers the run a DAG's latest run resolved to.
+func (a *Adapter) hintLatest(ctx context.Context, name, runID string) {
+	if a.latestHints != nil && runID != "" {
+		a.latestHints.Add(specKey{fingerprint: a.client.Fingerprint(ctx), name: name}, runID)
+	}
 }
 
 // latestFromCaches reports whether latest may answer from the caches: the

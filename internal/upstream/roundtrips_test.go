@@ -252,3 +252,22 @@ func firstPages(n int) []int {
 	}
 	return out
 }
+
+// TestLatestSkipsASummaryNoCachedRunCanAnswer: with the caches on, the
+// newest-run summary is read only when the DAG's latest run last resolved
+// to a run the run cache holds; a live latest run (never cached) is read
+// through the alias alone, one round trip, every time.
+func TestLatestSkipsASummaryNoCachedRunCanAnswer(t *testing.T) {
+	t.Parallel()
+	env := cachedEnv(t, fakedagu.Options{})
+	for i := range 3 {
+		var err error
+		got := env.calls(func() { err = ignore(env.adapter.GetRun(context.Background(), runOf("nested_foreach_job", "latest"))) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []string{"/dag-runs/nested_foreach_job/latest"}; !slices.Equal(got, want) {
+			t.Errorf("read %d calls %q, want %q", i+1, got, want)
+		}
+	}
+}
