@@ -45,6 +45,15 @@ func (g *gateway) checkCredential(ctx context.Context, _ string) (trust.Result, 
 	return trust.Result{Verdict: trust.Refused}, nil
 }
 
+// callerConcurrency is --caller-concurrency's limit of each caller's reads
+// in flight, nil when off.
+func callerConcurrency(cfg config.Config) readtool.ConcurrencyLimiter {
+	if c := trust.NewConcurrency(cfg.CallerConcurrency); c != nil {
+		return c
+	}
+	return nil
+}
+
 // callerLimits are --rate-limit's per-caller buckets, in front of the
 // read tool (nil when off); shared, when set, is the cluster-wide form
 // that decides first.

@@ -161,7 +161,7 @@ func newTool(cfg config.Config, log *slog.Logger, reg prometheus.Registerer, up 
 	return readtool.New(readtool.Options{
 		Upstream: up, References: refs, Workbooks: books, Logger: log, Registerer: reg,
 		CallTimeout: cfg.CallTimeout, TextContent: cfg.TextContent, ResourceLinks: cfg.ResourceLinks,
-		Limiter: limiter, DisabledTargets: cfg.DisabledTargets,
+		Limiter: limiter, Concurrency: callerConcurrency(cfg), DisabledTargets: cfg.DisabledTargets,
 		PassthroughCredentials: cfg.Passthrough(), MaxAnswerBytes: int(cfg.MaxAnswerBytes),
 	})
 }

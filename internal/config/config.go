@@ -79,6 +79,8 @@ type Config struct {
 	UpstreamCompression string
 	// UpstreamConcurrency caps the requests to Dagu in flight.
 	UpstreamConcurrency int
+	// CallerConcurrency caps one caller's reads in flight (0: no limit).
+	CallerConcurrency int
 	// RateLimit is the reads per second per caller (0: off), RateBurst its
 	// bucket size (0: twice the rate).
 	RateLimit float64

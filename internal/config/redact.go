@@ -45,6 +45,7 @@ func (c Config) redactedFields() []slog.Attr {
 		slog.String("text_content", c.TextContent),
 		slog.String("resource_links", c.ResourceLinks),
 		slog.Int("upstream_concurrency", c.UpstreamConcurrency),
+		slog.Int("caller_concurrency", c.CallerConcurrency),
 		slog.String("upstream_compression", c.UpstreamCompression),
 		slog.Float64("rate_limit", c.RateLimit),
 		slog.Int("rate_burst", c.RateBurst),

@@ -44,6 +44,7 @@ func TestResolveDefaults(t *testing.T) {
 		ResourceLinks:       "contract",
 		UpstreamCompression: "auto",
 		UpstreamConcurrency: 32,
+		CallerConcurrency:   16,
 		UpstreamAuth:        "service",
 		ListCacheTTL:        time.Second,
 		RunCacheSize:        32 << 20,

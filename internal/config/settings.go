@@ -141,6 +141,7 @@ const (
 	flagTextContent         = "text-content"
 	flagResourceLinks       = "resource-links"
 	flagUpstreamConcurrency = "upstream-concurrency"
+	flagCallerConcurrency   = "caller-concurrency"
 	flagRateLimit           = "rate-limit"
 	flagRateBurst           = "rate-burst"
 	flagDisableTarget       = "disable-target"
@@ -263,6 +264,9 @@ var settings = []Setting{
 	{Flag: flagUpstreamConcurrency, Env: "GATEWAY_UPSTREAM_CONCURRENCY", Kind: KindInt, Default: DefaultUpstreamConcurrency, Chart: "config.upstreamConcurrency", Modes: modesRead,
 		Help:  "requests to Dagu in flight at once; as many more may wait within their deadline, beyond that a read is refused with retryAfterMs",
 		field: func(c *Config) any { return &c.UpstreamConcurrency }},
+	{Flag: flagCallerConcurrency, Env: "GATEWAY_CALLER_CONCURRENCY", Kind: KindInt, Default: "16", Chart: "config.callerConcurrency", Modes: modesRead,
+		Help:  "reads one caller may have in flight at once (keyed by whose credential it is, so several logins of one user share it); more answer resource_unavailable with details.retryAfterMs; 0 turns the limit off",
+		field: func(c *Config) any { return &c.CallerConcurrency }},
 	{Flag: flagRateLimit, Env: "GATEWAY_RATE_LIMIT", Kind: KindNumber, Default: "0", Chart: "config.rateLimit", Modes: modesRead,
 		Help:  "reads per second each caller may make (a token bucket); 0 turns the limit off",
 		field: func(c *Config) any { return &c.RateLimit }},

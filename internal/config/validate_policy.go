@@ -41,6 +41,9 @@ func (c Config) validatePolicy(targets []string) []error {
 	if c.ResourceLinks != ResourceLinksContract && c.ResourceLinks != ResourceLinksOmit {
 		errs = append(errs, fmt.Errorf("--%s %q: use contract or omit", flagResourceLinks, c.ResourceLinks))
 	}
+	if c.CallerConcurrency < 0 {
+		errs = append(errs, fmt.Errorf("--%s must not be negative (0 turns the limit off)", flagCallerConcurrency))
+	}
 	if c.RateLimit < 0 || c.RateBurst < 0 {
 		errs = append(errs, fmt.Errorf("--%s and --%s must not be negative", flagRateLimit, flagRateBurst))
 	}

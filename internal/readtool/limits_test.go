@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -125,5 +126,72 @@ func TestTheLimiterIsAskedFirst(t *testing.T) {
 	}
 	if len(up.calls) != 1 || len(limiter.callers) != 3 || limiter.callers[2] != "dagu:user-7" {
 		t.Fatalf("upstream calls %d, limiter asked for %q", len(up.calls), limiter.callers)
+	}
+}
+
+// oneAtATime admits one read in flight per caller, as trust.Concurrency
+// with a limit of 1 does.
+type oneAtATime struct {
+	mu       sync.Mutex
+	inFlight map[string]bool
+}
+
+func (o *oneAtATime) Acquire(ctx context.Context) (func(), bool) {
+	info, _ := reqctx.From(ctx)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.inFlight[info.Caller] {
+		return nil, false
+	}
+	o.inFlight[info.Caller] = true
+	return func() { o.mu.Lock(); delete(o.inFlight, info.Caller); o.mu.Unlock() }, true
+}
+
+// blockingStepLog holds every step-log read until release is closed.
+type blockingStepLog struct {
+	stubUpstream
+	started chan struct{}
+	release chan struct{}
+}
+
+func (b *blockingStepLog) GetStepLog(context.Context, model.StepAddress, model.LogQuery) (*model.StepLog, error) {
+	b.started <- struct{}{}
+	<-b.release
+	return &model.StepLog{Stream: "stdout"}, nil
+}
+
+// TestCallerConcurrencyRefusesTheReadOverTheLimit: while a caller's read
+// is in flight, its next one answers resource_unavailable with
+// retryAfterMs before anything is read, another caller's read goes on, and
+// the place is given back when the read ends (tool calls and resource
+// reads alike).
+func TestCallerConcurrencyRefusesTheReadOverTheLimit(t *testing.T) {
+	t.Parallel()
+	up := &blockingStepLog{started: make(chan struct{}, 4), release: make(chan struct{})}
+	tool, err := New(Options{Upstream: up, References: stubRefs{}, Concurrency: &oneAtATime{inFlight: map[string]bool{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	as := func(caller string) context.Context {
+		return reqctx.With(context.Background(), reqctx.Info{Caller: caller, Trust: reqctx.TrustVerified})
+	}
+	const stepLog = `{"target":"step_log","name":"a","dagRunId":"b","stepName":"c"}`
+	done := make(chan *mcp.CallToolResult)
+	go func() { done <- tool.Call(as("alice"), json.RawMessage(stepLog)) }()
+	<-up.started
+	e := errorOf(t, tool.Call(as("alice"), json.RawMessage(stepLog)))
+	if e.Code != CodeResourceUnavailable || e.Details["retryAfterMs"] == nil {
+		t.Errorf("alice's second read in flight: %+v, want resource_unavailable with retryAfterMs", e)
+	}
+	go func() { done <- tool.Call(as("bob"), json.RawMessage(stepLog)) }()
+	<-up.started
+	close(up.release)
+	for range 2 {
+		if res := <-done; res.IsError {
+			t.Errorf("a read within the limit failed: %+v", res.StructuredContent)
+		}
+	}
+	if res := tool.Call(as("alice"), json.RawMessage(`{"target":"dag","name":"a"}`)); res.IsError {
+		t.Errorf("alice's read after her first ended failed: %+v", res.StructuredContent)
 	}
 }

@@ -111,6 +111,11 @@ func (t *Tool) ReadResource(ctx context.Context, req *mcp.ReadResourceRequest) (
 	defer cancel()
 	var data any
 	e := t.admit(ctx)
+	release := func() {}
+	if e == nil {
+		release, e = t.acquire(ctx)
+	}
+	defer release()
 	if e == nil {
 		c, data, e = t.readURI(ctx, uri)
 	}

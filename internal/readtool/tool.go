@@ -44,6 +44,9 @@ type Options struct {
 	ResourceLinks string
 	// Limiter, when set, admits each caller's reads (--rate-limit).
 	Limiter Limiter
+	// Concurrency bounds each caller's reads in flight; nil means no
+	// limit.
+	Concurrency ConcurrencyLimiter
 	// DisabledTargets are targets the operator switched off: absent from
 	// the tool definition, they answer unsupported_read_target.
 	DisabledTargets []string
@@ -69,6 +72,7 @@ type Tool struct {
 	// resource_link out of their content.
 	resourceLinks string
 	limiter       Limiter
+	concurrency   ConcurrencyLimiter
 	disabled      []string
 	passthrough   bool
 	topics        topicEncodings
@@ -107,7 +111,7 @@ func New(opts Options) (*Tool, error) {
 		}
 	}
 	return &Tool{up: opts.Upstream, refs: opts.References, books: opts.Workbooks, log: log, metrics: m,
-		timeout: opts.CallTimeout, textContent: opts.TextContent, resourceLinks: opts.ResourceLinks, limiter: opts.Limiter, disabled: opts.DisabledTargets,
+		timeout: opts.CallTimeout, textContent: opts.TextContent, resourceLinks: opts.ResourceLinks, limiter: opts.Limiter, concurrency: opts.Concurrency, disabled: opts.DisabledTargets,
 		passthrough: opts.PassthroughCredentials, maxAnswerBytes: orDefaultInt(opts.MaxAnswerBytes, DefaultMaxAnswerBytes),
 		logSampler: newReadLogSampler()}, nil
 }
@@ -159,6 +163,11 @@ func (t *Tool) panicked(ctx context.Context, p any, c *call) *Error {
 
 func (t *Tool) run(ctx context.Context, args json.RawMessage) (*call, *mcp.CallToolResult) {
 	if e := t.admit(ctx); e != nil {
+		return nil, errorResult(e)
+	}
+	release, e := t.acquire(ctx)
+	defer release()
+	if e != nil {
 		return nil, errorResult(e)
 	}
 	in, perr := parseInput(args)
