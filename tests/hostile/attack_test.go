@@ -196,6 +196,12 @@ func TestIssue28Attacks(t *testing.T) {
 		{name: "own: 1,000 connections with unfinished headers", hostile: func(ctx context.Context, a *arena) {
 			slowHeaders(ctx, a.g.base, 1000)
 		}},
+		// As many connections as a default file limit lets one client
+		// open: nothing bounds the connections a gateway accepts, and
+		// each costs memory for as long as its headers take (10 s).
+		{name: "own: 18,000 connections with unfinished headers", hostile: func(ctx context.Context, a *arena) {
+			a.t.Logf("%d connections opened", slowHeaders(ctx, a.g.base, 18_000))
+		}},
 		{name: "own: 64 request bodies that never end", hostile: func(ctx context.Context, a *arena) {
 			workers(ctx, 64, func(ctx context.Context, seq int) {
 				key := madeUpKey()

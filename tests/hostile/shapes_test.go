@@ -74,16 +74,20 @@ func isTimeout(err error) bool {
 }
 
 // slowHeaders holds n connections whose request headers never end: one
-// more byte per connection each second.
-func slowHeaders(ctx context.Context, base string, n int) {
+// more byte per connection each second. It returns how many it opened.
+func slowHeaders(ctx context.Context, base string, n int) int {
 	var conns []net.Conn
 	defer func() {
 		for _, c := range conns {
 			c.Close()
 		}
 	}()
+	dialer := &net.Dialer{Timeout: time.Second}
 	for range n {
-		c, err := net.DialTimeout("tcp", hostOf(base), 5*time.Second)
+		if ctx.Err() != nil {
+			break
+		}
+		c, err := dialer.DialContext(ctx, "tcp", hostOf(base))
 		if err != nil {
 			continue
 		}
@@ -101,6 +105,7 @@ func slowHeaders(ctx context.Context, base string, n int) {
 			_, _ = c.Write([]byte("a"))
 		}
 	}
+	return len(conns)
 }
 
 // endlessBody sends a chunked tools/call body that never ends, 1 KiB per
