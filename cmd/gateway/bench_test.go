@@ -4,10 +4,12 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -102,4 +104,34 @@ func BenchmarkHTTPRunCallOverFake(b *testing.B) {
 	for b.Loop() {
 		serveCall(b, h, `{"target":"run","name":"failing_job","dagRunId":"0356UUn8VwcWFuh5L8qwbp"}`)
 	}
+}
+
+// BenchmarkHTTPHostileBody sends the body of issue 28's attack 2 (1 MiB of
+// arguments holding about 90,000 unknown keys) through the whole server
+// side; alloc-per-body-byte is what the front door's parse factor
+// (requestParseFactor, 8) must cover: every byte allocated while the body
+// is parsed and answered, per byte of body.
+func BenchmarkHTTPHostileBody(b *testing.B) {
+	h := benchHandler(b, cannedTransport{[]byte(`{}`)})
+	var args strings.Builder
+	args.WriteString(`{"target":"dags"`)
+	for i := 0; args.Len() < (1<<20)-128; i++ {
+		fmt.Fprintf(&args, `,"k%06d":1`, i)
+	}
+	args.WriteString(`}`)
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dagu_read","arguments":` + args.String() + `}}`
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for b.Loop() {
+		req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:8090/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != 200 || !strings.Contains(rec.Body.String(), "in all).") {
+			b.Fatalf("status %d: %.300s", rec.Code, rec.Body.String())
+		}
+	}
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/float64(len(body)), "alloc-per-body-byte")
 }

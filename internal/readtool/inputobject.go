@@ -34,40 +34,135 @@ func (u *unknownFields) add(name string) {
 
 // decodeArguments reads the top-level JSON object raw into its known
 // fields, counting the unknown ones without keeping them: memory stays
-// bounded by the contract's fields, whatever the number of keys sent. As
-// with a map, a repeated key keeps its last value. ok is false when raw is
-// not exactly one JSON object.
+// bounded by the contract's fields, whatever the number of keys sent. The
+// input is validated first (encoding/json.Valid, which allocates nothing),
+// then walked once without decoding what it skips. As with a map, a
+// repeated key keeps its last value. ok is false when raw is not exactly
+// one JSON object.
 func decodeArguments(raw []byte) (known map[string]json.RawMessage, unknown unknownFields, ok bool) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+	if !json.Valid(raw) {
 		return nil, unknown, false
 	}
+	w := jsonWalker{b: raw}
+	if w.next() != '{' {
+		return nil, unknown, false
+	}
+	w.i++
 	known = map[string]json.RawMessage{}
-	var skipped json.RawMessage // reused: an unknown value is read and dropped
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, unknown, false
+	for w.next() == '"' {
+		key := w.skip()
+		w.next() // the colon
+		w.i++
+		w.next()
+		value := w.skip()
+		if name, isKnown := knownName(key); isKnown {
+			known[name] = value
+		} else {
+			unknown.addRaw(key)
 		}
-		key, _ := tok.(string)
-		if !knownFields[key] {
-			unknown.add(key)
-			if dec.Decode(&skipped) != nil {
-				return nil, unknown, false
-			}
-			continue
+		if w.next() == ',' {
+			w.i++
+			w.next()
 		}
-		var value json.RawMessage
-		if dec.Decode(&value) != nil {
-			return nil, unknown, false
-		}
-		known[key] = value
-	}
-	if _, err := dec.Token(); err != nil || dec.More() {
-		return nil, unknown, false
 	}
 	return known, unknown, true
+}
+
+// knownName is the field a raw JSON key names when the contract knows it.
+// A key without escapes is looked up without being copied.
+func knownName(key []byte) (string, bool) {
+	inner := key[1 : len(key)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		if !knownFields[string(inner)] {
+			return "", false
+		}
+		return string(inner), true
+	}
+	name := unescapeKey(key)
+	return name, knownFields[name]
+}
+
+// unescapeKey decodes a raw JSON key that json.Valid accepted.
+func unescapeKey(key []byte) string {
+	var name string
+	_ = json.Unmarshal(key, &name)
+	return name
+}
+
+// addRaw counts an unknown raw JSON key, copying its name only while the
+// error still lists names.
+func (u *unknownFields) addRaw(key []byte) {
+	if len(u.names) < maxEchoedUnknown {
+		u.add(unescapeKey(key))
+		return
+	}
+	u.count++
+}
+
+// jsonWalker steps through JSON that json.Valid accepted, without
+// decoding it.
+type jsonWalker struct {
+	b []byte
+	i int
+}
+
+// next skips white space and returns the byte there (0 at the end).
+func (w *jsonWalker) next() byte {
+	for w.i < len(w.b) {
+		switch c := w.b[w.i]; c {
+		case ' ', '\t', '\n', '\r':
+			w.i++
+		default:
+			return c
+		}
+	}
+	return 0
+}
+
+// skip steps over the value that starts here and returns its bytes.
+func (w *jsonWalker) skip() []byte {
+	start := w.i
+	switch w.b[w.i] {
+	case '"':
+		w.skipString()
+	case '{', '[':
+		w.skipNested()
+	default:
+		for w.i < len(w.b) && strings.IndexByte(",}] \t\n\r", w.b[w.i]) < 0 {
+			w.i++
+		}
+	}
+	return w.b[start:w.i]
+}
+
+func (w *jsonWalker) skipString() {
+	w.i++ // the opening quote
+	for w.b[w.i] != '"' {
+		if w.b[w.i] == '\\' {
+			w.i++
+		}
+		w.i++
+	}
+	w.i++
+}
+
+func (w *jsonWalker) skipNested() {
+	depth := 0
+	for {
+		switch w.b[w.i] {
+		case '"':
+			w.skipString()
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		}
+		w.i++
+		if depth == 0 {
+			return
+		}
+	}
 }
 
 // unknownFieldsError names the unknown fields: one by its name (the

@@ -38,6 +38,7 @@ func TestUnknownFieldEchoIsBounded(t *testing.T) {
 		{"nine", hostileArguments(`"target":"dags"`, 9), names(0, 8), "", 9},
 		{"ninety thousand", hostileArguments(`"target":"dags"`, 90_000), names(0, 8), "", 90_000},
 		{"one long name", `{"target":"dags","` + long + `":1}`, nil, strings.Repeat("é", maxEchoedNameRune) + "…", 0},
+		{"escaped name", `{"target":"dags","a\"b":1}`, nil, `a"b`, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -76,7 +77,8 @@ func names(from, to int) []string {
 }
 
 // TestDecodeArgumentsKeepsOnlyKnownFields: a repeated key keeps its last
-// value, as a map would, and unknown values are not kept.
+// value, as a map would, escaped keys are decoded, values are skipped
+// whole whatever they hold, and unknown values are not kept.
 func TestDecodeArgumentsKeepsOnlyKnownFields(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -88,6 +90,10 @@ func TestDecodeArgumentsKeepsOnlyKnownFields(t *testing.T) {
 	}{
 		{`{"target":"a","target":"b"}`, true, 1, 0, `"b"`},
 		{`{"target":"a","x":{"deep":[1,2,{"y":3}]}}`, true, 1, 1, `"a"`},
+		{`{"targ\u0065t":"a"}`, true, 1, 0, `"a"`},
+		{` { "x" : { "s" : "}]\"{[" , "t":[1,{"u":"]"}] } , "target" : "a" } `, true, 1, 1, `"a"`},
+		{`{"target":-1.5e3,"limit":true,"b":null}`, true, 2, 1, `-1.5e3`},
+		{`{}`, true, 0, 0, ""},
 		{`{"target":"a"} {}`, false, 0, 0, ""},
 		{`{"target":"a"`, false, 0, 0, ""},
 		{`{"target":}`, false, 0, 0, ""},
