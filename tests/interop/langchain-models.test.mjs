@@ -7,6 +7,9 @@
 // At the documented URL the data is in the tool message. At the default
 // /mcp a read with a dagu:// URI crashes the conversion (the adapter makes
 // a file block of the resource link, which both chat models reject).
+// With resource-links=omit alone the adapter serialises the lone text item
+// with structuredContent: the dags list, which the contract's text also
+// holds, reaches the model twice.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -118,6 +121,19 @@ for (const [name, provider] of Object.entries(providers)) {
       const part = await toolPartSent(provider, gateway.defaultUrl, reads.dags.args);
       assert.ok(part.includes(contractText), part);
       assert.ok(part.includes(reads.dags.data), part);
+    });
+
+    it('at /mcp?resource-links=omit the dags list reaches the model twice (the contract text and structuredContent), a step log once', async () => {
+      // README (LangChain MCP adapters): resource-links=omit alone keeps a
+      // lone text item, which the adapter serialises with structuredContent.
+      const omitUrl = `${gateway.defaultUrl}?resource-links=omit`;
+      const once = occurrences(await toolPartSent(provider, gateway.documentedUrl, reads.dags.args), reads.dags.data);
+      assert.ok(once > 0);
+      const part = await toolPartSent(provider, omitUrl, reads.dags.args);
+      assert.ok(part.includes('structuredContent'), part);
+      assert.equal(occurrences(part, reads.dags.data), 2 * once, part);
+      const log = await toolPartSent(provider, omitUrl, reads.stepLog.args);
+      assert.equal(occurrences(log, reads.stepLog.data), 1, log);
     });
   });
 }
