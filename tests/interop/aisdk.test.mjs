@@ -14,7 +14,7 @@ import { createMCPClient } from '@ai-sdk/mcp';
 import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 
-import { authHeaders, contractText, occurrences, reads, startGateway } from './frameworks.mjs';
+import { assertCorrectable, authHeaders, contractText, misspelled, occurrences, reads, startGateway } from './frameworks.mjs';
 
 let gateway;
 
@@ -82,6 +82,12 @@ describe('Vercel AI SDK (@ai-sdk/mcp)', () => {
     it(`at the documented URL the tool result holds the data of ${readName}`, async () => {
       const text = textsOf(await toolOutputSent(gateway.documentedUrl, read.args)).join('\n');
       assert.ok(text.includes(read.data), `${read.data} in ${text}`);
+    });
+  }
+
+  for (const [what, read] of Object.entries(misspelled)) {
+    it(`at the documented URL a misspelled ${what} reaches the model with its code and did-you-mean`, async () => {
+      assertCorrectable(textsOf(await toolOutputSent(gateway.documentedUrl, read.args)).join('\n'), read);
     });
   }
 

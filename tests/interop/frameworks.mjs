@@ -4,6 +4,8 @@
 // endpoints that record what a provider SDK would send. No model key, no
 // network: the fake endpoints answer in process.
 
+import assert from 'node:assert/strict';
+
 import { buildGateway, secret, startDemo } from './gateway.mjs';
 
 /** The inbound token every framework sends, as the README's snippets do. */
@@ -48,6 +50,20 @@ export const reads = {
     data: 'boom: disk full',
   },
 };
+
+/**
+ * Misspelled reads, the contract code of their error and the word its
+ * did-you-mean suggests: the model must get all three to correct itself.
+ */
+export const misspelled = {
+  target: { args: { target: 'dagz' }, code: 'unsupported_read_target', suggestion: 'dags' },
+  query: { args: { target: 'runs', query: 'statuz=2' }, code: 'invalid_tool_input', suggestion: 'status' },
+};
+
+/** Asserts that text carries a misspelled read's code and did-you-mean. */
+export function assertCorrectable(text, { code, suggestion }) {
+  for (const want of [code, 'Did you mean', suggestion]) assert.ok(text.includes(want), `${want} in ${text}`);
+}
 
 /** The text the contract answers every successful read with. */
 export const contractText = 'Dagu read completed.';

@@ -1,7 +1,7 @@
-// What reaches the model through LangChain JS: @langchain/mcp-adapters
-// turns a dagu_read result into a ToolMessage (as LangGraph's ToolNode does,
-// by invoking the tool with a tool call), and ChatOpenAI and ChatAnthropic
-// convert it into the request their provider SDK sends. A fake fetch
+// What reaches the model through LangChain JS: LangGraph's ToolNode runs
+// the dagu_read tool of @langchain/mcp-adapters for a tool call, as an agent
+// does, and ChatOpenAI and ChatAnthropic convert the ToolMessage into the
+// request their provider SDK sends. A fake fetch
 // records that request; no model is called.
 //
 // At the documented URL the data is in the tool message. At the default
@@ -16,10 +16,13 @@ import { after, before, describe, it } from 'node:test';
 
 import { ChatAnthropic } from '@langchain/anthropic';
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
+import { ToolNode } from '@langchain/langgraph/prebuilt';
 import { MultiServerMCPClient } from '@langchain/mcp-adapters';
 import { ChatOpenAI } from '@langchain/openai';
 
-import { authHeaders, contractText, occurrences, reads, recordingFetch, startGateway, unusedBaseURL } from './frameworks.mjs';
+import {
+  assertCorrectable, authHeaders, contractText, misspelled, occurrences, reads, recordingFetch, startGateway, unusedBaseURL,
+} from './frameworks.mjs';
 
 let gateway;
 
@@ -79,12 +82,12 @@ async function toolPartSent(provider, url, args) {
     throwOnLoadError: true,
   });
   try {
-    const tool = (await client.getTools()).find((t) => t.name === 'dagu_read');
-    assert.ok(tool, 'the adapter loaded dagu_read');
-    const call = { id: 'call_interop', name: 'dagu_read', args };
-    const toolMessage = await tool.invoke({ ...call, type: 'tool_call' });
+    const tools = await client.getTools();
+    assert.ok(tools.some((t) => t.name === 'dagu_read'), 'the adapter loaded dagu_read');
+    const toolCall = new AIMessage({ content: '', tool_calls: [{ id: 'call_interop', name: 'dagu_read', args }] });
+    const { messages: [toolMessage] } = await new ToolNode(tools).invoke({ messages: [toolCall] });
     const { fetch, requests } = recordingFetch([provider.reply]);
-    const messages = [new HumanMessage('Why did failing_job fail?'), new AIMessage({ content: '', tool_calls: [call] }), toolMessage];
+    const messages = [new HumanMessage('Why did failing_job fail?'), toolCall, toolMessage];
     await provider.model(fetch).invoke(messages);
     assert.equal(requests.length, 1, 'one request to the provider');
     const part = provider.toolPart(requests[0].body);
@@ -111,6 +114,18 @@ for (const [name, provider] of Object.entries(providers)) {
       const part = await toolPartSent(provider, gateway.documentedUrl, reads.stepLog.args);
       assert.equal(occurrences(part, reads.stepLog.data), 1, part);
       assert.ok(!part.includes('structuredContent'), part);
+    });
+
+    it('at the documented URL a misspelled query parameter reaches the model with its code and did-you-mean', async () => {
+      assertCorrectable(await toolPartSent(provider, gateway.documentedUrl, misspelled.query.args), misspelled.query);
+    });
+
+    it("a misspelled target is refused by the adapter's input schema before the gateway sees it", async () => {
+      // The schema's enum of targets: the model learns the input was wrong,
+      // not which target it meant.
+      const part = await toolPartSent(provider, gateway.documentedUrl, misspelled.target.args);
+      assert.match(part, /did not match expected schema/);
+      assert.ok(!part.includes('Did you mean'), part);
     });
 
     it('at the default /mcp a read with a resource link crashes the conversion', async () => {

@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 
 import { Agent, MCPServerStreamableHttp, Runner, Usage, setTracingDisabled } from '@openai/agents';
 
-import { authHeaders, contractText, occurrences, reads, startGateway } from './frameworks.mjs';
+import { assertCorrectable, authHeaders, contractText, misspelled, occurrences, reads, startGateway } from './frameworks.mjs';
 
 // Tracing would export to OpenAI's platform.
 setTracingDisabled(true);
@@ -79,6 +79,12 @@ describe('OpenAI Agents SDK (@openai/agents) over Streamable HTTP', () => {
     it(`at the documented URL the tool output holds the data of ${readName}`, async () => {
       const output = await toolOutputSent(gateway.documentedUrl, read.args);
       assert.ok(output.includes(read.data), `${read.data} in ${output}`);
+    });
+  }
+
+  for (const [what, read] of Object.entries(misspelled)) {
+    it(`at the documented URL a misspelled ${what} reaches the model with its code and did-you-mean`, async () => {
+      assertCorrectable(await toolOutputSent(gateway.documentedUrl, read.args), read);
     });
   }
 
