@@ -64,6 +64,7 @@ func NewServer(o ServerOptions) *Server {
 			IdleTimeout:       idleTimeout,
 			MaxHeaderBytes:    maxHeaderBytes,
 			ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+			ConnState:         newConnGuard(maxConnections).track,
 		},
 		shutdownTimeout: orDefault(o.ShutdownTimeout, defaultShutdownTimeout),
 		logger:          logger,

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package frontdoor
+
+import (
+	"container/list"
+	"net"
+	"net/http"
+	"sync"
+)
+
+// maxConnections bounds the connections the server keeps open at once.
+// Each costs about 15 KiB before it has sent a byte (its goroutine and read
+// buffer), so without a bound 18,000 connections that never finish their
+// headers held 288 MiB until the header timeout. 2,048 are about 30 MiB,
+// and far more than a team's clients or an ingress's pool need.
+const maxConnections = 2048
+
+// connGuard keeps the open connections within a bound without refusing a
+// newcomer: when one too many is open, the oldest connection that has not
+// sent a request yet is closed (a caller that is slow to send its headers
+// is the likeliest attacker; a real client sends them within
+// milliseconds), else the oldest idle keep-alive connection (its client
+// just dials again). Connections serving a request are never closed. It is
+// the http.Server's ConnState hook.
+type connGuard struct {
+	max   int
+	mu    sync.Mutex
+	open  int
+	fresh *list.List // connections that have not sent a request, oldest first
+	idle  *list.List // idle keep-alive connections, oldest first
+	where map[net.Conn]*list.Element
+}
+
+func newConnGuard(max int) *connGuard {
+	return &connGuard{max: max, fresh: list.New(), idle: list.New(), where: map[net.Conn]*list.Element{}}
+}
+
+// track follows a connection through its states.
+func (g *connGuard) track(c net.Conn, state http.ConnState) {
+	g.mu.Lock()
+	var evict net.Conn
+	switch state {
+	case http.StateNew:
+		g.open++
+		g.where[c] = g.fresh.PushBack(c)
+		if g.open > g.max {
+			evict = g.oldestEvictable()
+		}
+	case http.StateActive:
+		g.forget(c)
+	case http.StateIdle:
+		g.forget(c)
+		g.where[c] = g.idle.PushBack(c)
+	case http.StateClosed, http.StateHijacked:
+		g.forget(c)
+		g.open--
+	}
+	g.mu.Unlock()
+	if evict != nil {
+		_ = evict.Close() // the server then reports StateClosed for it
+	}
+}
+
+// oldestEvictable takes the oldest fresh, else the oldest idle connection
+// off its list.
+func (g *connGuard) oldestEvictable() net.Conn {
+	for _, l := range []*list.List{g.fresh, g.idle} {
+		if e := l.Front(); e != nil {
+			c := l.Remove(e).(net.Conn)
+			delete(g.where, c)
+			return c
+		}
+	}
+	return nil
+}
+
+// forget takes c off whichever list holds it.
+func (g *connGuard) forget(c net.Conn) {
+	if e, ok := g.where[c]; ok {
+		// Remove leaves a list alone unless the element is in it.
+		g.fresh.Remove(e)
+		g.idle.Remove(e)
+		delete(g.where, c)
+	}
+}
