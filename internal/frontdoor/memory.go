@@ -23,18 +23,28 @@ const (
 
 // admitMemory reserves an /mcp request's memory before any of it is read:
 // a request that does not fit answers 503 with Retry-After at once and is
-// never queued. The reservation rides in the request's context, where the
-// tool grows it for the answer it builds, and is released when the
-// handler returns: after the answer is written, when the client went away,
+// never queued. It must also fit its caller's share (see memoryShares):
+// in passthrough no one caller, and not all strangers together, can spend
+// the budget of the others. The reservation rides in the request's
+// context, where the tool grows it for the answer it builds, and is
+// released when the handler returns: after the answer is written, when the client went away,
 // or when the handler panicked. The answer is written in chunks, each
 // with its own write deadline (see chunkedWriter), so a client that stops
 // reading gives its reservation back within one chunk's deadline.
-func admitMemory(h http.Handler, budget *membudget.Budget, maxBody int64) http.Handler {
+func admitMemory(h http.Handler, budget *membudget.Budget, maxBody int64, passthrough bool) http.Handler {
 	if budget == nil {
 		return h
 	}
+	shares := newMemoryShares(budget.Limit(), requestReserve(maxBody, maxBody))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		res, err := budget.Reserve(requestReserve(r.ContentLength, bodyBound(r, maxBody)))
+		n := requestReserve(r.ContentLength, bodyBound(r, maxBody))
+		share := shareOf(r, passthrough)
+		if !shares.take(share, n) {
+			refuseBusy(w)
+			return
+		}
+		defer shares.give(share, n)
+		res, err := budget.Reserve(n)
 		if err != nil {
 			refuseBusy(w)
 			return

@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/membudget"
+	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 )
 
 // memoryFrontDoor serves h behind the front door's memory admission on a
@@ -191,4 +192,95 @@ func TestAnswersAreWrittenInChunksWithDeadlines(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestNoCallerCanSpendAnothersMemory: in passthrough, the requests of one
+// verified caller, and those of all unverified callers together, reserve
+// within their own share of the budget, so requests held open (a declared
+// body never sent holds its reservation until the read timeout) never make
+// another verified caller's read answer 503. Before the shares, 768
+// made-up bearers, or 91 requests of one login token, each holding one
+// such request spent the whole default budget.
+func TestNoCallerCanSpendAnothersMemory(t *testing.T) {
+	t.Parallel()
+	for _, hog := range []string{"made-up", "dagu_hog"} {
+		t.Run(hog, func(t *testing.T) {
+			t.Parallel()
+			held := holdRequests(t, hog)
+			if held == 0 || held >= 8 {
+				t.Fatalf("%s held %d requests in a budget of 8", hog, held)
+			}
+		})
+	}
+}
+
+// holdRequests serves a passthrough front door whose budget takes 8
+// requests of unknown length, sends requests of hog that the handler
+// holds until one is refused, then checks that a verified caller is still
+// served; it returns how many of hog's requests were held.
+func holdRequests(t *testing.T, hog string) int {
+	const maxBody = 8 << 10
+	budget := membudget.New("test", 8*requestReserve(maxBody, maxBody))
+	release, entered := make(chan struct{}), make(chan struct{}, 64)
+	front, err := New(Options{
+		Listen: "127.0.0.1:0", Memory: budget, MaxBodyBytes: maxBody, Passthrough: true,
+		Verify: func(_ context.Context, credential, _ string) (reqctx.Trust, string) {
+			if strings.HasPrefix(credential, "dagu_") {
+				return reqctx.TrustVerified, "key:" + credential
+			}
+			return reqctx.TrustRefused, "unverified:192.0.2.1"
+		},
+		MCP: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("Authorization") == "Bearer "+hog {
+				entered <- struct{}{}
+				<-release
+			}
+			w.WriteHeader(http.StatusOK)
+		}),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(front)
+	t.Cleanup(ts.Close)
+	post := func(bearer string) int {
+		req, _ := http.NewRequest(http.MethodPost, ts.URL+"/mcp", strings.NewReader(`{}`))
+		req.Header.Set("Authorization", "Bearer "+bearer)
+		if bearer == hog {
+			req.ContentLength = -1 // unknown length: the reservation of the largest body allowed
+		}
+		resp, err := ts.Client().Do(req)
+		if err != nil {
+			t.Error(err)
+			return 0
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	held := 0
+	done := make(chan int, 16)
+	defer func() {
+		close(release)
+		for range held {
+			<-done
+		}
+	}()
+	for range 16 {
+		go func() { done <- post(hog) }()
+		select {
+		case <-entered:
+			held++
+			continue
+		case code := <-done:
+			if code != http.StatusServiceUnavailable {
+				t.Fatalf("a request of %s ended with %d while others were held", hog, code)
+			}
+		}
+		break
+	}
+	if code := post("dagu_good"); code != http.StatusOK {
+		t.Errorf("with %d requests of %s held, a verified caller's request answered %d, want 200", held, hog, code)
+	}
+	return held
 }
