@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/doctor"
 )
 
 // demoBanner is what `demo` prints on start: where the gateway and its
@@ -74,7 +76,7 @@ func (b demoBanner) keyLabel() string {
 	if b.key != "" {
 		return b.key
 	}
-	return "the one you gave (" + keySetting.Env + " or --" + keySetting.Flag + "; not shown)"
+	return "the one you gave (" + doctor.KeySetting.Env + " or --" + doctor.KeySetting.Flag + "; not shown)"
 }
 
 // reachableHost is host:port a client on this machine reaches the bound

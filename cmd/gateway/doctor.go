@@ -4,22 +4,15 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"io"
 	"log/slog"
-	"net/http"
 	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
-	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
-	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
-	"github.com/dagu-mcp-gateway/gateway/internal/upstream"
+	"github.com/dagu-mcp-gateway/gateway/internal/doctor"
 )
 
-// runDoctor checks the configured Dagu and prints what it supports: which
-// key it reads with, whether Dagu accepts it (and if not, why and what to
-// do), the capabilities, and what the key's role keeps it from reading,
-// each probed with the configured key.
+// runDoctor wires a gateway with the configured key and runs the checks of
+// internal/doctor with it; a Dagu the gateway cannot read from exits 1.
 func runDoctor(ctx context.Context, cfg config.Config, env environment) error {
 	// Errors only: doctor reports what it finds itself, and the outage
 	// warnings a serving gateway logs would repeat it on stderr.
@@ -32,188 +25,9 @@ func runDoctor(ctx context.Context, cfg config.Config, env environment) error {
 	defer g.close()
 	ctx, cancel := context.WithTimeout(ctx, 2*cfg.UpstreamTimeout+5*time.Second)
 	defer cancel()
-	w := env.stdout
-	printSharedState(ctx, w, g.shared)
-	fmt.Fprintf(w, "Dagu:         %s\n", cfg.DaguURL)
-	fmt.Fprintf(w, "API key:      %s\n", keyOrigin(cfg))
-	caps, detectErr := g.adapter.Refresh(ctx)
-	if detectErr == nil {
-		fmt.Fprintf(w, "REST API:     %s%s\n", cfg.DaguURL, caps.APIBase)
-	}
-	probe := g.client.Probe(ctx)
-	if !probe.OK {
-		fmt.Fprintf(w, "Reachable:    no (%s)\n", probe.Detail)
-		if detectErr != nil && !unreachable(probe) {
-			fmt.Fprintf(w, "Detection:    %v\n", detectErr)
-		}
-		fmt.Fprintf(w, "\n%s\n", probeAdvice(cfg, probe))
+	deps := doctor.Deps{Detect: g.adapter.Refresh, Probe: g.client.Probe, RoleAccess: g.adapter.ProbeRoleAccess, Shared: g.shared}
+	if !doctor.Run(ctx, env.stdout, cfg, deps) {
 		return exitError{code: 1}
 	}
-	if hasKey(cfg) {
-		fmt.Fprintln(w, "Reachable:    yes; the API key is accepted for REST reads")
-	} else {
-		fmt.Fprintln(w, "Reachable:    yes; Dagu answers REST reads without a key (its authentication is off)")
-	}
-	if detectErr != nil {
-		fmt.Fprintf(w, "Capabilities: could not be detected (%v); reads try the current Dagu's routes first\n", detectErr)
-		return nil
-	}
-	printCapabilities(w, caps, g.adapter.ProbeRoleAccess(ctx, caps))
 	return nil
-}
-
-// unreachable reports whether the probe never got an answer from Dagu: the
-// detection failed for the same reason and has nothing to add.
-func unreachable(p restclient.ProbeResult) bool {
-	return p.Reason == restclient.ProbeNetwork || p.Reason == restclient.ProbeTLS
-}
-
-// hasKey reports whether a Dagu API key is configured.
-func hasKey(cfg config.Config) bool { return cfg.DaguAPIKey != "" || cfg.DaguAPIKeyFile != "" }
-
-// The settings that carry the Dagu key, as the settings table names them.
-var (
-	keyFileSetting, _ = config.Lookup("dagu-api-key-file")
-	keySetting, _     = config.Lookup("dagu-api-key")
-	daguURLSetting, _ = config.Lookup("dagu-url")
-)
-
-// keyOrigin names where the key comes from, never the key itself.
-func keyOrigin(cfg config.Config) string {
-	switch {
-	case cfg.DaguAPIKeyFile != "":
-		return fmt.Sprintf("read from %s (--%s / %s)", cfg.DaguAPIKeyFile, keyFileSetting.Flag, keyFileSetting.Env)
-	case cfg.DaguAPIKey != "":
-		return fmt.Sprintf("given by --%s / %s", keySetting.Flag, keySetting.Env)
-	}
-	return fmt.Sprintf("none configured (%s / %s not set)", keyFileSetting.Env, keySetting.Env)
-}
-
-// createKeyHint says how a Dagu admin makes a key the gateway can use.
-const createKeyHint = `A Dagu admin creates one in Dagu's API key settings, or over REST with
-  POST <dagu-url>/api/v1/api-keys
-  {"name":"dagu-mcp-gateway","role":"viewer","allowedSurfaces":["rest_api"],
-   "attributionClass":"service_account","serviceAccountName":"dagu-mcp-gateway"}
-(the viewer role is enough; manager or admin also lets the gateway report run attempt IDs).`
-
-// probeAdvice tells the operator what a failed probe means and what to do:
-// no key, a rejected key, a key without the rest_api surface, a key whose
-// role may not list DAGs, or a problem that is not the key's.
-func probeAdvice(cfg config.Config, p restclient.ProbeResult) string {
-	const again = "\nFix the problem above and run doctor again."
-	switch {
-	case p.Reason == restclient.ProbeAuth && !hasKey(cfg):
-		return fmt.Sprintf("No API key is configured and Dagu requires one. Put the key in a file and set %s\n"+
-			"(or --%s), or set %s (or --%s).\n%s%s",
-			keyFileSetting.Env, keyFileSetting.Flag, keySetting.Env, keySetting.Flag, createKeyHint, again)
-	case p.Reason == restclient.ProbeAuth && p.Status == http.StatusForbidden:
-		return "Dagu accepted the API key but its role or workspace grants may not list DAGs (HTTP 403).\n" +
-			"Give the key a role that can read DAGs and runs (viewer or higher) with access to the workspaces to read.\n" +
-			createKeyHint + again
-	case p.Reason == restclient.ProbeAuth && p.Status == http.StatusUnauthorized:
-		return fmt.Sprintf("Dagu rejected the API key %s (HTTP 401).\n"+
-			"It is wrong, expired or revoked, or Dagu runs in basic auth mode, which accepts no API keys.\n"+
-			"Check the key, or create a new one.\n%s%s", keyOrigin(cfg), createKeyHint, again)
-	case p.Reason == restclient.ProbeAuth:
-		return fmt.Sprintf("The API key %s could not be used: %s.%s", keyOrigin(cfg), p.Detail, again)
-	case p.Reason == restclient.ProbeSurface:
-		return "Dagu knows the API key but it lacks the rest_api surface (HTTP 403: a key limited to mcp\n" +
-			"cannot read Dagu's REST API, which the gateway uses). Create a key whose surfaces include rest_api.\n" +
-			createKeyHint + again
-	}
-	if unreachable(p) {
-		return fmt.Sprintf("Nothing answered at %s: check the URL (%s) and that Dagu runs and is reachable from here.%s",
-			cfg.DaguURL, daguURLSetting.Env, again)
-	}
-	return "The gateway cannot read from this Dagu." + again
-}
-
-// printCapabilities prints the detection: capabilities, what the key's role
-// keeps it from reading, then how each dagu_read target is served.
-func printCapabilities(w io.Writer, caps restclient.Capabilities, access []upstream.RoleAccess) {
-	yesNo := map[bool]string{true: "yes", false: "no"}
-	fmt.Fprintf(w, "Version:      %s\n", caps.Version)
-	fmt.Fprintf(w, "OpenAPI doc:  %s (without it, capabilities come from probes)\n", yesNo[caps.OpenAPI])
-	fmt.Fprintln(w, "\nCapabilities:")
-	for _, name := range restclient.CapabilityNames() {
-		line := fmt.Sprintf("  %-18s %s", name, yesNo[caps.Has(name)])
-		if note := accessNote(name, access); note != "" {
-			line += " " + note
-		}
-		fmt.Fprintln(w, line)
-	}
-	if lost := accessLosses(access); len(lost) > 0 {
-		fmt.Fprintln(w, "\nWith this key:")
-		for _, l := range lost {
-			fmt.Fprintf(w, "  - %s\n", l)
-		}
-	}
-	fmt.Fprintln(w, "\nTargets:")
-	for _, s := range upstream.Support(caps) {
-		line := fmt.Sprintf("  %-14s %s", s.Target, s.How)
-		if s.Note != "" {
-			line += ": " + s.Note
-		}
-		fmt.Fprintln(w, line)
-	}
-	fmt.Fprintln(w, "\nOn every Dagu:")
-	for _, l := range permanentLimits {
-		fmt.Fprintf(w, "  - %s\n", l)
-	}
-}
-
-// capabilityRoutes ties a capability name to the role-gated route it
-// stands for.
-var capabilityRoutes = map[string]string{"eventLogs": restclient.RouteEventLogs}
-
-// accessNote is what reading the capability's route with the key found.
-func accessNote(capability string, access []upstream.RoleAccess) string {
-	for _, a := range access {
-		if capabilityRoutes[capability] != a.Route {
-			continue
-		}
-		switch {
-		case a.Allowed:
-			return "(this key may read it)"
-		case a.Status == http.StatusForbidden:
-			return "(but this key gets 403: its role may not read it)"
-		case a.Status == http.StatusServiceUnavailable:
-			return "(but Dagu answers 503: the feature is switched off on this server)"
-		}
-		return "(could not be read with this key)"
-	}
-	return ""
-}
-
-// accessLosses says which targets lose what because the key may not read
-// a route.
-func accessLosses(access []upstream.RoleAccess) []string {
-	var out []string
-	for _, a := range access {
-		switch {
-		case a.Allowed:
-		case a.Status == http.StatusForbidden:
-			out = append(out, fmt.Sprintf("%s answers 403 (the key's role is too low; manager or admin may read it): %s", a.Route, a.Loss))
-		default:
-			out = append(out, fmt.Sprintf("%s could not be read: %s", a.Route, a.Loss))
-		}
-	}
-	return out
-}
-
-// printSharedState reports the replicas' shared state: none, or whether it
-// answers and which server and version it is. It is optional, so an
-// unreachable one is reported but does not fail doctor.
-func printSharedState(ctx context.Context, w io.Writer, shared *sharedstate.Store) {
-	if shared == nil {
-		fmt.Fprintln(w, "Shared state: none (each replica keeps its own caches and limits)")
-		return
-	}
-	info, err := shared.Probe(ctx)
-	if err != nil {
-		fmt.Fprintf(w, "Shared state: unreachable at %s (%v); replicas fall back to their own caches and limits\n", shared.URL(), err)
-		return
-	}
-	fmt.Fprintf(w, "Shared state: %s %s at %s, reachable (answered in %s)\n", info.Server, info.Version, shared.URL(),
-		info.RoundTrip.Round(10*time.Microsecond))
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
+	"github.com/dagu-mcp-gateway/gateway/internal/doctor"
 	"github.com/dagu-mcp-gateway/gateway/internal/frontdoor"
 	"github.com/dagu-mcp-gateway/gateway/internal/membudget"
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
@@ -206,7 +207,7 @@ func (g *gateway) ready(ctx context.Context, detailed bool) (bool, any) {
 		body = map[string]any{"status": "not ready", "reason": res.Reason}
 	}
 	if caps, ok := g.adapter.Capabilities(); ok && detailed {
-		body["dagu"] = capabilityReport(caps)
+		body["dagu"] = doctor.CapabilityReport(caps)
 	}
 	if outage, ok := g.client.Outage(); ok && detailed {
 		body["outage"] = outage

@@ -67,6 +67,9 @@ var rules = []rule{
 	// The healthcheck probe knows the listen address format, nothing else.
 	{pkg: "internal/healthcheck", direct: []string{"internal/config"}},
 	{pkg: "internal/gcpolicy", direct: []string{"internal/config"}},
+	// Doctor reports what upstream and restclient detect; the tool is not
+	// its concern.
+	{pkg: "internal/doctor", forbidden: []string{"internal/readtool", "internal/frontdoor"}},
 	{pkg: "internal/reference", direct: []string{"internal/cache", "internal/model"}},
 	// The trust decision is handed its check of a credential; it knows
 	// nothing of Dagu's API. Its verdicts and buckets live in

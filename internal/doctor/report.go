@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package main
+package doctor
 
 import (
 	"time"
@@ -14,10 +14,10 @@ var permanentLimits = []string{
 	"dags, dag_search: DAGs under paths.alt_dags_dir are not listed (Dagu's REST list omits them)",
 }
 
-// capabilityReport is the JSON form of a detection: the REST base, each
+// CapabilityReport is the JSON form of a detection: the REST base, each
 // capability, and how every target is served. /readyz shows it to
 // authenticated callers; doctor prints the same facts.
-func capabilityReport(caps restclient.Capabilities) map[string]any {
+func CapabilityReport(caps restclient.Capabilities) map[string]any {
 	flags := map[string]bool{}
 	for _, name := range restclient.CapabilityNames() {
 		flags[name] = caps.Has(name)

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Package doctor checks a configured Dagu the way the doctor subcommand
+// reports it: the key and where it comes from, whether Dagu accepts it and
+// what to do when not, the capabilities detected, what the key's role
+// keeps it from reading, and how each dagu_read target is served. /readyz
+// shows the same facts as JSON (CapabilityReport).
+package doctor
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/config"
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
+	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
+	"github.com/dagu-mcp-gateway/gateway/internal/upstream"
+)
+
+// Deps are what doctor asks of the gateway the command wired: detection
+// of Dagu's capabilities, the probe of a read with the configured key, the
+// probe of the role-gated routes, and the optional shared state.
+type Deps struct {
+	Detect     func(ctx context.Context) (restclient.Capabilities, error)
+	Probe      func(ctx context.Context) restclient.ProbeResult
+	RoleAccess func(ctx context.Context, caps restclient.Capabilities) []upstream.RoleAccess
+	Shared     *sharedstate.Store
+}
+
+// Run checks the configured Dagu and prints to w what it supports: which
+// key it reads with, whether Dagu accepts it (and if not, why and what to
+// do), the capabilities, and what the key's role keeps it from reading,
+// each probed with the configured key. It reports false when the gateway
+// cannot read from this Dagu.
+func Run(ctx context.Context, w io.Writer, cfg config.Config, d Deps) bool {
+	PrintSharedState(ctx, w, d.Shared)
+	fmt.Fprintf(w, "Dagu:         %s\n", cfg.DaguURL)
+	fmt.Fprintf(w, "API key:      %s\n", keyOrigin(cfg))
+	caps, detectErr := d.Detect(ctx)
+	if detectErr == nil {
+		fmt.Fprintf(w, "REST API:     %s%s\n", cfg.DaguURL, caps.APIBase)
+	}
+	probe := d.Probe(ctx)
+	if !probe.OK {
+		fmt.Fprintf(w, "Reachable:    no (%s)\n", probe.Detail)
+		if detectErr != nil && !unreachable(probe) {
+			fmt.Fprintf(w, "Detection:    %v\n", detectErr)
+		}
+		fmt.Fprintf(w, "\n%s\n", probeAdvice(cfg, probe))
+		return false
+	}
+	if HasKey(cfg) {
+		fmt.Fprintln(w, "Reachable:    yes; the API key is accepted for REST reads")
+	} else {
+		fmt.Fprintln(w, "Reachable:    yes; Dagu answers REST reads without a key (its authentication is off)")
+	}
+	if detectErr != nil {
+		fmt.Fprintf(w, "Capabilities: could not be detected (%v); reads try the current Dagu's routes first\n", detectErr)
+		return true
+	}
+	printCapabilities(w, caps, d.RoleAccess(ctx, caps))
+	return true
+}
+
+// unreachable reports whether the probe never got an answer from Dagu: the
+// detection failed for the same reason and has nothing to add.
+func unreachable(p restclient.ProbeResult) bool {
+	return p.Reason == restclient.ProbeNetwork || p.Reason == restclient.ProbeTLS
+}
+
+// HasKey reports whether a Dagu API key is configured.
+func HasKey(cfg config.Config) bool { return cfg.DaguAPIKey != "" || cfg.DaguAPIKeyFile != "" }
+
+// The settings that carry the Dagu key, as the settings table names them.
+var (
+	// KeyFileSetting and KeySetting are the settings of the Dagu key,
+	// which start-up warnings name too.
+	KeyFileSetting, _ = config.Lookup("dagu-api-key-file")
+	KeySetting, _     = config.Lookup("dagu-api-key")
+	daguURLSetting, _ = config.Lookup("dagu-url")
+)
+
+// keyOrigin names where the key comes from, never the key itself.
+func keyOrigin(cfg config.Config) string {
+	switch {
+	case cfg.DaguAPIKeyFile != "":
+		return fmt.Sprintf("read from %s (--%s / %s)", cfg.DaguAPIKeyFile, KeyFileSetting.Flag, KeyFileSetting.Env)
+	case cfg.DaguAPIKey != "":
+		return fmt.Sprintf("given by --%s / %s", KeySetting.Flag, KeySetting.Env)
+	}
+	return fmt.Sprintf("none configured (%s / %s not set)", KeyFileSetting.Env, KeySetting.Env)
+}
+
+// createKeyHint says how a Dagu admin makes a key the gateway can use.
+const createKeyHint = `A Dagu admin creates one in Dagu's API key settings, or over REST with
+  POST <dagu-url>/api/v1/api-keys
+  {"name":"dagu-mcp-gateway","role":"viewer","allowedSurfaces":["rest_api"],
+   "attributionClass":"service_account","serviceAccountName":"dagu-mcp-gateway"}
+(the viewer role is enough; manager or admin also lets the gateway report run attempt IDs).`
+
+// probeAdvice tells the operator what a failed probe means and what to do:
+// no key, a rejected key, a key without the rest_api surface, a key whose
+// role may not list DAGs, or a problem that is not the key's.
+func probeAdvice(cfg config.Config, p restclient.ProbeResult) string {
+	const again = "\nFix the problem above and run doctor again."
+	switch {
+	case p.Reason == restclient.ProbeAuth && !HasKey(cfg):
+		return fmt.Sprintf("No API key is configured and Dagu requires one. Put the key in a file and set %s\n"+
+			"(or --%s), or set %s (or --%s).\n%s%s",
+			KeyFileSetting.Env, KeyFileSetting.Flag, KeySetting.Env, KeySetting.Flag, createKeyHint, again)
+	case p.Reason == restclient.ProbeAuth && p.Status == http.StatusForbidden:
+		return "Dagu accepted the API key but its role or workspace grants may not list DAGs (HTTP 403).\n" +
+			"Give the key a role that can read DAGs and runs (viewer or higher) with access to the workspaces to read.\n" +
+			createKeyHint + again
+	case p.Reason == restclient.ProbeAuth && p.Status == http.StatusUnauthorized:
+		return fmt.Sprintf("Dagu rejected the API key %s (HTTP 401).\n"+
+			"It is wrong, expired or revoked, or Dagu runs in basic auth mode, which accepts no API keys.\n"+
+			"Check the key, or create a new one.\n%s%s", keyOrigin(cfg), createKeyHint, again)
+	case p.Reason == restclient.ProbeAuth:
+		return fmt.Sprintf("The API key %s could not be used: %s.%s", keyOrigin(cfg), p.Detail, again)
+	case p.Reason == restclient.ProbeSurface:
+		return "Dagu knows the API key but it lacks the rest_api surface (HTTP 403: a key limited to mcp\n" +
+			"cannot read Dagu's REST API, which the gateway uses). Create a key whose surfaces include rest_api.\n" +
+			createKeyHint + again
+	}
+	if unreachable(p) {
+		return fmt.Sprintf("Nothing answered at %s: check the URL (%s) and that Dagu runs and is reachable from here.%s",
+			cfg.DaguURL, daguURLSetting.Env, again)
+	}
+	return "The gateway cannot read from this Dagu." + again
+}
+
+// printCapabilities prints the detection: capabilities, what the key's role
+// keeps it from reading, then how each dagu_read target is served.
+func printCapabilities(w io.Writer, caps restclient.Capabilities, access []upstream.RoleAccess) {
+	yesNo := map[bool]string{true: "yes", false: "no"}
+	fmt.Fprintf(w, "Version:      %s\n", caps.Version)
+	fmt.Fprintf(w, "OpenAPI doc:  %s (without it, capabilities come from probes)\n", yesNo[caps.OpenAPI])
+	fmt.Fprintln(w, "\nCapabilities:")
+	for _, name := range restclient.CapabilityNames() {
+		line := fmt.Sprintf("  %-18s %s", name, yesNo[caps.Has(name)])
+		if note := accessNote(name, access); note != "" {
+			line += " " + note
+		}
+		fmt.Fprintln(w, line)
+	}
+	if lost := accessLosses(access); len(lost) > 0 {
+		fmt.Fprintln(w, "\nWith this key:")
+		for _, l := range lost {
+			fmt.Fprintf(w, "  - %s\n", l)
+		}
+	}
+	fmt.Fprintln(w, "\nTargets:")
+	for _, s := range upstream.Support(caps) {
+		line := fmt.Sprintf("  %-14s %s", s.Target, s.How)
+		if s.Note != "" {
+			line += ": " + s.Note
+		}
+		fmt.Fprintln(w, line)
+	}
+	fmt.Fprintln(w, "\nOn every Dagu:")
+	for _, l := range permanentLimits {
+		fmt.Fprintf(w, "  - %s\n", l)
+	}
+}
+
+// capabilityRoutes ties a capability name to the role-gated route it
+// stands for.
+var capabilityRoutes = map[string]string{"eventLogs": restclient.RouteEventLogs}
+
+// accessNote is what reading the capability's route with the key found.
+func accessNote(capability string, access []upstream.RoleAccess) string {
+	for _, a := range access {
+		if capabilityRoutes[capability] != a.Route {
+			continue
+		}
+		switch {
+		case a.Allowed:
+			return "(this key may read it)"
+		case a.Status == http.StatusForbidden:
+			return "(but this key gets 403: its role may not read it)"
+		case a.Status == http.StatusServiceUnavailable:
+			return "(but Dagu answers 503: the feature is switched off on this server)"
+		}
+		return "(could not be read with this key)"
+	}
+	return ""
+}
+
+// accessLosses says which targets lose what because the key may not read
+// a route.
+func accessLosses(access []upstream.RoleAccess) []string {
+	var out []string
+	for _, a := range access {
+		switch {
+		case a.Allowed:
+		case a.Status == http.StatusForbidden:
+			out = append(out, fmt.Sprintf("%s answers 403 (the key's role is too low; manager or admin may read it): %s", a.Route, a.Loss))
+		default:
+			out = append(out, fmt.Sprintf("%s could not be read: %s", a.Route, a.Loss))
+		}
+	}
+	return out
+}
+
+// PrintSharedState reports the replicas' shared state: none, or whether it
+// answers and which server and version it is. It is optional, so an
+// unreachable one is reported but does not fail doctor.
+func PrintSharedState(ctx context.Context, w io.Writer, shared *sharedstate.Store) {
+	if shared == nil {
+		fmt.Fprintln(w, "Shared state: none (each replica keeps its own caches and limits)")
+		return
+	}
+	info, err := shared.Probe(ctx)
+	if err != nil {
+		fmt.Fprintf(w, "Shared state: unreachable at %s (%v); replicas fall back to their own caches and limits\n", shared.URL(), err)
+		return
+	}
+	fmt.Fprintf(w, "Shared state: %s %s at %s, reachable (answered in %s)\n", info.Server, info.Version, shared.URL(),
+		info.RoundTrip.Round(10*time.Microsecond))
+}
