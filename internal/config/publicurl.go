@@ -26,8 +26,14 @@ func checkPublicURL(raw string) error {
 func PublicURLBase(raw string) (string, error) {
 	u, err := url.Parse(raw)
 	switch {
-	case err != nil || strings.IndexFunc(raw, notURLChar) >= 0:
+	case strings.IndexFunc(raw, notURLChar) >= 0:
 		return "", fmt.Errorf("not a URL of printable ASCII without quotes, backslashes or spaces")
+	case err != nil && !strings.Contains(raw, "://"):
+		// A host and port without a scheme (gw.example.com:8090) does not
+		// even parse: what is missing is the scheme.
+		return "", fmt.Errorf("the scheme must be http or https")
+	case err != nil:
+		return "", fmt.Errorf("not a URL: %v", err)
 	case u.Scheme != "http" && u.Scheme != "https":
 		return "", fmt.Errorf("the scheme must be http or https")
 	case u.Host == "" || u.Opaque != "":

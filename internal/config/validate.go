@@ -56,7 +56,12 @@ func (c Config) validateDagu(mode Mode) []error {
 // fragment, whose path is Dagu's base path rather than its REST path.
 func checkDaguURL(raw string) error {
 	u, err := url.Parse(raw)
-	if err != nil {
+	switch {
+	case err != nil && !strings.Contains(raw, "://"):
+		// A host and port without a scheme (127.0.0.1:8080) does not even
+		// parse; say what is missing rather than Go's parser message.
+		return fmt.Errorf("--dagu-url %q must start with http:// or https://", raw)
+	case err != nil:
 		return fmt.Errorf("--dagu-url: %v", err)
 	}
 	switch {
