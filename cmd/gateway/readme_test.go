@@ -136,3 +136,23 @@ func TestREADMEClaimsNoOutputSchema(t *testing.T) {
 		t.Error("README.md says the SDK validates structuredContent against the tool's output schema; the tool advertises none")
 	}
 }
+
+// TestDocsNameTheBinary: the README and the changelog write a command a
+// reader types with the binary's name, dagu-mcp-gateway (what make build,
+// the archives, the image and the unit install), never as `gateway serve`,
+// which no install provides.
+func TestDocsNameTheBinary(t *testing.T) {
+	t.Parallel()
+	short := regexp.MustCompile("`gateway (serve|stdio|demo|doctor|version|healthcheck|completion|--version)\\b")
+	for _, name := range []string{"README.md", "CHANGELOG.md"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if m := short.FindString(line); m != "" {
+				t.Errorf("%s:%d writes %s`: the binary is dagu-mcp-gateway", name, i+1, m)
+			}
+		}
+	}
+}
