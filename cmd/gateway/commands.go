@@ -100,7 +100,7 @@ alive), GET /readyz (Dagu reachable and the API key accepted) and GET /metrics
 
 Example:
   DAGU_URL=https://dagu.example.com DAGU_API_KEY_FILE=/run/secrets/dagu-key \
-  GATEWAY_AUTH_TOKENS=<long random token> gateway serve --listen 0.0.0.0:8090`,
+  GATEWAY_AUTH_TOKENS=<long random token> dagu-mcp-gateway serve --listen 0.0.0.0:8090`,
 	}
 	return withConfig(cmd, env, config.ModeServe, func(cmd *cobra.Command, cfg config.Config) error {
 		return serveHTTP(cmd.Context(), cfg, newLogger(cfg, env.stderr), env.getenv, nil)
@@ -133,12 +133,12 @@ gateway in front of it, then print the MCP URL and a ready-to-paste client
 configuration. No Dagu server, network or API key is needed.
 
 --dagu-profile imitates an older Dagu release instead of the current one, to
-show what the gateway serves there (run "gateway doctor" against the printed
-Dagu URL for the full report).
+show what the gateway serves there (run "dagu-mcp-gateway doctor" against the
+printed Dagu URL for the full report).
 
 The demo Dagu accepts the key given with --dagu-api-key (or DAGU_API_KEY); with
-that key "gateway doctor" and "gateway stdio" can use the printed Dagu URL.
-Without one it makes up a random key.`,
+that key "dagu-mcp-gateway doctor" and "dagu-mcp-gateway stdio" can use the
+printed Dagu URL. Without one it makes up a random key.`,
 	}
 	profile := cmd.Flags().String(flagDaguProfile, string(fakedagu.ProfileCurrent),
 		"Dagu release the demo Dagu imitates: "+strings.Join(fakedagu.ProfileNames(), ", "))

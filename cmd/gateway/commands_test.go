@@ -273,3 +273,18 @@ func TestHelpNeverPrintsTheEnvironment(t *testing.T) {
 		}
 	}
 }
+
+// TestMessagesNameTheBinary: the help of every command and the
+// healthcheck's failure line write commands and their own prefix with the
+// binary's name, as main's error lines do ("dagu-mcp-gateway: ..."), never
+// as "gateway doctor", a command no install provides.
+func TestMessagesNameTheBinary(t *testing.T) {
+	t.Parallel()
+	short := regexp.MustCompile(`(^|[^-\w])gateway (serve|stdio|demo|doctor|healthcheck)\b`)
+	for _, args := range [][]string{{"--help"}, {"serve", "--help"}, {"stdio", "--help"}, {"demo", "--help"}, {"doctor", "--help"}, {"healthcheck", "--help"}, {"version", "--help"}, {"healthcheck", "--listen", "127.0.0.1:0"}} {
+		_, out, errOut := runCommand(t, nil, args...)
+		if m := short.FindString(out + errOut); m != "" {
+			t.Errorf("%v writes %q: the binary is dagu-mcp-gateway\n%s%s", args, m, out, errOut)
+		}
+	}
+}

@@ -54,7 +54,7 @@ func newHealthcheckCommand(env environment) *cobra.Command {
 		}
 		if err != nil {
 			// Docker reserves exit status 2, so every failure is 1.
-			fmt.Fprintln(env.stderr, "gateway healthcheck: unhealthy:", err)
+			fmt.Fprintln(env.stderr, "dagu-mcp-gateway healthcheck: unhealthy:", err)
 			return exitError{code: 1}
 		}
 		_, err = fmt.Fprintln(env.stdout, "ok")
