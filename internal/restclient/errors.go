@@ -56,11 +56,20 @@ type Error struct {
 }
 
 // Error describes the failure for logs.
+// An empty code or excerpt leaves no stray separator ("HTTP 401", not
+// "HTTP 401 : ").
 func (e *Error) Error() string {
+	what := e.outcome()
 	if e.Status != 0 {
-		return fmt.Sprintf("dagu %s: HTTP %d %s: %s", e.Route, e.Status, e.Code, e.Excerpt)
+		what = fmt.Sprintf("HTTP %d", e.Status)
+		if e.Code != "" {
+			what += " " + e.Code
+		}
 	}
-	return fmt.Sprintf("dagu %s: %s: %s", e.Route, e.outcome(), e.Excerpt)
+	if e.Excerpt == "" {
+		return fmt.Sprintf("dagu %s: %s", e.Route, what)
+	}
+	return fmt.Sprintf("dagu %s: %s: %s", e.Route, what, e.Excerpt)
 }
 
 // Unwrap returns the underlying cause.
