@@ -53,6 +53,10 @@ func IsLoopbackHost(host string) bool {
 
 // checkAllowedHost accepts "host" or "host:port", with no scheme or path.
 func checkAllowedHost(h string) error {
+	if strings.Contains(h, ",") {
+		// GATEWAY_ALLOWED_HOSTS is split at commas; a flag's value is not.
+		return fmt.Errorf("--allowed-host %q: give one host per --allowed-host and repeat the flag for several (GATEWAY_ALLOWED_HOSTS takes a comma-separated list)", h)
+	}
 	if _, _, err := SplitHostMaybePort(h); err != nil || strings.ContainsAny(h, "/?#@ ") {
 		return fmt.Errorf("--allowed-host %q: write a host name or host:port, such as gateway.example.com or gateway.example.com:8443, without scheme or path", h)
 	}

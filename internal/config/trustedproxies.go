@@ -13,6 +13,10 @@ import (
 func ParseTrustedProxies(list []string) ([]netip.Prefix, error) {
 	out := make([]netip.Prefix, 0, len(list))
 	for _, raw := range list {
+		if strings.Contains(raw, ",") {
+			// GATEWAY_TRUSTED_PROXIES is split at commas; a flag's value is not.
+			return nil, fmt.Errorf("--%s %q: give one network or address per --%s and repeat the flag for several (GATEWAY_TRUSTED_PROXIES takes a comma-separated list)", flagTrustedProxies, raw, flagTrustedProxies)
+		}
 		p, err := parseProxy(strings.TrimSpace(raw))
 		if err != nil {
 			return nil, fmt.Errorf("--%s %q: %w; write a network such as 10.0.0.0/8 or fd00::/8, or one address (GATEWAY_TRUSTED_PROXIES sets it too, comma-separated)", flagTrustedProxies, raw, err)

@@ -95,6 +95,8 @@ func TestValidate(t *testing.T) {
 		{"allowed host with scheme", ModeServe, func(c *Config) { c.AllowedHosts = []string{"https://gw.example.com"} }, "without scheme or path"},
 		{"trusted proxies ok", ModeServe, func(c *Config) { c.TrustedProxies = []string{"10.0.0.0/8", "fd00::/8", "192.0.2.7", "::1"} }, ""},
 		{"trusted proxy not a network", ModeServe, func(c *Config) { c.TrustedProxies = []string{"ingress.local"} }, "--trusted-proxies"},
+		{"trusted proxies in one flag value", ModeServe, func(c *Config) { c.TrustedProxies = []string{"10.0.0.0/8,fd00::/8"} }, "repeat the flag for several"},
+		{"allowed hosts in one flag value", ModeServe, func(c *Config) { c.AllowedHosts = []string{"a.example.com,b.example.com"} }, "repeat the flag for several"},
 		{"trusted proxy bad prefix", ModeServe, func(c *Config) { c.TrustedProxies = []string{"10.0.0.0/33"} }, "CIDR"},
 		{"trusted proxy with zone", ModeServe, func(c *Config) { c.TrustedProxies = []string{"fe80::1%eth0"} }, "--trusted-proxies"},
 		{"public url ok", ModeServe, func(c *Config) { c.PublicURL = "https://gw.example.com/dagu/" }, ""},
