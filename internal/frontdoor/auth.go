@@ -137,8 +137,24 @@ func writeJSONText(w http.ResponseWriter, status int, v any) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Cache-Control", "no-store")
+	closeAfterError(w, status)
 	w.WriteHeader(status)
 	_, _ = w.Write(body.Bytes())
+}
+
+// closeAfterError ends the connection after an error answer. The front
+// door's refusals come before the request's body is read, and net/http
+// otherwise reads what is left of a small body before it sends the answer
+// and again before it lets the connection go, so a declared body that
+// never came kept the connection serving until the read timeout: about
+// 2,000 of them (made-up keys, or none) kept every new connection out of
+// a server bounded to that many (connGuard). The read deadline ends that
+// wait at once; the answer's write is not affected.
+func closeAfterError(w http.ResponseWriter, status int) {
+	if status >= http.StatusBadRequest {
+		w.Header().Set("Connection", "close")
+		_ = http.NewResponseController(w).SetReadDeadline(time.Now())
+	}
 }
 
 // bearerToken extracts the token of an "Authorization: Bearer <token>"

@@ -7,8 +7,12 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/membudget"
 )
 
 // TestConnGuardKeepsConnectionsBounded: connections that never send their
@@ -65,5 +69,57 @@ func TestConnGuardKeepsConnectionsBounded(t *testing.T) {
 	guard.mu.Unlock()
 	if open > limit {
 		t.Errorf("%d connections open, want at most %d", open, limit)
+	}
+}
+
+// TestRefusalsDoNotWaitForTheBody: a refusal the front door makes before
+// reading the body (no token, no key, a body too large for an unverified
+// caller, a spent memory budget) is sent at once and ends the connection,
+// even when the declared body never comes: net/http would otherwise read
+// the rest of a small body first, keeping the connection serving (and
+// out of connGuard's reach) until the read timeout.
+func TestRefusalsDoNotWaitForTheBody(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		opts   func(*Options)
+		head   string
+		status string
+	}{
+		{"no token", func(o *Options) { o.Tokens = []string{"a-long-enough-inbound-token"} }, "Content-Length: 100\r\n", "401"},
+		{"no key", func(o *Options) { o.Passthrough, o.Verify = true, goodKeyVerifier(nil) }, "Content-Length: 100\r\n", "401"},
+		{"unverified body too large", func(o *Options) { o.Passthrough, o.Verify = true, goodKeyVerifier(nil) },
+			"Authorization: Bearer made-up\r\nContent-Length: 9000\r\n", "413"},
+		{"budget spent", func(o *Options) { o.Memory = membudget.New("test", 1) }, "Content-Length: 100\r\n", "503"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			o := Options{MCP: http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}), Listen: "127.0.0.1:0"}
+			tt.opts(&o)
+			front, err := New(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ts := httptest.NewServer(front)
+			t.Cleanup(ts.Close)
+			c, err := net.Dial("tcp", ts.Listener.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			host := ts.Listener.Addr().String()
+			if _, err := io.WriteString(c, "POST /mcp HTTP/1.1\r\nHost: "+host+"\r\nContent-Type: application/json\r\n"+tt.head+"\r\n"); err != nil {
+				t.Fatal(err)
+			}
+			_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+			answer, err := io.ReadAll(c)
+			if err != nil {
+				t.Fatalf("no answer and no close while the body is missing: %v (read %q)", err, answer)
+			}
+			if !strings.HasPrefix(string(answer), "HTTP/1.1 "+tt.status+" ") {
+				t.Fatalf("answer %q, want %s", answer, tt.status)
+			}
+		})
 	}
 }

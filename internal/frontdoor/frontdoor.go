@@ -214,6 +214,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Cache-Control", "no-store")
+	closeAfterError(w, status)
 	w.WriteHeader(status)
 	_, _ = w.Write(append(data, '\n'))
 }
