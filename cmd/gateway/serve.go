@@ -81,6 +81,7 @@ func serveHTTP(ctx context.Context, cfg config.Config, log *slog.Logger, getenv 
 	srv := frontdoor.NewServer(frontdoor.ServerOptions{Addr: cfg.Listen, Handler: handler, Logger: log, ShutdownTimeout: cfg.ShutdownTimeout})
 	log.Info("gateway serving", "listen", cfg.Listen, "dagu", cfg.DaguURL, "version", version, "inbound_auth", len(tokens) > 0, "upstream_auth", cfg.UpstreamAuth)
 	warnWithoutKey(log, cfg)
+	warnMisleadingSettings(log, cfg, proxies)
 	gcpolicy.Log(log, cfg.GCHeapFloor, getenv)
 	if ln != nil {
 		return srv.Serve(ctx, ln)
