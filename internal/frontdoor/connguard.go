@@ -17,8 +17,8 @@ import (
 const maxConnections = 2048
 
 // connGuard keeps the open connections within a bound without refusing a
-// newcomer: when one too many is open, the oldest connection that has not
-// sent a request yet is closed (a caller that is slow to send its headers
+// newcomer: when one too many is open, the oldest other connection that
+// has not sent a request yet is closed (a caller that is slow to send its headers
 // is the likeliest attacker; a real client sends them within
 // milliseconds), else the oldest idle keep-alive connection (its client
 // just dials again). Connections serving a request are never closed. It is
@@ -43,10 +43,12 @@ func (g *connGuard) track(c net.Conn, state http.ConnState) {
 	switch state {
 	case http.StateNew:
 		g.open++
-		g.where[c] = g.fresh.PushBack(c)
 		if g.open > g.max {
+			// Chosen before the newcomer joins the list: it would be the
+			// only silent connection when idle ones fill the bound.
 			evict = g.oldestEvictable()
 		}
+		g.where[c] = g.fresh.PushBack(c)
 	case http.StateActive:
 		g.forget(c)
 	case http.StateIdle:

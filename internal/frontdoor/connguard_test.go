@@ -123,3 +123,46 @@ func TestRefusalsDoNotWaitForTheBody(t *testing.T) {
 		})
 	}
 }
+
+// TestConnGuardNeverClosesTheNewcomer: with the bound reached by idle
+// keep-alive connections, a new connection closes the oldest of them, not
+// itself (5,000 idle connections, each after one GET /healthz, left a new
+// caller 2 of 79 requests).
+func TestConnGuardNeverClosesTheNewcomer(t *testing.T) {
+	t.Parallel()
+	const limit = 4
+	guard := newConnGuard(limit)
+	srv := &http.Server{
+		Handler:   http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok") }),
+		ConnState: guard.track,
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Shutdown(context.Background()) })
+	addr := ln.Addr().String()
+	for range limit {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = c.Close() })
+		if _, err := io.WriteString(c, "GET / HTTP/1.1\r\nHost: "+addr+"\r\n\r\n"); err != nil {
+			t.Fatal(err)
+		}
+		_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		if _, err := c.Read(make([]byte, 512)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 5 * time.Second}
+	for i := range 3 {
+		resp, err := client.Get("http://" + addr + "/")
+		if err != nil {
+			t.Fatalf("request %d with %d idle connections open: %v", i, limit, err)
+		}
+		resp.Body.Close()
+	}
+}
