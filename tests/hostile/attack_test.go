@@ -197,8 +197,8 @@ func TestIssue28Attacks(t *testing.T) {
 			slowHeaders(ctx, a.g.base, 1000)
 		}},
 		// As many connections as a default file limit lets one client
-		// open: nothing bounds the connections a gateway accepts, and
-		// each costs memory for as long as its headers take (10 s).
+		// open, each costing memory for as long as its headers take
+		// (10 s) unless the server bounds the connections it keeps.
 		{name: "own: 18,000 connections with unfinished headers", hostile: func(ctx context.Context, a *arena) {
 			a.t.Logf("%d connections opened", slowHeaders(ctx, a.g.base, 18_000))
 		}},
