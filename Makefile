@@ -26,6 +26,7 @@ BENCH_RT_DELAY        ?= 50ms
 BENCH_RT_READS        ?= 5
 BENCH_RT_PORTS        ?= 18290 18291 18292
 BENCH_RT_GATEWAY      ?=
+BENCH_RT_GATEWAY_FLAGS ?= --cache-ttl 0 --list-cache-ttl 0 --run-cache-size 0
 BENCH_RT_MIX          ?= dags,dag,dag_spec,runs,run,run_latest,step_log,step_log_latest,foreach_items,foreach_items_latest,foreach_item,run_logs,run_logs_latest,dag_missing,wiki
 
 .PHONY: help build test lint generate check-generate demo bench loadtest bench-dagu bench-roundtrips fuzz docker clean deploy-check release-snapshot hostile
@@ -143,7 +144,8 @@ bench-dagu: ## Compare the gateway with a real Dagu's built-in /mcp: DAGU_URL= D
 # BENCH_RT_READS reads of each BENCH_RT_MIX target. Against DAGU_URL with
 # DAGU_REST_KEY when given, else against the demo's fake Dagu (current
 # release, with the foreach routes). BENCH_RT_GATEWAY names a gateway binary
-# built elsewhere (an older commit, to compare). BENCHMARKS.md has the figures.
+# built elsewhere (an older commit, to compare); BENCH_RT_GATEWAY_FLAGS= (empty)
+# serves it with its default caches. BENCHMARKS.md has the figures.
 bench-roundtrips: export DAGU_API_KEY := $(DAGU_REST_KEY)
 bench-roundtrips: ## Round trips per read with BENCH_RT_DELAY added per Dagu request: [DAGU_URL= DAGU_REST_KEY=] (else the demo's fake Dagu; BENCH_RT_MIX, _READS, _PORTS)
 	@dir="$$(mktemp -d)"; pids=""; \
@@ -168,7 +170,7 @@ bench-roundtrips: ## Round trips per read with BENCH_RT_DELAY added per Dagu req
 		-dag $(BENCH_DAGU_DAG) -step $(BENCH_DAGU_STEP) -mix $(BENCH_RT_MIX) & load=$$!; pids="$$pids $$load"; \
 	for _ in $$(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$$proxy) 2>/dev/null && break; sleep 0.1; done; \
 	DAGU_URL=http://127.0.0.1:$$proxy "$$gw" serve --listen 127.0.0.1:$$gateway --log-level warn \
-		--cache-ttl 0 --list-cache-ttl 0 --run-cache-size 0 2>"$$dir/gateway.err" & pids="$$pids $$!"; \
+		$(BENCH_RT_GATEWAY_FLAGS) 2>"$$dir/gateway.err" & pids="$$pids $$!"; \
 	wait $$load
 
 fuzz: ## Fuzz every Fuzz target for FUZZTIME each (default 10s)
