@@ -85,6 +85,10 @@ func (c *Client) api() *gen.Client { return c.apis[c.APIBase()] }
 // KeyFingerprint identifies the API key in use (see KeyFingerprint).
 func (c *Client) KeyFingerprint() string { return c.cfg.Key.Fingerprint() }
 
+// Passthrough reports whether requests carry each caller's own credential
+// (and so none outside a caller's request).
+func (c *Client) Passthrough() bool { return c.cfg.Passthrough }
+
 // Fingerprint identifies the credential a request in ctx is sent with: the
 // caller's own in passthrough mode, else the configured key. Caches key on
 // it so that no answer is ever served across credentials.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -236,7 +237,7 @@ func (a *Adapter) refreshLoop(ctx context.Context) {
 	defer ticker.Stop()
 	for {
 		if _, err := a.Refresh(ctx); err != nil && ctx.Err() == nil {
-			a.log.Warn("detecting the Dagu server's capabilities failed", "error", err)
+			a.logDetectionFailure(ctx, err)
 		}
 		select {
 		case <-ctx.Done():
@@ -244,6 +245,18 @@ func (a *Adapter) refreshLoop(ctx context.Context) {
 		case <-ticker.C:
 		}
 	}
+}
+
+// logDetectionFailure warns of a failed background detection, except the
+// one a passthrough gateway expects: without a caller's key a Dagu that
+// requires one answers 401, and the first caller's key detects again.
+func (a *Adapter) logDetectionFailure(ctx context.Context, err error) {
+	var rerr *restclient.Error
+	if a.client.Passthrough() && errors.As(err, &rerr) && rerr.Status == http.StatusUnauthorized {
+		a.log.InfoContext(ctx, "Dagu's capabilities will be detected with the first caller's key (passthrough: Dagu answers 401 without one)")
+		return
+	}
+	a.log.WarnContext(ctx, "detecting the Dagu server's capabilities failed", "error", err)
 }
 
 // Capabilities returns the last successful detection; ok is false when

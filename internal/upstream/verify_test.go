@@ -5,6 +5,7 @@ package upstream
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"testing"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
@@ -12,6 +13,7 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
+	"github.com/dagu-mcp-gateway/gateway/internal/testkit"
 )
 
 // TestPassthroughLearnsTheReleaseFromTheFirstAcceptedKey: a passthrough
@@ -93,5 +95,38 @@ func TestCheckCredentialWhenDaguIsDown(t *testing.T) {
 	// The REST client's error stays the cause, for logs and errors.As.
 	if re, ok := restclient.AsError(err); !ok || re.Status != 0 || re.Route == "" {
 		t.Errorf("err = %v, want the REST client's network error as its cause", err)
+	}
+}
+
+// TestPassthroughStartupDetectionIsNoWarning: a passthrough gateway's
+// detection without a caller's key meets Dagu's 401, which it expects (the
+// first caller's key detects again): an info line, not a warning, as the
+// same failure with the gateway's own key is.
+func TestPassthroughStartupDetectionIsNoWarning(t *testing.T) {
+	t.Parallel()
+	_, url := fakedagutest.Start(t, fakedagu.Options{APIKey: fakedagutest.APIKey})
+	for _, passthrough := range []bool{true, false} {
+		client, err := restclient.New(restclient.Config{BaseURL: url, Passthrough: passthrough})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var logs testkit.LogBuffer
+		a, err := NewAdapter(AdapterOptions{Client: client, Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = a.Refresh(context.Background())
+		if err == nil {
+			t.Fatal("a detection without a key succeeded")
+		}
+		a.logDetectionFailure(context.Background(), err)
+		want := "WARN"
+		if passthrough {
+			want = "INFO"
+		}
+		lines := logs.JSONLines(t)
+		if len(lines) != 1 || lines[0]["level"] != want {
+			t.Errorf("passthrough %v: %v, want one %s line", passthrough, lines, want)
+		}
 	}
 }
