@@ -65,8 +65,8 @@ func TestRedisCacheIsSharedAcrossReplicasAndIsolatedByCredential(t *testing.T) {
 	srv := redistest.Start(t)
 	a, b := openReplica(t, srv), openReplica(t, srv)
 	ctx := context.Background()
-	alice := Key{Kind: "run", Fingerprint: "0123456789abcdef", Parts: []string{"nightly", "run-1"}}
-	bob := Key{Kind: "run", Fingerprint: "fedcba9876543210", Parts: []string{"nightly", "run-1"}}
+	alice := Key{Kind: "run", Fingerprint: "0123456789abcdef0123456789abcdef", Parts: []string{"nightly", "run-1"}}
+	bob := Key{Kind: "run", Fingerprint: "fedcba9876543210fedcba9876543210", Parts: []string{"nightly", "run-1"}}
 	a.Set(ctx, alice, []byte(`{"status":"succeeded"}`), time.Minute)
 	if v, ok := b.Get(ctx, alice); !ok || string(v) != `{"status":"succeeded"}` {
 		t.Fatalf("replica b Get = %q, %v; want replica a's value", v, ok)
