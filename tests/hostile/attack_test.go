@@ -243,6 +243,21 @@ func TestIssue28Attacks(t *testing.T) {
 				longQuery(ctx, a.g.base, madeUpKey())
 			})
 		}},
+		// Before the memory shares (f092ea7): the verified caller read 1
+		// of 93 times here, the rest 503 (the memory budget was spent).
+		{name: "own: 2,200 declared bodies that never come, made-up bearers", hostile: func(ctx context.Context, a *arena) {
+			workers(ctx, 2200, func(ctx context.Context, _ int) { declaredBodyNeverSent(ctx, a.g.base, madeUpKey(), 8<<10) })
+		}},
+		// Before the memory shares (f092ea7): 1 of 99 reads, the rest 503.
+		{name: "own: declared bodies that never come, one ordinary key", hostile: func(ctx context.Context, a *arena) {
+			workers(ctx, 91, func(ctx context.Context, seq int) {
+				length := 8 << 10
+				if seq%91 < 11 {
+					length = 1 << 20
+				}
+				declaredBodyNeverSent(ctx, a.g.base, a.attacker, length)
+			})
+		}},
 	}
 	for _, at := range attacks {
 		t.Run(at.name, func(t *testing.T) { runAttack(t, at) })

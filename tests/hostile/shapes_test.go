@@ -145,3 +145,27 @@ func longQuery(ctx context.Context, base, bearer string) {
 		res.Body.Close()
 	}
 }
+
+// declaredBodyNeverSent sends a request whose headers declare a body of
+// length bytes that never comes, and holds the connection until the
+// gateway answers or ctx ends; after an answer it waits 50 ms before the
+// worker's next call.
+func declaredBodyNeverSent(ctx context.Context, base, bearer string, length int) {
+	conn, err := net.DialTimeout("tcp", hostOf(base), 5*time.Second)
+	if err != nil {
+		sleep(ctx, 100*time.Millisecond)
+		return
+	}
+	defer conn.Close()
+	if _, err := io.WriteString(conn, requestHead(base, bearer, fmt.Sprintf("Content-Length: %d\r\n\r\n", length))); err != nil {
+		return
+	}
+	buf := make([]byte, 512)
+	for ctx.Err() == nil {
+		_ = conn.SetReadDeadline(time.Now().Add(time.Second))
+		if _, err := conn.Read(buf); err == nil || !isTimeout(err) {
+			sleep(ctx, 50*time.Millisecond)
+			return
+		}
+	}
+}
