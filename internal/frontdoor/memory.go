@@ -40,6 +40,7 @@ func admitMemory(h http.Handler, budget *membudget.Budget, maxBody int64, passth
 		n := requestReserve(r.ContentLength, bodyBound(r, maxBody))
 		share := shareOf(r, passthrough)
 		if !shares.take(share, n) {
+			budget.CountRefusal()
 			refuseBusy(w)
 			return
 		}

@@ -282,5 +282,8 @@ func holdRequests(t *testing.T, hog string) int {
 	if code := post("dagu_good"); code != http.StatusOK {
 		t.Errorf("with %d requests of %s held, a verified caller's request answered %d, want 200", held, hog, code)
 	}
+	if budget.Refusals() != 1 {
+		t.Errorf("the budget counted %d refusals, want the share's 1", budget.Refusals())
+	}
 	return held
 }

@@ -73,6 +73,15 @@ func (b *Budget) TryTake(n int64) bool {
 	}
 }
 
+// CountRefusal counts a refusal made for the budget by a bound within it
+// (a caller's share of it), so Refusals shows every request it turned
+// away.
+func (b *Budget) CountRefusal() {
+	if b != nil {
+		b.refusals.Add(1)
+	}
+}
+
 // Give returns n bytes taken before.
 func (b *Budget) Give(n int64) {
 	if b == nil || n <= 0 {
