@@ -22,18 +22,7 @@ import (
 func TestConnGuardKeepsConnectionsBounded(t *testing.T) {
 	t.Parallel()
 	const limit = 8
-	guard := newConnGuard(limit)
-	srv := &http.Server{
-		Handler:           http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok") }),
-		ReadHeaderTimeout: time.Minute,
-		ConnState:         guard.track,
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = srv.Serve(ln) }()
-	t.Cleanup(func() { _ = srv.Shutdown(context.Background()) })
+	guard, ln := guardedServer(t, limit)
 
 	var silent []net.Conn
 	for range 3 * limit {
@@ -131,17 +120,7 @@ func TestRefusalsDoNotWaitForTheBody(t *testing.T) {
 func TestConnGuardNeverClosesTheNewcomer(t *testing.T) {
 	t.Parallel()
 	const limit = 4
-	guard := newConnGuard(limit)
-	srv := &http.Server{
-		Handler:   http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok") }),
-		ConnState: guard.track,
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = srv.Serve(ln) }()
-	t.Cleanup(func() { _ = srv.Shutdown(context.Background()) })
+	_, ln := guardedServer(t, limit)
 	addr := ln.Addr().String()
 	for range limit {
 		c, err := net.Dial("tcp", addr)
@@ -165,4 +144,23 @@ func TestConnGuardNeverClosesTheNewcomer(t *testing.T) {
 		}
 		resp.Body.Close()
 	}
+}
+
+// guardedServer serves "ok" on a loopback listener with a connGuard of
+// limit connections, until the test ends.
+func guardedServer(t *testing.T, limit int) (*connGuard, net.Listener) {
+	t.Helper()
+	guard := newConnGuard(limit)
+	srv := &http.Server{
+		Handler:           http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok") }),
+		ReadHeaderTimeout: time.Minute,
+		ConnState:         guard.track,
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Shutdown(context.Background()) })
+	return guard, ln
 }
