@@ -154,7 +154,7 @@ func newWithAuth(o Options, auth *tokenAuth, logger *slog.Logger) (http.Handler,
 	}
 
 	maxBody := orDefault(o.MaxBodyBytes, defaultMaxBodyBytes)
-	mcp := protect(chooseOutput(limitBody(admitMemory(refuseBatches(o.MCP), o.Memory, maxBody, o.Passthrough), maxBody)))
+	mcp := protect(chooseOutput(limitBody(admitMemory(refuseBatches(o.MCP), o.Memory, maxBody), maxBody)))
 	mux := http.NewServeMux()
 	for _, method := range []string{http.MethodPost, http.MethodGet, http.MethodDelete} {
 		mux.Handle(method+" /mcp", mcp)

@@ -24,21 +24,21 @@ const (
 // admitMemory reserves an /mcp request's memory before any of it is read:
 // a request that does not fit answers 503 with Retry-After at once and is
 // never queued. It must also fit its caller's share (see memoryShares):
-// in passthrough no one caller, and not all strangers together, can spend
-// the budget of the others. The reservation rides in the request's
+// no one caller, and not all strangers together, can spend the budget of
+// the others. The reservation rides in the request's
 // context, where the tool grows it for the answer it builds, and is
 // released when the handler returns: after the answer is written, when the client went away,
 // or when the handler panicked. The answer is written in chunks, each
 // with its own write deadline (see chunkedWriter), so a client that stops
 // reading gives its reservation back within one chunk's deadline.
-func admitMemory(h http.Handler, budget *membudget.Budget, maxBody int64, passthrough bool) http.Handler {
+func admitMemory(h http.Handler, budget *membudget.Budget, maxBody int64) http.Handler {
 	if budget == nil {
 		return h
 	}
 	shares := newMemoryShares(budget.Limit(), requestReserve(maxBody, maxBody))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := requestReserve(r.ContentLength, bodyBound(r, maxBody))
-		share := shareOf(r, passthrough)
+		share := shareOf(r)
 		if !shares.take(share, n) {
 			budget.CountRefusal()
 			refuseBusy(w)

@@ -203,33 +203,48 @@ func TestAnswersAreWrittenInChunksWithDeadlines(t *testing.T) {
 // such request spent the whole default budget.
 func TestNoCallerCanSpendAnothersMemory(t *testing.T) {
 	t.Parallel()
-	for _, hog := range []string{"made-up", "dagu_hog"} {
-		t.Run(hog, func(t *testing.T) {
+	passthrough := func(o *Options) {
+		o.Passthrough = true
+		o.Verify = func(_ context.Context, credential, _ string) (reqctx.Trust, string) {
+			if strings.HasPrefix(credential, "dagu_") {
+				return reqctx.TrustVerified, "key:" + credential
+			}
+			return reqctx.TrustRefused, "unverified:192.0.2.1"
+		}
+	}
+	// The attack reviewer's case: one inbound token holder's held
+	// requests left the other token holders 1 of 80 reads.
+	tokens := func(o *Options) { o.Tokens = []string{"dagu_hog-token-0123", "dagu_good"} }
+	tests := []struct {
+		name, hog, good string
+		mode            func(*Options)
+	}{
+		{"passthrough, made-up key", "made-up", "dagu_good", passthrough},
+		{"passthrough, one ordinary key", "dagu_hog", "dagu_good", passthrough},
+		{"inbound tokens, one token holder", "dagu_hog-token-0123", "dagu_good", tokens},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			held := holdRequests(t, hog)
+			held := holdRequests(t, tt.hog, tt.good, tt.mode)
 			if held == 0 || held >= 8 {
-				t.Fatalf("%s held %d requests in a budget of 8", hog, held)
+				t.Fatalf("%s held %d requests in a budget of 8", tt.hog, held)
 			}
 		})
 	}
 }
 
-// holdRequests serves a passthrough front door whose budget takes 8
-// requests of unknown length, sends requests of hog that the handler
-// holds until one is refused, then checks that a verified caller is still
-// served; it returns how many of hog's requests were held.
-func holdRequests(t *testing.T, hog string) int {
+// holdRequests serves a front door (in the mode mode sets) whose budget
+// takes 8 requests of unknown length, sends requests of hog that the
+// handler holds until one is refused, then checks that the verified
+// caller good is still served; it returns how many of hog's requests were
+// held.
+func holdRequests(t *testing.T, hog, good string, mode func(*Options)) int {
 	const maxBody = 8 << 10
 	budget := membudget.New("test", 8*requestReserve(maxBody, maxBody))
 	release, entered := make(chan struct{}), make(chan struct{}, 64)
-	front, err := New(Options{
-		Listen: "127.0.0.1:0", Memory: budget, MaxBodyBytes: maxBody, Passthrough: true,
-		Verify: func(_ context.Context, credential, _ string) (reqctx.Trust, string) {
-			if strings.HasPrefix(credential, "dagu_") {
-				return reqctx.TrustVerified, "key:" + credential
-			}
-			return reqctx.TrustRefused, "unverified:192.0.2.1"
-		},
+	o := Options{
+		Listen: "127.0.0.1:0", Memory: budget, MaxBodyBytes: maxBody,
 		MCP: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Header.Get("Authorization") == "Bearer "+hog {
 				entered <- struct{}{}
@@ -237,7 +252,9 @@ func holdRequests(t *testing.T, hog string) int {
 			}
 			w.WriteHeader(http.StatusOK)
 		}),
-	})
+	}
+	mode(&o)
+	front, err := New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +296,7 @@ func holdRequests(t *testing.T, hog string) int {
 		}
 		break
 	}
-	if code := post("dagu_good"); code != http.StatusOK {
+	if code := post(good); code != http.StatusOK {
 		t.Errorf("with %d requests of %s held, a verified caller's request answered %d, want 200", held, hog, code)
 	}
 	if budget.Refusals() != 1 {

@@ -9,10 +9,10 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 )
 
-// memoryShareDivisor: in passthrough, the requests of one verified caller
-// (as the trust decision names it), and those of all unverified callers
-// together, reserve within this fraction of the memory budget, besides the
-// budget itself. A request whose declared body never comes holds its
+// memoryShareDivisor: the requests of one verified caller (as the trust
+// decision names it: whose Dagu key in passthrough, which inbound token
+// otherwise), and those of all unverified callers together, reserve within
+// this fraction of the memory budget, besides the budget itself. A request whose declared body never comes holds its
 // reservation until the server's read timeout, so without shares a
 // stranger's made-up keys, or one ordinary key, holding enough of them
 // open refuse every other caller.
@@ -37,18 +37,19 @@ func newMemoryShares(budget, largest int64) *memoryShares {
 	return &memoryShares{limit: max(budget/memoryShareDivisor, largest), held: map[string]int64{}}
 }
 
-// shareOf is the share r's admission counts against, "" for none: outside
-// passthrough a verified caller's request (an inbound token, or the local
-// user) has no share, since a team may share one token.
-func shareOf(r *http.Request, passthrough bool) string {
+// shareOf is the share r's admission counts against, "" for none: the
+// local user of a loopback gateway without tokens (anonymousCaller) has
+// the whole budget. Callers who share one inbound token share its share,
+// so a team that wants its members kept apart gives each its own token.
+func shareOf(r *http.Request) string {
 	info, _ := reqctx.From(r.Context())
 	switch {
 	case info.Trust != reqctx.TrustVerified:
 		return unverifiedShare
-	case passthrough:
-		return "caller:" + info.Caller
+	case info.Caller == anonymousCaller:
+		return ""
 	}
-	return ""
+	return "caller:" + info.Caller
 }
 
 // take reserves n bytes of share when they fit within its limit.

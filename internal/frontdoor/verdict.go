@@ -32,7 +32,7 @@ type verdictKey struct{}
 // token check of a request.
 func (a *tokenAuth) checkToken(authorization string) authVerdict {
 	if !a.enabled() {
-		return authVerdict{accepted: true, caller: "anonymous"}
+		return authVerdict{accepted: true, caller: anonymousCaller}
 	}
 	token, sent := bearerToken(authorization)
 	if !sent {
@@ -71,3 +71,7 @@ func (v authVerdict) trust() reqctx.Trust {
 	}
 	return reqctx.TrustUnchecked
 }
+
+// anonymousCaller names the local user of a loopback gateway without
+// inbound tokens.
+const anonymousCaller = "anonymous"
