@@ -4,6 +4,7 @@ package frontdoor
 
 import (
 	"container/list"
+	"context"
 	"net"
 	"net/http"
 	"sync"
@@ -23,17 +24,55 @@ const maxConnections = 2048
 // milliseconds), else the oldest idle keep-alive connection (its client
 // just dials again). Connections serving a request are never closed. It is
 // the http.Server's ConnState hook.
+//
+// A connection whose answer ends it (a front-door refusal sends
+// Connection: close) still counts while net/http waits for the client to
+// read the answer before closing it (half a second); such connections are
+// closed first, so a flood of refused requests cannot push out a verified
+// caller's idle keep-alive connection (its next request would fail).
 type connGuard struct {
-	max   int
-	mu    sync.Mutex
-	open  int
-	fresh *list.List // connections that have not sent a request, oldest first
-	idle  *list.List // idle keep-alive connections, oldest first
-	where map[net.Conn]*list.Element
+	max     int
+	mu      sync.Mutex
+	open    int
+	closing *list.List // connections whose answer ends them, oldest first
+	fresh   *list.List // connections that have not sent a request, oldest first
+	idle    *list.List // idle keep-alive connections, oldest first
+	where   map[net.Conn]*list.Element
 }
 
 func newConnGuard(max int) *connGuard {
-	return &connGuard{max: max, fresh: list.New(), idle: list.New(), where: map[net.Conn]*list.Element{}}
+	return &connGuard{max: max, closing: list.New(), fresh: list.New(), idle: list.New(), where: map[net.Conn]*list.Element{}}
+}
+
+// connKey is the context key of the connection a request came on.
+type connKey struct{}
+
+// guardedConn is a connection and the guard that follows it.
+type guardedConn struct {
+	guard *connGuard
+	conn  net.Conn
+}
+
+// connContext is the http.Server's ConnContext hook: every request on c
+// can tell the guard that its answer ends c (markClosing).
+func (g *connGuard) connContext(ctx context.Context, c net.Conn) context.Context {
+	return context.WithValue(ctx, connKey{}, guardedConn{guard: g, conn: c})
+}
+
+// markClosing tells the guard that r's answer ends its connection, which
+// makes the connection the first to close when the bound is reached.
+func markClosing(r *http.Request) {
+	if gc, ok := r.Context().Value(connKey{}).(guardedConn); ok {
+		gc.guard.closingNow(gc.conn)
+	}
+}
+
+// closingNow puts c on the list of connections closed first.
+func (g *connGuard) closingNow(c net.Conn) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.forget(c)
+	g.where[c] = g.closing.PushBack(c)
 }
 
 // track follows a connection through its states.
@@ -64,10 +103,10 @@ func (g *connGuard) track(c net.Conn, state http.ConnState) {
 	}
 }
 
-// oldestEvictable takes the oldest fresh, else the oldest idle connection
-// off its list.
+// oldestEvictable takes the oldest closing, else fresh, else idle
+// connection off its list.
 func (g *connGuard) oldestEvictable() net.Conn {
-	for _, l := range []*list.List{g.fresh, g.idle} {
+	for _, l := range []*list.List{g.closing, g.fresh, g.idle} {
 		if e := l.Front(); e != nil {
 			c := l.Remove(e).(net.Conn)
 			delete(g.where, c)
@@ -81,6 +120,7 @@ func (g *connGuard) oldestEvictable() net.Conn {
 func (g *connGuard) forget(c net.Conn) {
 	if e, ok := g.where[c]; ok {
 		// Remove leaves a list alone unless the element is in it.
+		g.closing.Remove(e)
 		g.fresh.Remove(e)
 		g.idle.Remove(e)
 		delete(g.where, c)

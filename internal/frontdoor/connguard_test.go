@@ -4,6 +4,7 @@ package frontdoor
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -163,4 +164,39 @@ func guardedServer(t *testing.T, limit int) (*connGuard, net.Listener) {
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(func() { _ = srv.Shutdown(context.Background()) })
 	return guard, ln
+}
+
+// TestConnGuardClosesEndingConnectionsFirst: at the bound, a connection
+// whose answer ends it (a refusal with Connection: close, which net/http
+// keeps for half a second) is closed before a verified caller's idle
+// keep-alive connection (a flood of refused 1 MiB bodies made the guard
+// close the victim's idle connection, and its next read failed with EOF:
+// 71 of 92 reads in CI).
+func TestConnGuardClosesEndingConnectionsFirst(t *testing.T) {
+	t.Parallel()
+	g := newConnGuard(2)
+	pipe := func() net.Conn {
+		a, b := net.Pipe()
+		t.Cleanup(func() { _ = a.Close(); _ = b.Close() })
+		return a
+	}
+	victim, refused, newcomer := pipe(), pipe(), pipe()
+	g.track(victim, http.StateNew)
+	g.track(victim, http.StateActive)
+	g.track(victim, http.StateIdle)
+	g.track(refused, http.StateNew)
+	g.track(refused, http.StateActive)
+	req := httptest.NewRequest(http.MethodPost, "/mcp", nil)
+	markClosing(req.WithContext(g.connContext(req.Context(), refused)))
+	g.track(newcomer, http.StateNew)
+	_ = refused.SetWriteDeadline(time.Now().Add(time.Second))
+	if _, err := refused.Write([]byte("x")); !errors.Is(err, io.ErrClosedPipe) {
+		t.Errorf("writing to the refused connection: %v, want it closed", err)
+	}
+	g.mu.Lock()
+	_, victimKept := g.where[victim]
+	g.mu.Unlock()
+	if !victimKept {
+		t.Error("the victim's idle connection was closed before the refused one")
+	}
 }

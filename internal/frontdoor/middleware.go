@@ -35,6 +35,9 @@ func observe(h http.Handler, logger *slog.Logger, sampler *logSampler) http.Hand
 					writeError(rec, http.StatusInternalServerError, "internal error")
 				}
 			}
+			if rec.Header().Get("Connection") == "close" {
+				markClosing(r) // see connGuard: closed first at the bound
+			}
 			level := requestLogLevel(r.URL.Path, rec.status())
 			if !logger.Enabled(r.Context(), level) {
 				return

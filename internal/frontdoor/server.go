@@ -54,6 +54,7 @@ func NewServer(o ServerOptions) *Server {
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	guard := newConnGuard(maxConnections)
 	return &Server{
 		server: &http.Server{
 			Addr:              o.Addr,
@@ -64,7 +65,8 @@ func NewServer(o ServerOptions) *Server {
 			IdleTimeout:       idleTimeout,
 			MaxHeaderBytes:    maxHeaderBytes,
 			ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
-			ConnState:         newConnGuard(maxConnections).track,
+			ConnState:         guard.track,
+			ConnContext:       guard.connContext,
 		},
 		shutdownTimeout: orDefault(o.ShutdownTimeout, defaultShutdownTimeout),
 		logger:          logger,
