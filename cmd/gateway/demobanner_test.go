@@ -5,6 +5,8 @@ package main
 import (
 	"context"
 	"io"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -66,10 +68,11 @@ func TestDemoBanner(t *testing.T) {
 
 func TestSelfCommand(t *testing.T) {
 	t.Parallel()
+	goRun := filepath.Join(os.TempDir(), "go-build123", "b001", "exe", "gateway") // what go run executes
 	for arg0, want := range map[string]string{
 		"dagu-mcp-gateway":                   "dagu-mcp-gateway",
 		"bin/dagu-mcp-gateway":               "bin/dagu-mcp-gateway",
-		"/tmp/go-build123/b001/exe/gateway":  "go run ./cmd/gateway",
+		goRun:                                "go run ./cmd/gateway",
 		"/home/me/my tools/dagu-mcp-gateway": `'/home/me/my tools/dagu-mcp-gateway'`,
 		"/opt/it's/dagu-mcp-gateway":         `'/opt/it'\''s/dagu-mcp-gateway'`,
 	} {
