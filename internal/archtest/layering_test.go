@@ -64,6 +64,9 @@ var rules = []rule{
 	// file, listen addresses, log levels) and nothing of Dagu or the tool.
 	{pkg: "internal/frontdoor", direct: []string{"internal/config", "internal/redact", "internal/reqctx", "internal/membudget"}},
 	{pkg: "internal/telemetry", direct: []string{"internal/config"}},
+	// The instances file and its pool know the configuration's URL rules
+	// and nothing of Dagu's API, the tool or the front door.
+	{pkg: "internal/instances", direct: []string{"internal/config"}},
 	// The healthcheck probe knows the listen address format, nothing else.
 	{pkg: "internal/healthcheck", direct: []string{"internal/config"}},
 	{pkg: "internal/gcpolicy", direct: []string{"internal/config"}},

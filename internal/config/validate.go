@@ -55,26 +55,33 @@ func (c Config) validateDagu(mode Mode) []error {
 // checkDaguURL accepts an absolute http(s) URL without credentials, query or
 // fragment, whose path is Dagu's base path rather than its REST path.
 func checkDaguURL(raw string) error {
+	return CheckDaguURLAs("--"+flagDaguURL, "--dagu-api-key-file", raw)
+}
+
+// CheckDaguURLAs applies the rules of --dagu-url to a Dagu base URL given
+// elsewhere (an instance of the instances file): label names where it was
+// given and keyHint where its key belongs, in the messages.
+func CheckDaguURLAs(label, keyHint, raw string) error {
 	u, err := url.Parse(raw)
 	switch {
 	case err != nil && !strings.Contains(raw, "://"):
 		// A host and port without a scheme (127.0.0.1:8080) does not even
 		// parse; say what is missing rather than Go's parser message.
-		return fmt.Errorf("--dagu-url %q must start with http:// or https://", raw)
+		return fmt.Errorf("%s %q must start with http:// or https://", label, raw)
 	case err != nil:
-		return fmt.Errorf("--dagu-url: %v", err)
+		return fmt.Errorf("%s: %v", label, err)
 	}
 	switch {
 	case u.Scheme != "http" && u.Scheme != "https":
-		return fmt.Errorf("--dagu-url %q must start with http:// or https://", raw)
+		return fmt.Errorf("%s %q must start with http:// or https://", label, raw)
 	case u.Host == "":
-		return fmt.Errorf("--dagu-url %q has no host: write it like https://dagu.example.com", raw)
+		return fmt.Errorf("%s %q has no host: write it like https://dagu.example.com", label, raw)
 	case u.User != nil:
-		return errors.New("--dagu-url must not contain credentials: remove user:password@ and use --dagu-api-key-file")
+		return fmt.Errorf("%s must not contain credentials: remove user:password@ and use %s", label, keyHint)
 	case strings.ContainsAny(raw, "?#"):
-		return fmt.Errorf("--dagu-url %q must not have a query or fragment: give only scheme, host and base path", raw)
+		return fmt.Errorf("%s %q must not have a query or fragment: give only scheme, host and base path", label, raw)
 	case strings.HasSuffix(u.Path, restAPIPath):
-		return fmt.Errorf("--dagu-url %q ends with %s: give Dagu's base URL without it; the gateway appends %s itself", raw, restAPIPath, restAPIPath)
+		return fmt.Errorf("%s %q ends with %s: give Dagu's base URL without it; the gateway appends %s itself", label, raw, restAPIPath, restAPIPath)
 	}
 	return nil
 }
