@@ -190,9 +190,11 @@ func TestHelmFullValues(t *testing.T) {
 	}
 
 	// Every setting names a chart value that values.yaml defines, and the
-	// full values render it, as an environment variable or as an argument;
-	// the two secret settings only in their file form.
+	// full values (or, for --instances, the instances values) render it, as
+	// an environment variable or as an argument; the two secret settings
+	// only in their file form.
 	defaults := loadChart(t).Values
+	instancesEnv := renderedEnv(t, filepath.Join(root, "deploy", "helm", "dagu-mcp-gateway", "ci", "instances-values.yaml"))
 	for _, s := range gatewaySettings(t, root) {
 		if s.chart == "" {
 			t.Errorf("flag --%s (%s) names no chart value in the settings table", s.flag, s.env)
@@ -203,11 +205,26 @@ func TestHelmFullValues(t *testing.T) {
 			continue // given as --dagu-api-key-file and --auth-token-file
 		}
 		_, inEnv := e[s.env]
+		if _, ok := instancesEnv[s.env]; ok {
+			inEnv = true
+		}
 		inArgs := slices.ContainsFunc(c.Args, func(a string) bool { return a == "--"+s.flag || strings.HasPrefix(a, "--"+s.flag+"=") })
 		if !inEnv && !inArgs {
 			t.Errorf("flag --%s (%s) has no chart value: full-values.yaml renders neither", s.flag, s.env)
 		}
 	}
+}
+
+// renderedEnv renders the chart with a values file and returns the
+// gateway container's environment.
+func renderedEnv(t *testing.T, valuesFile string) map[string]string {
+	t.Helper()
+	rendered, err := renderChart(t, loadChart(t), readValues(t, valuesFile))
+	if err != nil {
+		t.Fatalf("render with %s: %v", filepath.Base(valuesFile), err)
+	}
+	_, c := decodeRendered(t, rendered).gateway(t)
+	return env(c)
 }
 
 // isTable reports whether path names a map in values (PathValue finds
