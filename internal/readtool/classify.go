@@ -5,56 +5,26 @@ package readtool
 import (
 	"context"
 	"errors"
-	"fmt"
-	"net/http"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 )
-
-// statusCodes is the one table that maps an upstream HTTP status to a
-// contract code. 400 depends on the addressing mode and is handled apart;
-// every status not listed is an internal error.
-var statusCodes = map[int]Code{
-	http.StatusUnauthorized:          CodeUnauthenticated,
-	http.StatusForbidden:             CodeUnauthorized,
-	http.StatusNotFound:              CodeResourceNotFound,
-	http.StatusRequestTimeout:        CodeResourceUnavailable,
-	http.StatusTooManyRequests:       CodeResourceUnavailable,
-	499:                              CodeResourceUnavailable, // Dagu: request canceled
-	http.StatusBadGateway:            CodeResourceUnavailable,
-	http.StatusServiceUnavailable:    CodeResourceUnavailable,
-	http.StatusGatewayTimeout:        CodeResourceUnavailable,
-	http.StatusRequestEntityTooLarge: CodeResourceUnavailable,
-}
-
-// kindCodes maps the failures that carry no HTTP status. FailureHTTP goes
-// through statusCodes; input refusals depend on the addressing mode.
-var kindCodes = map[model.FailureKind]Code{
-	model.FailureTimeout:      CodeResourceUnavailable,
-	model.FailureCanceled:     CodeResourceUnavailable,
-	model.FailureNetwork:      CodeResourceUnavailable,
-	model.FailureTLS:          CodeResourceUnavailable,
-	model.FailureTooLarge:     CodeResourceUnavailable,
-	model.FailureUnsupported:  CodeResourceUnavailable,
-	model.FailureUnavailable:  CodeResourceUnavailable,
-	model.FailureCredentials:  CodeResourceUnavailable,
-	model.FailureNotFound:     CodeResourceNotFound,
-	model.FailureForbidden:    CodeUnauthorized,
-	model.FailureDecode:       CodeInternalError,
-	model.FailureInvalidInput: CodeInvalidToolInput,
-}
 
 // classify turns any error of a read into the contract's error object,
 // decorated with the call's target and URI. Causes are kept for the log:
 // an error the tool built itself keeps the cause it was built with (err is
 // that error or wraps it, so it cannot be its own cause).
-func classify(err error, c *call) *Error {
+func classify(err error, c *call) *Error { return classifyRead(err, c, false) }
+
+// classifyRead is classify for a read made with the gateway's own Dagu key
+// or, when callerKey, with the caller's (passthrough): the table's
+// messages then blame the caller's key, not the operator's.
+func classifyRead(err error, c *call, callerKey bool) *Error {
 	var e *Error
 	if errors.As(err, &e) {
 		decorate(e, c)
 		return e
 	}
-	e = classifyExternal(err, c)
+	e = classifyExternal(err, c, callerKey)
 	decorate(e, c)
 	return e.withCause(err)
 }
@@ -62,7 +32,7 @@ func classify(err error, c *call) *Error {
 // classifyExternal maps a failure a port reported, or the read's own end
 // (its deadline passed or the caller went away before any port said so).
 // Anything else is a bug of the gateway's own.
-func classifyExternal(err error, c *call) *Error {
+func classifyExternal(err error, c *call, callerKey bool) *Error {
 	f, ok := model.AsFailure(err)
 	if !ok {
 		f, ok = readEnded(err)
@@ -70,7 +40,7 @@ func classifyExternal(err error, c *call) *Error {
 	if !ok {
 		return internalError()
 	}
-	return fromFailure(f, c)
+	return fromFailure(f, c, callerKey)
 }
 
 // readEnded is the failure of a read whose context ended: one the caller
@@ -86,17 +56,18 @@ func internalError() *Error {
 	return newError(CodeInternalError, "The gateway failed unexpectedly while handling the read.")
 }
 
-// fromFailure maps one port failure through the tables above.
-func fromFailure(f *model.Failure, c *call) *Error {
-	code, ok := failureCode(f, c)
+// fromFailure maps one port failure through the table of failures.go.
+func fromFailure(f *model.Failure, c *call, callerKey bool) *Error {
+	row, ok := failureRowOf(f)
 	if !ok {
 		return internalError()
 	}
+	code := codeFor(row, c)
 	field := f.Field
 	if code == CodeResourceNotFound && field == "" {
 		field = defaultNotFoundField(c)
 	}
-	e := placeField(newError(code, failureMessage(code, f, c, field)), c, field)
+	e := placeField(newError(code, messageFor(row, f, c, field, callerKey)), c, field)
 	if f.RetryAfter > 0 {
 		e = e.withDetail("retryAfterMs", f.RetryAfter.Milliseconds())
 	}
@@ -117,70 +88,13 @@ func placeField(e *Error, c *call, field string) *Error {
 	return e
 }
 
-func failureCode(f *model.Failure, c *call) (Code, bool) {
-	var code Code
-	var ok bool
-	if f.Kind == model.FailureHTTP {
-		code, ok = statusCodes[f.Status]
-		if f.Status == http.StatusBadRequest {
-			code, ok = CodeInvalidToolInput, true
-		}
-	} else {
-		code, ok = kindCodes[f.Kind]
+// defaultNotFoundField names the input whose lookup failed when the
+// upstream did not say: the most specific identifier of the target.
+func defaultNotFoundField(c *call) string {
+	if c.spec.notFound == nil {
+		return ""
 	}
-	if code == CodeInvalidToolInput && c.mode == uriMode {
-		code = CodeInvalidResourceURI
-	}
-	return code, ok
-}
-
-// failureMessage is written by the gateway: Dagu's own text is logged,
-// never shown, because it can name server paths.
-func failureMessage(code Code, f *model.Failure, c *call, field string) string {
-	if f.Detail != "" {
-		return f.Detail
-	}
-	switch code {
-	case CodeUnauthenticated:
-		return "Dagu did not accept the gateway's credentials; the operator must check the gateway's Dagu API key."
-	case CodeUnauthorized:
-		if f.SurfaceDenied {
-			return "The gateway's Dagu API key lacks the rest_api surface; the operator must allow REST access for the key."
-		}
-		return "The gateway's Dagu credentials are not allowed to read this resource."
-	case CodeResourceNotFound:
-		return notFoundMessage(c, field)
-	case CodeInvalidToolInput, CodeInvalidResourceURI:
-		if f.Kind == model.FailureInvalidInput {
-			// The gateway's transport guard refused it: Dagu never saw it.
-			return "The gateway does not send this request to Dagu: a value in it cannot be sent safely."
-		}
-		if field != "" {
-			return fmt.Sprintf("Dagu rejected the value of %s.", field)
-		}
-		return "Dagu rejected the request's parameters."
-	case CodeInternalError:
-		return "Dagu's answer could not be read: it is not the JSON this route returns."
-	}
-	return unavailableMessage(f)
-}
-
-func unavailableMessage(f *model.Failure) string {
-	switch f.Kind {
-	case model.FailureTimeout:
-		return "Dagu did not answer within the gateway's upstream timeout; try again or narrow the query."
-	case model.FailureTooLarge:
-		return "Dagu's answer is larger than the gateway's response size limit; narrow the query (a smaller perPage, limit, tail or head)."
-	case model.FailureTLS:
-		return "The TLS handshake with Dagu failed; the operator must check the gateway's CA settings."
-	case model.FailureCredentials:
-		return "The gateway cannot read its Dagu API key file; the operator must check DAGU_API_KEY_FILE."
-	case model.FailureNetwork, model.FailureCanceled:
-		return "The gateway could not reach Dagu; try again shortly."
-	case model.FailureHTTP:
-		return fmt.Sprintf("Dagu is temporarily unavailable (HTTP %d); try again shortly.", f.Status)
-	}
-	return "The read cannot be served right now; try again shortly."
+	return c.spec.notFound(c)
 }
 
 // decorate adds the error object's optional `target` and `uri` where the

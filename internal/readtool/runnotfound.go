@@ -14,12 +14,23 @@ import (
 // (latest of a misspelled DAG is not "a DAG without runs"); when a step or
 // sub-run is missing, the message names the run the read resolved (not
 // "latest"), and close step names are suggested. All cost reads only on
-// the not-found path.
+// the not-found path, and they are part of answering the read (the run
+// handlers call explainRunNotFound), never of classifying its failure.
+
+// explainRunNotFound is how a run read answers a failure of its port: a
+// not-found failure it can explain becomes that explanation (an *Error);
+// any other failure is returned as it is, for the classifier.
+func (t *Tool) explainRunNotFound(ctx context.Context, c *call, err error) error {
+	if e := t.explainNotFound(ctx, c, err); e != nil {
+		return e
+	}
+	return err
+}
 
 // explainNotFound returns a better error for a run read's not-found
 // failure, or nil to keep the classified one.
 func (t *Tool) explainNotFound(ctx context.Context, c *call, err error) *Error {
-	if !model.IsNotFound(err) || !contains(c.spec.required, fDAGRunID) {
+	if !model.IsNotFound(err) {
 		return nil
 	}
 	if !t.dagExists(ctx, c) {

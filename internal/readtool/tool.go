@@ -16,7 +16,6 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/dagu-mcp-gateway/gateway/internal/model"
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
@@ -239,17 +238,7 @@ func (t *Tool) read(ctx context.Context, c *call) (_ any, e *Error) {
 	}()
 	data, err := c.spec.reader.read(t, ctx, c)
 	if err != nil {
-		f, isFailure := model.AsFailure(err)
-		e = t.explainNotFound(ctx, c, err)
-		if e != nil {
-			decorate(e, c)
-		} else {
-			e = classify(err, c)
-		}
-		if isFailure && t.passthrough {
-			blameCallerKey(e, f)
-		}
-		return nil, e
+		return nil, classifyRead(err, c, t.passthrough)
 	}
 	return data, nil
 }

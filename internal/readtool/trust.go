@@ -5,7 +5,6 @@ package readtool
 import (
 	"context"
 
-	"github.com/dagu-mcp-gateway/gateway/internal/model"
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 )
 
@@ -43,24 +42,4 @@ func (t *Tool) refuseUnverified(ctx context.Context, c *call) *Error {
 	}
 	decorate(e, c)
 	return e
-}
-
-// surfaceAdvice tells a passthrough caller what to do about its key.
-const surfaceAdvice = "Your Dagu API key lacks the rest_api surface; create one with the rest_api surface in Dagu (any role; viewer is enough) and send it as Authorization: Bearer <key>."
-
-// blameCallerKey rewrites, for a gateway that reads Dagu with each
-// caller's own key, the credential messages that would send the caller to
-// the operator: the key at fault is the caller's.
-func blameCallerKey(e *Error, f *model.Failure) {
-	if f == nil || f.Detail != "" {
-		return
-	}
-	switch {
-	case e.Code == CodeUnauthenticated:
-		e.Message = "Dagu did not accept your API key; check the key you send as Authorization: Bearer <key>."
-	case e.Code == CodeUnauthorized && f.SurfaceDenied:
-		e.Message = surfaceAdvice
-	case e.Code == CodeUnauthorized:
-		e.Message = "Your Dagu API key is not allowed to read this resource."
-	}
 }

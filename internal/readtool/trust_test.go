@@ -5,12 +5,10 @@ package readtool
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/dagu-mcp-gateway/gateway/internal/model"
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 )
 
@@ -99,30 +97,5 @@ func TestUnverifiedResourceRead(t *testing.T) {
 	_, err := tool.ReadResource(ctx, &mcp.ReadResourceRequest{Params: &mcp.ReadResourceParams{URI: "dagu://dags"}})
 	if err == nil || len(up.calls) != 0 {
 		t.Fatalf("an unverified resource read: err %v, %d upstream calls", err, len(up.calls))
-	}
-}
-
-// TestPassthroughBlamesTheCallersKey: Dagu's 401 and 403 for a verified
-// caller's read are about the caller's own key, not the operator's.
-func TestPassthroughBlamesTheCallersKey(t *testing.T) {
-	t.Parallel()
-	for _, tt := range []struct {
-		failure *model.Failure
-		want    string
-	}{
-		{&model.Failure{Kind: model.FailureHTTP, Status: http.StatusForbidden, SurfaceDenied: true}, surfaceAdvice},
-		{&model.Failure{Kind: model.FailureHTTP, Status: http.StatusUnauthorized}, "Dagu did not accept your API key; check the key you send as Authorization: Bearer <key>."},
-		{&model.Failure{Kind: model.FailureHTTP, Status: http.StatusForbidden}, "Your Dagu API key is not allowed to read this resource."},
-	} {
-		tool, up, _ := passthroughTool(t)
-		up.err = tt.failure
-		if e := errorOf(t, callAs(tool, reqctx.TrustVerified, `{"target":"dags"}`)); e.Message != tt.want {
-			t.Errorf("status %d: message %q, want %q", tt.failure.Status, e.Message, tt.want)
-		}
-	}
-	tool, up := newStubTool(t)
-	up.err = &model.Failure{Kind: model.FailureHTTP, Status: http.StatusForbidden, SurfaceDenied: true}
-	if e := errorOf(t, callJSON(t, tool, `{"target":"dags"}`)); e.Message == surfaceAdvice {
-		t.Errorf("the service mode blames the caller's key: %q", e.Message)
 	}
 }
