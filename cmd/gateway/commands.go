@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
-	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 	"github.com/dagu-mcp-gateway/gateway/internal/gcpolicy"
+	"github.com/dagu-mcp-gateway/gateway/internal/logging"
 )
 
 const rootLong = `dagu-mcp-gateway gives AI agents (any MCP client) safe, read-only access to a
@@ -103,7 +103,7 @@ Example:
   GATEWAY_AUTH_TOKENS=<long random token> dagu-mcp-gateway serve --listen 0.0.0.0:8090`,
 	}
 	return withConfig(cmd, env, config.ModeServe, func(cmd *cobra.Command, cfg config.Config) error {
-		return serveHTTP(cmd.Context(), cfg, newLogger(cfg, env.stderr), env.getenv, nil)
+		return serveHTTP(cmd.Context(), cfg, logging.Install(cfg, keySource(cfg), env.stderr), env.getenv, nil)
 	})
 }
 
@@ -119,40 +119,9 @@ Example client entry:
    "env": {"DAGU_URL": "https://dagu.example.com", "DAGU_API_KEY_FILE": "/path/to/key"}}`,
 	}
 	return withConfig(cmd, env, config.ModeStdio, func(cmd *cobra.Command, cfg config.Config) error {
-		return serveStdio(cmd.Context(), cfg, newLogger(cfg, env.stderr), env)
+		return serveStdio(cmd.Context(), cfg, logging.Install(cfg, keySource(cfg), env.stderr), env)
 	})
 }
-
-func newDemoCommand(env environment) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "demo",
-		Short: "Run the gateway against a built-in demo Dagu (works offline)",
-		Long: `Start a built-in demo Dagu on a loopback port (it serves recorded answers of a
-real Dagu: DAGs, failed and waiting runs, logs, foreach items, a wiki) and the
-gateway in front of it, then print the MCP URL and a ready-to-paste client
-configuration. No Dagu server, network or API key is needed.
-
---dagu-profile imitates an older Dagu release instead of the current one, to
-show what the gateway serves there (run "dagu-mcp-gateway doctor" against the
-printed Dagu URL for the full report).
-
-The demo Dagu accepts the key given with --dagu-api-key (or DAGU_API_KEY); with
-that key "dagu-mcp-gateway doctor" and "dagu-mcp-gateway stdio" can use the
-printed Dagu URL. Without one it makes up a random key.`,
-	}
-	profile := cmd.Flags().String(flagDaguProfile, string(fakedagu.ProfileCurrent),
-		"Dagu release the demo Dagu imitates: "+strings.Join(fakedagu.ProfileNames(), ", "))
-	return withConfig(cmd, env, config.ModeDemo, func(cmd *cobra.Command, cfg config.Config) error {
-		p, err := fakedagu.ParseProfile(*profile)
-		if err != nil {
-			return err
-		}
-		return runDemo(cmd.Context(), cmd, cfg, env, p)
-	})
-}
-
-// flagDaguProfile selects the demo Dagu's release.
-const flagDaguProfile = "dagu-profile"
 
 func newDoctorCommand(env environment) *cobra.Command {
 	cmd := &cobra.Command{

@@ -4,21 +4,36 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"errors"
-	"fmt"
-	"net"
-	"net/http"
 	"os"
-	"syscall"
-	"time"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
+	"github.com/dagu-mcp-gateway/gateway/internal/demo"
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
+	"github.com/dagu-mcp-gateway/gateway/internal/logging"
 )
+
+func newDemoCommand(env environment) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Run the gateway against a built-in demo Dagu (works offline)",
+		Long:  demo.Help,
+	}
+	profile := cmd.Flags().String(flagDaguProfile, string(fakedagu.ProfileCurrent),
+		"Dagu release the demo Dagu imitates: "+strings.Join(fakedagu.ProfileNames(), ", "))
+	return withConfig(cmd, env, config.ModeDemo, func(cmd *cobra.Command, cfg config.Config) error {
+		p, err := fakedagu.ParseProfile(*profile)
+		if err != nil {
+			return err
+		}
+		return runDemo(cmd.Context(), cmd, cfg, env, p)
+	})
+}
+
+// flagDaguProfile selects the demo Dagu's release.
+const flagDaguProfile = "dagu-profile"
 
 // runDemo starts the embedded demo Dagu on a loopback port and serves the
 // gateway in front of it. The demo Dagu accepts the key given with
@@ -28,11 +43,11 @@ func runDemo(ctx context.Context, cmd *cobra.Command, cfg config.Config, env env
 	key, keyGiven := cfg.DaguAPIKey, cfg.DaguAPIKey != ""
 	if !keyGiven {
 		var err error
-		if key, err = demoKey(); err != nil {
+		if key, err = demo.NewKey(); err != nil {
 			return err
 		}
 	}
-	upstream, upstreamURL, err := startDemoDagu(key, profile)
+	upstream, upstreamURL, err := demo.StartDagu(key, profile)
 	if err != nil {
 		return err
 	}
@@ -40,7 +55,7 @@ func runDemo(ctx context.Context, cmd *cobra.Command, cfg config.Config, env env
 	cfg.DaguURL, cfg.DaguAPIKey, cfg.DaguAPIKeyFile = upstreamURL, key, ""
 	listen, _ := config.Lookup(config.FlagListen)
 	explicit := cmd.Flags().Changed(listen.Flag) || env.getenv(listen.Env) != ""
-	ln, err := listenForDemo(cfg.Listen, explicit)
+	ln, err := demo.Listen(cfg.Listen, explicit)
 	if err != nil {
 		return err
 	}
@@ -49,49 +64,10 @@ func runDemo(ctx context.Context, cmd *cobra.Command, cfg config.Config, env env
 	if err != nil {
 		return err
 	}
-	b := demoBanner{listen: cfg.Listen, daguURL: upstreamURL, tokens: len(tokens) > 0, command: selfCommand(os.Args[0])}
+	b := demo.Banner{Listen: cfg.Listen, DaguURL: upstreamURL, Tokens: len(tokens) > 0, Command: demo.SelfCommand(os.Args[0])}
 	if !keyGiven {
-		b.key = key
+		b.Key = key
 	}
-	b.print(env.stdout)
-	return serveHTTP(ctx, cfg, newLogger(cfg, env.stderr), env.getenv, ln)
-}
-
-// startDemoDagu serves the fake Dagu of a release (the current one with the
-// newer foreach routes; timestamps moved to the last hour) on an ephemeral
-// loopback port.
-func startDemoDagu(key string, profile fakedagu.Profile) (*http.Server, string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, "", fmt.Errorf("demo Dagu: %w", err)
-	}
-	fake := fakedagu.New(fakedagu.Options{
-		APIKey:  key,
-		Role:    "admin",
-		Foreach: fakedagu.ForeachRoutes,
-		Rebase:  time.Now().Add(-30 * time.Minute),
-		Profile: profile,
-	})
-	srv := &http.Server{Handler: fake, ReadHeaderTimeout: 5 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	return srv, "http://" + ln.Addr().String(), nil
-}
-
-// listenForDemo listens on the configured address; when the operator did
-// not choose one and the default port is taken, any free loopback port will
-// do, so `gateway demo` works on a busy machine.
-func listenForDemo(addr string, explicit bool) (net.Listener, error) {
-	ln, err := net.Listen("tcp", addr)
-	if err == nil || explicit || !errors.Is(err, syscall.EADDRINUSE) {
-		return ln, err
-	}
-	return net.Listen("tcp", "127.0.0.1:0")
-}
-
-func demoKey() (string, error) {
-	b := make([]byte, 16)
-	if _, err := rand.Read(b); err != nil {
-		return "", err
-	}
-	return "dagu_demo_" + hex.EncodeToString(b), nil
+	b.Print(env.stdout)
+	return serveHTTP(ctx, cfg, logging.Install(cfg, keySource(cfg), env.stderr), env.getenv, ln)
 }

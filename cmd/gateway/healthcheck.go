@@ -5,7 +5,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -15,35 +14,19 @@ import (
 
 // flagHealthTimeout bounds one healthcheck probe. It has no environment
 // variable: container runtimes pass it on the command line if at all.
-const (
-	flagHealthTimeout    = "timeout"
-	defaultHealthTimeout = 3 * time.Second
-)
-
-const healthcheckLong = `Probe the gateway's own GET /healthz on the configured listen address and exit
-0 when it answers 200, 1 otherwise (no answer, another status, a timeout, or a
-listen address that cannot be probed). It needs no shell or curl, so the
-distroless container image uses it as its HEALTHCHECK.
-
-The address comes from --listen or GATEWAY_LISTEN, exactly as for serve, so
-the probe follows the server without extra configuration. An unspecified host
-(0.0.0.0, [::] or an empty host as in ":8090") is probed on the loopback
-address. /healthz needs no token and skips the Host check.
-
-Example (Dockerfile):
-  HEALTHCHECK CMD ["/dagu-mcp-gateway", "healthcheck"]`
+const flagHealthTimeout = "timeout"
 
 func newHealthcheckCommand(env environment) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "healthcheck",
 		Short: "Probe the local gateway's /healthz; exit 0 when healthy, 1 otherwise",
-		Long:  healthcheckLong,
+		Long:  healthcheck.Help,
 		Args:  cobra.NoArgs,
 	}
 	fs := cmd.Flags()
 	config.RegisterFlags(fs, config.ModeHealthcheck)
 	fs.Lookup(config.FlagListen).Usage = "host:port the gateway listens on; an unspecified host is probed on loopback" + config.EnvNote(config.FlagListen)
-	fs.Duration(flagHealthTimeout, defaultHealthTimeout, "time limit for the whole probe")
+	fs.Duration(flagHealthTimeout, healthcheck.DefaultTimeout, "time limit for the whole probe")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		// The same flag > environment > default resolution as every
 		// other setting, limited to the one setting the probe needs.

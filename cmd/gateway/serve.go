@@ -16,6 +16,7 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/frontdoor"
 	"github.com/dagu-mcp-gateway/gateway/internal/gcpolicy"
+	"github.com/dagu-mcp-gateway/gateway/internal/startwarn"
 	"github.com/dagu-mcp-gateway/gateway/internal/telemetry"
 )
 
@@ -80,8 +81,8 @@ func serveHTTP(ctx context.Context, cfg config.Config, log *slog.Logger, getenv 
 	}
 	srv := frontdoor.NewServer(frontdoor.ServerOptions{Addr: cfg.Listen, Handler: handler, Logger: log, ShutdownTimeout: cfg.ShutdownTimeout})
 	log.Info("gateway serving", "listen", cfg.Listen, "dagu", cfg.DaguURL, "version", version, "inbound_auth", len(tokens) > 0, "upstream_auth", cfg.UpstreamAuth)
-	warnWithoutKey(log, cfg)
-	warnMisleadingSettings(log, cfg, proxies)
+	startwarn.WithoutKey(log, cfg)
+	startwarn.MisleadingSettings(log, cfg, proxies)
 	gcpolicy.Log(log, cfg.GCHeapFloor, getenv)
 	if ln != nil {
 		return srv.Serve(ctx, ln)
@@ -101,7 +102,7 @@ func serveStdio(ctx context.Context, cfg config.Config, log *slog.Logger, env en
 	defer g.close()
 	g.adapter.Start(ctx)
 	log.Info("gateway serving on stdio", "dagu", cfg.DaguURL, "version", version)
-	warnWithoutKey(log, cfg)
+	startwarn.WithoutKey(log, cfg)
 	gcpolicy.Log(log, cfg.GCHeapFloor, env.getenv)
 	err = g.server.Run(ctx, &mcp.IOTransport{Reader: nopReadCloser{env.stdin}, Writer: nopWriteCloser{env.stdout}})
 	if ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {

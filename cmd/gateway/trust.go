@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/cluster"
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/frontdoor"
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
@@ -57,7 +58,7 @@ func callerConcurrency(cfg config.Config) readtool.ConcurrencyLimiter {
 // callerLimits are --rate-limit's per-caller buckets, in front of the
 // read tool (nil when off); shared, when set, is the cluster-wide form
 // that decides first.
-func callerLimits(cfg config.Config, shared *clusterRateLimit) (readtool.Limiter, error) {
+func callerLimits(cfg config.Config, shared *cluster.RateLimit) (readtool.Limiter, error) {
 	var cluster trust.SharedRateLimiter
 	if shared != nil {
 		cluster = shared

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/cluster"
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/doctor"
 	"github.com/dagu-mcp-gateway/gateway/internal/frontdoor"
@@ -20,14 +21,11 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/reference"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
+	"github.com/dagu-mcp-gateway/gateway/internal/startwarn"
 	"github.com/dagu-mcp-gateway/gateway/internal/telemetry"
 	"github.com/dagu-mcp-gateway/gateway/internal/upstream"
 	"github.com/dagu-mcp-gateway/gateway/internal/workbook"
 )
-
-const serverInstructions = `This server gives read-only access to a Dagu workflow server through the dagu_read tool. ` +
-	`Start with {"target":"reference","name":"read-tool"} for the full guide, ` +
-	`{"target":"dags"} to list workflows, or {"target":"runs","query":"status=2"} to find failed runs.`
 
 // gateway is one wired instance: upstream client, adapter, tool and MCP
 // server, with its own metrics registry.
@@ -60,21 +58,20 @@ func (g *gateway) close() {
 // newGateway builds the gateway for a validated configuration.
 func newGateway(cfg config.Config, log *slog.Logger) (*gateway, error) {
 	reg := telemetry.NewRegistry()
-	if cfg.DaguInsecureSkipVerify {
-		log.Warn("TLS VERIFICATION OF THE DAGU SERVER IS DISABLED (--dagu-insecure-skip-verify): " +
-			"anyone on the network path can read the API key and forge answers; use --dagu-ca-file instead")
-	}
-	shared, err := openSharedState(cfg, log, reg)
+	startwarn.InsecureTLS(log, cfg)
+	// Another Dagu, or another gateway version (whose cached shapes may
+	// differ), never shares entries with this one.
+	shared, err := cluster.Open(cfg, cfg.DaguURL+" "+version, log, reg)
 	if err != nil {
 		return nil, err
 	}
-	budget, err := sharedBudget(cfg, shared)
+	budget, err := cluster.NewBudget(cfg, shared)
 	if err != nil {
 		_ = shared.Close()
 		return nil, err
 	}
 	memory := membudget.New("memory budget (--memory-budget)", cfg.MemoryBudget)
-	if err := registerMemoryMetrics(reg, memory); err != nil {
+	if err := membudget.RegisterMetrics(reg, memory); err != nil {
 		_ = shared.Close()
 		return nil, err
 	}
@@ -118,7 +115,7 @@ func assemble(cfg config.Config, log *slog.Logger, reg *prometheus.Registry, cli
 	if err != nil {
 		return nil, fmt.Errorf("dagu adapter: %w", err)
 	}
-	limit, err := sharedRateLimit(cfg, shared)
+	limit, err := cluster.NewRateLimit(cfg, shared)
 	if err != nil {
 		return nil, fmt.Errorf("shared state: %w", err)
 	}
@@ -126,8 +123,7 @@ func assemble(cfg config.Config, log *slog.Logger, reg *prometheus.Registry, cli
 	if err != nil {
 		return nil, err
 	}
-	server := mcp.NewServer(&mcp.Implementation{Name: "dagu-mcp-gateway", Title: "Dagu (read-only)", Version: version},
-		&mcp.ServerOptions{Instructions: serverInstructions, Capabilities: serverCapabilities()})
+	server := readtool.NewServer(version)
 	tool.Register(server)
 	return &gateway{log: log, registry: reg, client: client, adapter: adapter, server: server, readiness: readinessCache{log: log},
 		passthrough: cfg.Passthrough(), shared: shared}, nil
@@ -135,7 +131,7 @@ func assemble(cfg config.Config, log *slog.Logger, reg *prometheus.Registry, cli
 
 // newTool builds the read tool; limit, when set, is the cluster-wide rate
 // limit in front of the tool's own.
-func newTool(cfg config.Config, log *slog.Logger, reg prometheus.Registerer, up readtool.Upstream, limit *clusterRateLimit) (*readtool.Tool, error) {
+func newTool(cfg config.Config, log *slog.Logger, reg prometheus.Registerer, up readtool.Upstream, limit *cluster.RateLimit) (*readtool.Tool, error) {
 	// Topic files are re-read at most once a second even with caching off.
 	refs, err := reference.New(reference.Options{Dir: cfg.ReferenceDir, TTL: max(cfg.CacheTTL, time.Second), Registerer: reg})
 	if err != nil {

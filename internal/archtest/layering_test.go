@@ -73,6 +73,16 @@ var rules = []rule{
 	// Doctor reports what upstream and restclient detect; the tool is not
 	// its concern.
 	{pkg: "internal/doctor", forbidden: []string{"internal/readtool", "internal/frontdoor"}},
+	// What `demo` adds to a served gateway: the recorded fake Dagu and
+	// the banner; nothing of the tool or of Dagu's API.
+	{pkg: "internal/demo", direct: []string{"internal/config", "internal/fakedagu"}},
+	// The process logger scrubs the configured secrets and the request's
+	// own key.
+	{pkg: "internal/logging", direct: []string{"internal/config", "internal/reqctx", "internal/telemetry"}},
+	// The replicas' shared forms of the limits, in the shapes the REST
+	// client and the per-caller limits ask for.
+	{pkg: "internal/cluster", direct: []string{"internal/config", "internal/restclient", "internal/sharedstate"}},
+	{pkg: "internal/startwarn", direct: []string{"internal/config", "internal/doctor"}},
 	{pkg: "internal/reference", direct: []string{"internal/cache", "internal/model"}},
 	// The trust decision is handed its check of a credential; it knows
 	// nothing of Dagu's API. Its verdicts and buckets live in

@@ -74,3 +74,20 @@ func URL(listen string) (string, error) {
 	}
 	return "http://" + net.JoinHostPort(host, port) + "/healthz", nil
 }
+
+// DefaultTimeout bounds one probe unless the command says otherwise.
+const DefaultTimeout = 3 * time.Second
+
+// Help is the healthcheck command's long help.
+const Help = `Probe the gateway's own GET /healthz on the configured listen address and exit
+0 when it answers 200, 1 otherwise (no answer, another status, a timeout, or a
+listen address that cannot be probed). It needs no shell or curl, so the
+distroless container image uses it as its HEALTHCHECK.
+
+The address comes from --listen or GATEWAY_LISTEN, exactly as for serve, so
+the probe follows the server without extra configuration. An unspecified host
+(0.0.0.0, [::] or an empty host as in ":8090") is probed on the loopback
+address. /healthz needs no token and skips the Host check.
+
+Example (Dockerfile):
+  HEALTHCHECK CMD ["/dagu-mcp-gateway", "healthcheck"]`

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package main
+package logging
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 )
 
 // TestLogsNeverCarryConfiguredSecrets: the process logger removes the
@@ -38,7 +39,7 @@ func TestLogsNeverCarryConfiguredSecrets(t *testing.T) {
 	}
 	var out bytes.Buffer
 	cfg := config.Config{DaguAPIKeyFile: keyFile, AuthTokens: []string{flagToken}, AuthTokenFile: tokenFile, LogLevel: "debug", LogFormat: "json"}
-	scrubbingLogger(cfg, &out).Error("dagu said "+fileKey, "token", flagToken, "other", fileToken)
+	New(cfg, restclient.FileKey(keyFile), &out).Error("dagu said "+fileKey, "token", flagToken, "other", fileToken)
 	for _, secret := range []string{fileKey, flagToken, fileToken} {
 		if strings.Contains(out.String(), secret) {
 			t.Fatalf("log carries %q: %s", secret, out.String())
@@ -56,7 +57,7 @@ func TestStandardLoggerAndCallerKeyGoThroughTheScrubber(t *testing.T) {
 	prev := slog.Default()
 	t.Cleanup(func() { slog.SetDefault(prev) })
 	var out bytes.Buffer
-	logger := newLogger(config.Config{LogLevel: "info", LogFormat: "json"}, &out)
+	logger := Install(config.Config{LogLevel: "info", LogFormat: "json"}, restclient.StaticKey(""), &out)
 	const callerKey = "callers-own-key-7f3a9b2c"
 	log.Printf("http: superfluous response.WriteHeader call, Authorization: Bearer %s", callerKey)
 	logger.WarnContext(reqctx.WithCredential(context.Background(), callerKey), "dagu answered 401: unknown key "+callerKey)

@@ -1,17 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package main
+package demo
 
 import (
-	"context"
-	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/dagu-mcp-gateway/gateway/internal/testkit"
 )
 
 // TestDemoBanner (issue 30): the banner gives a URL a client on this
@@ -24,30 +19,30 @@ func TestDemoBanner(t *testing.T) {
 	const dagu = "http://127.0.0.1:4242"
 	for _, tc := range []struct {
 		name    string
-		banner  demoBanner
+		banner  Banner
 		want    []string
 		notWant []string
 		headers int
 	}{
-		{name: "loopback", banner: demoBanner{listen: "127.0.0.1:8090", daguURL: dagu, key: "dagu_demo_k1", command: "bin/dagu-mcp-gateway"},
+		{name: "loopback", banner: Banner{Listen: "127.0.0.1:8090", DaguURL: dagu, Key: "dagu_demo_k1", Command: "bin/dagu-mcp-gateway"},
 			want: []string{"MCP endpoint (Streamable HTTP): http://127.0.0.1:8090/mcp\n", "Demo Dagu API key:              dagu_demo_k1\n",
 				"  DAGU_URL=" + dagu + " DAGU_API_KEY=dagu_demo_k1 bin/dagu-mcp-gateway doctor\n",
 				"  DAGU_URL=" + dagu + " DAGU_API_KEY=dagu_demo_k1 bin/dagu-mcp-gateway stdio\n",
 				"http://127.0.0.1:8090/mcp?text-content=json&resource-links=omit\n"},
 			notWant: []string{"every interface"}},
-		{name: "IPv4 wildcard with tokens", banner: demoBanner{listen: "0.0.0.0:8090", daguURL: dagu, key: "k", tokens: true, command: "x"},
+		{name: "IPv4 wildcard with tokens", banner: Banner{Listen: "0.0.0.0:8090", DaguURL: dagu, Key: "k", Tokens: true, Command: "x"},
 			want:    []string{"http://127.0.0.1:8090/mcp", "every interface", `"headers": {"Authorization": "Bearer <your token>"}`},
 			notWant: []string{"0.0.0.0", "[::]"}, headers: 3},
-		{name: "IPv6 wildcard", banner: demoBanner{listen: "[::]:8090", daguURL: dagu, key: "k", command: "x"},
+		{name: "IPv6 wildcard", banner: Banner{Listen: "[::]:8090", DaguURL: dagu, Key: "k", Command: "x"},
 			want: []string{"http://127.0.0.1:8090/mcp", "every interface"}, notWant: []string{"[::]", "Authorization"}},
-		{name: "a given key", banner: demoBanner{listen: "127.0.0.1:8090", daguURL: dagu, command: "dagu-mcp-gateway"},
+		{name: "a given key", banner: Banner{Listen: "127.0.0.1:8090", DaguURL: dagu, Command: "dagu-mcp-gateway"},
 			want: []string{"the one you gave (DAGU_API_KEY or --dagu-api-key; not shown)",
 				"DAGU_API_KEY='<the key you gave>' dagu-mcp-gateway doctor"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			var out strings.Builder
-			tc.banner.print(&out)
+			tc.banner.Print(&out)
 			text := out.String()
 			for _, w := range tc.want {
 				if !strings.Contains(text, w) {
@@ -76,38 +71,8 @@ func TestSelfCommand(t *testing.T) {
 		"/home/me/my tools/dagu-mcp-gateway": `'/home/me/my tools/dagu-mcp-gateway'`,
 		"/opt/it's/dagu-mcp-gateway":         `'/opt/it'\''s/dagu-mcp-gateway'`,
 	} {
-		if got := selfCommand(arg0); got != want {
-			t.Errorf("selfCommand(%q) = %q, want %q", arg0, got, want)
+		if got := SelfCommand(arg0); got != want {
+			t.Errorf("SelfCommand(%q) = %q, want %q", arg0, got, want)
 		}
-	}
-}
-
-var bannerDoctorLine = regexp.MustCompile(`DAGU_URL=(\S+) DAGU_API_KEY=(\S+) .* doctor\n`)
-
-// TestDemoBannerDoctorLineWorks runs `demo` without a key, then doctor
-// with the URL and key of the banner's doctor line: the demo Dagu accepts
-// it.
-func TestDemoBannerDoctorLineWorks(t *testing.T) {
-	t.Parallel()
-	var stdout testkit.LogBuffer
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan int, 1)
-	go func() {
-		done <- run(ctx, []string{"demo", "--listen", "127.0.0.1:0", "--log-level", "error"}, environment{
-			stdin: strings.NewReader(""), stdout: &stdout, stderr: io.Discard, getenv: func(string) string { return "" },
-		})
-	}()
-	waitForBanner(t, &stdout, done)
-	m := bannerDoctorLine.FindStringSubmatch(stdout.String())
-	if m == nil {
-		t.Fatalf("no doctor line in:\n%s", stdout.String())
-	}
-	code, out, _ := runCommand(t, map[string]string{"DAGU_URL": m[1], "DAGU_API_KEY": m[2]}, "doctor")
-	if code != 0 || !strings.Contains(out, "the API key is accepted") {
-		t.Errorf("the banner's doctor line: exit %d\n%s", code, out)
-	}
-	cancel()
-	if code := <-done; code != 0 {
-		t.Fatalf("demo exited %d", code)
 	}
 }

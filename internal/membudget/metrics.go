@@ -1,17 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package main
+package membudget
 
-import (
-	"github.com/prometheus/client_golang/prometheus"
+import "github.com/prometheus/client_golang/prometheus"
 
-	"github.com/dagu-mcp-gateway/gateway/internal/membudget"
-)
-
-// registerMemoryMetrics shows the memory budget (--memory-budget): its
+// RegisterMetrics shows the memory budget (--memory-budget) on reg: its
 // size, what requests in flight hold of it, and how many reservations it
 // refused (a rising count is callers being told to retry).
-func registerMemoryMetrics(reg prometheus.Registerer, memory *membudget.Budget) error {
+func RegisterMetrics(reg prometheus.Registerer, memory *Budget) error {
 	collectors := []prometheus.Collector{
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "dagu_gateway_memory_budget_bytes",
 			Help: "Size of the memory budget of everything in flight (--memory-budget)."},

@@ -1,22 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package main
+package membudget
 
 import (
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
-
-	"github.com/dagu-mcp-gateway/gateway/internal/membudget"
 )
 
 // TestMemoryMetricsFollowTheBudget: the gauges show the budget's size and
 // what is reserved, the counter its refusals.
 func TestMemoryMetricsFollowTheBudget(t *testing.T) {
 	t.Parallel()
-	memory := membudget.New("test", 1000)
+	memory := New("test", 1000)
 	reg := prometheus.NewRegistry()
-	if err := registerMemoryMetrics(reg, memory); err != nil {
+	if err := RegisterMetrics(reg, memory); err != nil {
 		t.Fatal(err)
 	}
 	held, _ := memory.Reserve(300)

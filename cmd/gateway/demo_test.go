@@ -13,7 +13,10 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/testkit"
 )
 
-var demoDaguURL = regexp.MustCompile(`Demo Dagu \(recorded data\):\s*(http://127\.0\.0\.1:\d+)`)
+var (
+	demoDaguURL      = regexp.MustCompile(`Demo Dagu \(recorded data\):\s*(http://127\.0\.0\.1:\d+)`)
+	bannerDoctorLine = regexp.MustCompile(`DAGU_URL=(\S+) DAGU_API_KEY=(\S+) .* doctor\n`)
+)
 
 // TestDemoDaguAcceptsTheGivenKey starts `gateway demo --dagu-api-key` and
 // checks that its Dagu accepts that key, and only that key, so doctor and
@@ -66,6 +69,34 @@ func TestDemoDaguAcceptsTheGivenKey(t *testing.T) {
 	// No deadline of its own: on a loaded machine any fixed one can pass;
 	// a gateway that does not stop fails the test at go test's timeout,
 	// with every goroutine's stack.
+	if code := <-done; code != 0 {
+		t.Fatalf("demo exited %d", code)
+	}
+}
+
+// TestDemoBannerDoctorLineWorks runs `demo` without a key, then doctor
+// with the URL and key of the banner's doctor line: the demo Dagu accepts
+// it.
+func TestDemoBannerDoctorLineWorks(t *testing.T) {
+	t.Parallel()
+	var stdout testkit.LogBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"demo", "--listen", "127.0.0.1:0", "--log-level", "error"}, environment{
+			stdin: strings.NewReader(""), stdout: &stdout, stderr: io.Discard, getenv: func(string) string { return "" },
+		})
+	}()
+	waitForBanner(t, &stdout, done)
+	m := bannerDoctorLine.FindStringSubmatch(stdout.String())
+	if m == nil {
+		t.Fatalf("no doctor line in:\n%s", stdout.String())
+	}
+	code, out, _ := runCommand(t, map[string]string{"DAGU_URL": m[1], "DAGU_API_KEY": m[2]}, "doctor")
+	if code != 0 || !strings.Contains(out, "the API key is accepted") {
+		t.Errorf("the banner's doctor line: exit %d\n%s", code, out)
+	}
+	cancel()
 	if code := <-done; code != 0 {
 		t.Fatalf("demo exited %d", code)
 	}

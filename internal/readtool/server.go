@@ -1,8 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package main
+package readtool
 
 import "github.com/modelcontextprotocol/go-sdk/mcp"
+
+// serverInstructions is what the initialize result tells an agent to start
+// with.
+const serverInstructions = `This server gives read-only access to a Dagu workflow server through the dagu_read tool. ` +
+	`Start with {"target":"reference","name":"read-tool"} for the full guide, ` +
+	`{"target":"dags"} to list workflows, or {"target":"runs","query":"status=2"} to find failed runs.`
+
+// NewServer is the MCP server the tool registers on: its name, title and
+// version (the gateway's build), its instructions and its capabilities.
+func NewServer(version string) *mcp.Server {
+	return mcp.NewServer(&mcp.Implementation{Name: "dagu-mcp-gateway", Title: "Dagu (read-only)", Version: version},
+		&mcp.ServerOptions{Instructions: serverInstructions, Capabilities: serverCapabilities()})
+}
 
 // serverCapabilities is what the gateway advertises in its initialize
 // result: tools, resources and prompts, none with listChanged. The go-sdk

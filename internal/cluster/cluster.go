@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Package cluster is what replicas share through the shared state
+// (--shared-state): it opens the store for a configuration and gives the
+// cluster-wide forms of the rate limit (--rate-limit) and of the upstream
+// budget (--upstream-concurrency) in the shapes their users ask for.
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/config"
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
+	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
+)
+
+// budgetLease is how long a crashed replica's upstream slots stay taken; a
+// live replica renews its leases while it holds them.
+const budgetLease = 15 * time.Second
+
+// budgetMaxWait bounds the wait for a cluster-wide upstream slot of a
+// request without a deadline (every REST call has one).
+const budgetMaxWait = 5 * time.Second
+
+// Open opens the replicas' shared state (--shared-state); nil when none is
+// configured. Only replicas of the same scope share entries: the caller
+// names the Dagu and the gateway version (whose cached shapes may differ).
+// It does not contact Redis.
+func Open(cfg config.Config, scope string, log *slog.Logger, reg prometheus.Registerer) (*sharedstate.Store, error) {
+	if cfg.SharedStateURL == "" {
+		return nil, nil
+	}
+	store, err := sharedstate.Open(sharedstate.Options{
+		URL: cfg.SharedStateURL, PasswordFile: cfg.SharedStatePasswordFile, Timeout: cfg.SharedStateTimeout,
+		Scope: scope, Registerer: reg, Logger: log,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("shared state: %w", err)
+	}
+	log.Info("shared state configured; caches, the rate limit and the upstream budget are shared across replicas", "url", store.URL())
+	return store, nil
+}
+
+// NewRateLimit returns the cluster-wide form of --rate-limit, or nil
+// without a store or a rate.
+func NewRateLimit(cfg config.Config, store *sharedstate.Store) (*RateLimit, error) {
+	if store == nil || cfg.RateLimit <= 0 {
+		return nil, nil
+	}
+	burst := cfg.RateBurst
+	if burst <= 0 {
+		burst = max(1, int(2*cfg.RateLimit)) // the read tool's default
+	}
+	l, err := store.RateLimiter(cfg.RateLimit, burst)
+	if err != nil {
+		return nil, err
+	}
+	return &RateLimit{l: l}, nil
+}
+
+// NewBudget returns the cluster-wide form of --upstream-concurrency, or
+// nil without a store.
+func NewBudget(cfg config.Config, store *sharedstate.Store) (restclient.SharedBudget, error) {
+	if store == nil {
+		return nil, nil
+	}
+	limit := cfg.UpstreamConcurrency
+	if limit <= 0 {
+		limit = restclient.DefaultConcurrency
+	}
+	sem, err := store.Semaphore("upstream", limit, budgetLease)
+	if err != nil {
+		return nil, err
+	}
+	return budget{sem: sem}, nil
+}
+
+// RateLimit is the shared rate limit as the per-caller limits ask for it
+// (trust.SharedRateLimiter).
+type RateLimit struct{ l *sharedstate.RateLimiter }
+
+// Allow takes a token of the caller's cluster-wide bucket.
+func (c *RateLimit) Allow(ctx context.Context, caller string) (bool, time.Duration, error) {
+	d, err := c.l.Allow(ctx, caller)
+	return d.Allowed, d.RetryAfter, err
+}
+
+// budget is the shared semaphore as the REST client asks for it
+// (restclient.SharedBudget).
+type budget struct{ sem *sharedstate.Semaphore }
+
+// Acquire takes a cluster-wide upstream slot, waiting at most until the
+// request's deadline.
+func (c budget) Acquire(ctx context.Context) (func(), bool, error) {
+	wait := budgetMaxWait
+	if deadline, ok := ctx.Deadline(); ok {
+		wait = time.Until(deadline)
+	}
+	release, err := c.sem.Acquire(ctx, wait)
+	switch {
+	case errors.Is(err, sharedstate.ErrBusy):
+		return nil, true, nil
+	case err != nil:
+		return nil, false, err
+	}
+	return release, false, nil
+}
