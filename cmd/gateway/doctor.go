@@ -9,6 +9,7 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/doctor"
+	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
 )
 
 // runDoctor wires a gateway with the configured key and runs the checks of
@@ -25,7 +26,7 @@ func runDoctor(ctx context.Context, cfg config.Config, env environment) error {
 	defer g.close()
 	ctx, cancel := context.WithTimeout(ctx, 2*cfg.UpstreamTimeout+5*time.Second)
 	defer cancel()
-	deps := doctor.Deps{Detect: g.adapter.Refresh, Probe: g.client.Probe, RoleAccess: g.adapter.ProbeRoleAccess, Shared: g.shared}
+	deps := doctor.Deps{Detect: g.adapter.Refresh, Probe: g.client.Probe, RoleAccess: g.adapter.ProbeRoleAccess, Shared: g.shared, Targets: readtool.TargetRules()}
 	if !doctor.Run(ctx, env.stdout, cfg, deps) {
 		return exitError{code: 1}
 	}

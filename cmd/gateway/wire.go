@@ -203,7 +203,7 @@ func (g *gateway) ready(ctx context.Context, detailed bool) (bool, any) {
 		body = map[string]any{"status": "not ready", "reason": res.Reason}
 	}
 	if caps, ok := g.adapter.Capabilities(); ok && detailed {
-		body["dagu"] = doctor.CapabilityReport(caps)
+		body["dagu"] = doctor.CapabilityReport(caps, readtool.TargetRules())
 	}
 	if outage, ok := g.client.Outage(); ok && detailed {
 		body["outage"] = outage

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
 	"github.com/dagu-mcp-gateway/gateway/internal/upstream"
@@ -22,12 +23,14 @@ import (
 
 // Deps are what doctor asks of the gateway the command wired: detection
 // of Dagu's capabilities, the probe of a read with the configured key, the
-// probe of the role-gated routes, and the optional shared state.
+// probe of the role-gated routes, the optional shared state, and the read
+// targets with their support rules (readtool.TargetRules).
 type Deps struct {
 	Detect     func(ctx context.Context) (restclient.Capabilities, error)
 	Probe      func(ctx context.Context) restclient.ProbeResult
 	RoleAccess func(ctx context.Context, caps restclient.Capabilities) []upstream.RoleAccess
 	Shared     *sharedstate.Store
+	Targets    []model.TargetRule
 }
 
 // Run checks the configured Dagu and prints to w what it supports: which
@@ -61,7 +64,7 @@ func Run(ctx context.Context, w io.Writer, cfg config.Config, d Deps) bool {
 		fmt.Fprintf(w, "Capabilities: could not be detected (%v); reads try the current Dagu's routes first\n", detectErr)
 		return true
 	}
-	printCapabilities(w, caps, d.RoleAccess(ctx, caps))
+	printCapabilities(w, caps, d.RoleAccess(ctx, caps), d.Targets)
 	return true
 }
 
@@ -135,7 +138,7 @@ func probeAdvice(cfg config.Config, p restclient.ProbeResult) string {
 
 // printCapabilities prints the detection: capabilities, what the key's role
 // keeps it from reading, then how each dagu_read target is served.
-func printCapabilities(w io.Writer, caps restclient.Capabilities, access []upstream.RoleAccess) {
+func printCapabilities(w io.Writer, caps restclient.Capabilities, access []upstream.RoleAccess, targets []model.TargetRule) {
 	yesNo := map[bool]string{true: "yes", false: "no"}
 	fmt.Fprintf(w, "Version:      %s\n", caps.Version)
 	fmt.Fprintf(w, "OpenAPI doc:  %s (without it, capabilities come from probes)\n", yesNo[caps.OpenAPI])
@@ -154,7 +157,7 @@ func printCapabilities(w io.Writer, caps restclient.Capabilities, access []upstr
 		}
 	}
 	fmt.Fprintln(w, "\nTargets:")
-	for _, s := range upstream.Support(caps) {
+	for _, s := range upstream.Support(caps, targets) {
 		line := fmt.Sprintf("  %-14s %s", s.Target, s.How)
 		if s.Note != "" {
 			line += ": " + s.Note

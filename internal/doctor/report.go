@@ -5,6 +5,7 @@ package doctor
 import (
 	"time"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/upstream"
 )
@@ -16,8 +17,9 @@ var permanentLimits = []string{
 
 // CapabilityReport is the JSON form of a detection: the REST base, each
 // capability, and how every target is served. /readyz shows it to
-// authenticated callers; doctor prints the same facts.
-func CapabilityReport(caps restclient.Capabilities) map[string]any {
+// authenticated callers; doctor prints the same facts. targets are the read
+// targets with their support rules (readtool.TargetRules).
+func CapabilityReport(caps restclient.Capabilities, targets []model.TargetRule) map[string]any {
 	flags := map[string]bool{}
 	for _, name := range restclient.CapabilityNames() {
 		flags[name] = caps.Has(name)
@@ -27,7 +29,7 @@ func CapabilityReport(caps restclient.Capabilities) map[string]any {
 		"apiBase":      string(caps.APIBase),
 		"openapi":      caps.OpenAPI,
 		"capabilities": flags,
-		"targets":      upstream.Support(caps),
+		"targets":      upstream.Support(caps, targets),
 		"limits":       permanentLimits,
 		"detectedAt":   caps.DetectedAt.UTC().Format(time.RFC3339),
 	}

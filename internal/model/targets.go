@@ -2,34 +2,13 @@
 
 package model
 
-// The contract's read target names. The read tool's target table gives
-// each its rules; the upstream adapter names them when it reports how the
-// detected Dagu serves each target.
-const (
-	TargetReferences   = "references"
-	TargetReference    = "reference"
-	TargetDAGs         = "dags"
-	TargetDAG          = "dag"
-	TargetDAGSpec      = "dag_spec"
-	TargetDAGSearch    = "dag_search"
-	TargetWiki         = "wiki"
-	TargetWikiPage     = "wiki_page"
-	TargetWikiSearch   = "wiki_search"
-	TargetWorkbook     = "workbook"
-	TargetRuns         = "runs"
-	TargetRun          = "run"
-	TargetRunLogs      = "run_logs"
-	TargetStepLog      = "step_log"
-	TargetForeachItems = "foreach_items"
-	TargetForeachItem  = "foreach_item"
-)
-
-// Targets lists every read target in the order the tool description
-// advertises them. It returns a new slice each call.
-func Targets() []string {
-	return []string{
-		TargetReferences, TargetReference, TargetDAGs, TargetDAG, TargetDAGSpec, TargetDAGSearch,
-		TargetWiki, TargetWikiPage, TargetWikiSearch, TargetWorkbook,
-		TargetRuns, TargetRun, TargetRunLogs, TargetStepLog, TargetForeachItems, TargetForeachItem,
-	}
+// TargetRule pairs a read target with the support rule that says how a
+// detected Dagu serves it. The read tool's target rows name the rule; the
+// upstream adapter keys its support table by it, so doctor and /readyz
+// list every target without a list of targets of their own.
+type TargetRule struct {
+	// Target is the read target's name.
+	Target string `json:"target"`
+	// Support names the upstream support rule (local, served, wiki, ...).
+	Support string `json:"support"`
 }

@@ -8,24 +8,25 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 )
 
-// Read target names: short local names of the contract's target constants.
+// Read target names the package's code refers to. A row may name its
+// target with a string of its own: nothing else lists the targets.
 const (
-	tReferences   = model.TargetReferences
-	tReference    = model.TargetReference
-	tDAGs         = model.TargetDAGs
-	tDAG          = model.TargetDAG
-	tDAGSpec      = model.TargetDAGSpec
-	tDAGSearch    = model.TargetDAGSearch
-	tWiki         = model.TargetWiki
-	tWikiPage     = model.TargetWikiPage
-	tWikiSearch   = model.TargetWikiSearch
-	tWorkbook     = model.TargetWorkbook
-	tRuns         = model.TargetRuns
-	tRun          = model.TargetRun
-	tRunLogs      = model.TargetRunLogs
-	tStepLog      = model.TargetStepLog
-	tForeachItems = model.TargetForeachItems
-	tForeachItem  = model.TargetForeachItem
+	tReferences   = "references"
+	tReference    = "reference"
+	tDAGs         = "dags"
+	tDAG          = "dag"
+	tDAGSpec      = "dag_spec"
+	tDAGSearch    = "dag_search"
+	tWiki         = "wiki"
+	tWikiPage     = "wiki_page"
+	tWikiSearch   = "wiki_search"
+	tWorkbook     = "workbook"
+	tRuns         = "runs"
+	tRun          = "run"
+	tRunLogs      = "run_logs"
+	tStepLog      = "step_log"
+	tForeachItems = "foreach_items"
+	tForeachItem  = "foreach_item"
 )
 
 // targetAliases maps deprecated target names to the targets they stand for.
@@ -81,6 +82,10 @@ type targetSpec struct {
 	// mentions are the description's other words for the target, dropped
 	// with it when the operator switches it off.
 	mentions []string
+	// support names the upstream support rule saying how a detected Dagu
+	// serves the target (doctor, /readyz): "served" or "local" for a
+	// target every release serves alike.
+	support string
 	// summary says what the target reads, in the README's target table
 	// (generated: go generate ./internal/readtool).
 	summary string
@@ -135,6 +140,16 @@ func lookupTarget(name string) (*targetSpec, bool) {
 	}
 	spec, ok := targets[name]
 	return spec, ok
+}
+
+// TargetRules pairs each target, in the advertised order, with the
+// upstream support rule its row names.
+func TargetRules() []model.TargetRule {
+	rules := make([]model.TargetRule, len(targetTable))
+	for i := range targetTable {
+		rules[i] = model.TargetRule{Target: targetTable[i].name, Support: targetTable[i].support}
+	}
+	return rules
 }
 
 // TargetNames lists the dagu_read targets in the order the tool advertises

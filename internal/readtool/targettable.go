@@ -34,14 +34,14 @@ var (
 // here, its handler, its port method, and the REST slice behind the port.
 var targetTable = []targetSpec{
 	{
-		name: tReferences, summary: "the reference topics", reader: plain((*Tool).readReferences),
+		name: tReferences, support: "local", summary: "the reference topics", reader: plain((*Tool).readReferences),
 		patterns: []uriPattern{at("reference", link("dagu_references", mimeJSON, "Dagu references"), "").
 			listed("The list of reference topics.")},
 		noQuery:  "Reference resources do not support query parameters.",
 		describe: "references",
 	},
 	{
-		name: tReference, summary: "a reference topic (Markdown)", optional: []string{fName}, defaults: map[string]string{fName: "authoring"},
+		name: tReference, support: "local", summary: "a reference topic (Markdown)", optional: []string{fName}, defaults: map[string]string{fName: "authoring"},
 		reader: plain((*Tool).readReference),
 		patterns: []uriPattern{at("reference/{topic}", link("dagu_reference", mimeMarkdown, "Dagu reference"),
 			"A built-in reference topic (authoring, tools, read-tool, ...).")},
@@ -51,19 +51,19 @@ var targetTable = []targetSpec{
 		describe: "reference [name: authoring|tools|read-tool|change-tool|execute-tool|notifications, default authoring]", sharesLine: true,
 	},
 	{
-		name: tDAGs, summary: "the DAG list with paging and filters", optional: []string{fQuery}, reader: withQuery(dagsQuery, (*Tool).readDAGs),
+		name: tDAGs, support: "dags", summary: "the DAG list with paging and filters", optional: []string{fQuery}, reader: withQuery(dagsQuery, (*Tool).readDAGs),
 		patterns: []uriPattern{at("dags", link("dags", mimeJSON, "DAGs"),
 			"The DAG list (query: page, perPage, name, labels, sort, order).").listed("The first page of the DAG list.")},
 		dataInText: true,
 		describe:   "dags [query: page, perPage 1-{{.ListPerPage}}, name, labels=a,b, sort=name|nextRun, order=asc|desc]",
 	},
 	{
-		name: tDAG, summary: "one DAG with its latest run", required: []string{fName}, reader: plain((*Tool).readDAG),
+		name: tDAG, support: "served", summary: "one DAG with its latest run", required: []string{fName}, reader: plain((*Tool).readDAG),
 		notFound: blameAlways(fName),
 		describe: "dag name",
 	},
 	{
-		name: tDAGSpec, summary: "a DAG's YAML spec", required: []string{fName}, reader: plain((*Tool).readDAGSpec),
+		name: tDAGSpec, support: "served", summary: "a DAG's YAML spec", required: []string{fName}, reader: plain((*Tool).readDAGSpec),
 		patterns:        []uriPattern{at("dags/{name}/spec", link("dag_spec", mimeYAML, "DAG spec"), "A DAG's YAML definition.")},
 		noQuery:         "DAG spec resources do not support query parameters.",
 		uriInTargetMode: true, singular: true,
@@ -71,13 +71,13 @@ var targetTable = []targetSpec{
 		describe: "dag_spec name", sharesLine: true,
 	},
 	{
-		name: tDAGSearch, summary: "full-text search over DAG specs", required: []string{fSearch}, optional: []string{fWorkspace, fCursor, fLimit},
+		name: tDAGSearch, support: "dag_search", summary: "full-text search over DAG specs", required: []string{fSearch}, optional: []string{fWorkspace, fCursor, fLimit},
 		reader:   plain((*Tool).readDAGSearch),
 		notFound: blameIfGiven(fWorkspace),
 		describe: "dag_search search [workspace, cursor, limit {{.SearchMin}}-{{.SearchMax}}]", sharesLine: true,
 	},
 	{
-		name: tWiki, summary: "the wiki tree or flat list", optional: []string{fWorkspace, fQuery, fPrefix}, reader: withQuery(wikiQuery, (*Tool).readWiki),
+		name: tWiki, support: "wiki", summary: "the wiki tree or flat list", optional: []string{fWorkspace, fQuery, fPrefix}, reader: withQuery(wikiQuery, (*Tool).readWiki),
 		patterns: []uriPattern{
 			at("wiki", link("wiki", mimeJSON, "Wiki"),
 				"The wiki of every workspace as a tree or flat list (query: page, perPage, flat, sort, order, prefix).").
@@ -92,7 +92,7 @@ var targetTable = []targetSpec{
 		describe:        "wiki [workspace, prefix, query: page, perPage, flat=true|false, sort=name|type|mtime, order]",
 	},
 	{
-		name: tWikiPage, summary: "one wiki page", required: []string{fWorkspace, fPath}, validate: checkWikiPage,
+		name: tWikiPage, support: "wiki", summary: "one wiki page", required: []string{fWorkspace, fPath}, validate: checkWikiPage,
 		reader: plain((*Tool).readWikiPage),
 		patterns: []uriPattern{at("wiki/{workspace}/{path}", link("wiki_page", mimeMarkdown, "Wiki page"),
 			"One wiki page; the path is one segment (a / inside it is %2F).")},
@@ -104,28 +104,28 @@ var targetTable = []targetSpec{
 		describe: "wiki_page workspace, path (a concrete workspace such as default)", sharesLine: true,
 	},
 	{
-		name: tWikiSearch, summary: "full-text search over the wiki", required: []string{fSearch}, optional: []string{fWorkspace, fPrefix, fCursor, fLimit},
+		name: tWikiSearch, support: "wiki", summary: "full-text search over the wiki", required: []string{fSearch}, optional: []string{fWorkspace, fPrefix, fCursor, fLimit},
 		reader:   plain((*Tool).readWikiSearch),
 		echo:     echoWiki,
 		notFound: blameIfGiven(fWorkspace),
 		describe: "wiki_search search [workspace, prefix, cursor, limit {{.SearchMin}}-{{.SearchMax}}]", sharesLine: true,
 	},
 	{
-		name: tWorkbook, summary: "profile of an `.xlsx`/`.xlsm` file on the gateway's host", required: []string{fPath}, optional: []string{fPassword},
+		name: tWorkbook, support: "local", summary: "profile of an `.xlsx`/`.xlsm` file on the gateway's host", required: []string{fPath}, optional: []string{fPassword},
 		reader:   plain((*Tool).readWorkbook),
 		echo:     []string{fPath},
 		describe: "workbook path (absolute .xlsx/.xlsm on the gateway host) [password]",
 		mentions: []string{" local Excel workbook profiles,"},
 	},
 	{
-		name: tRuns, summary: "DAG-runs", optional: []string{fQuery}, reader: withQuery(runsQuery, (*Tool).readRuns),
+		name: tRuns, support: "runs", summary: "DAG-runs", optional: []string{fQuery}, reader: withQuery(runsQuery, (*Tool).readRuns),
 		patterns: []uriPattern{at("runs", link("dag_runs", mimeJSON, "DAG-runs"),
 			fmt.Sprintf("DAG-runs, the last %d days unless fromDate/toDate say otherwise (query: name, dagRunId, status, fromDate, toDate, limit, cursor, labels).", runWindowDays)).
 			listed(fmt.Sprintf("The DAG-runs of the last %d days.", runWindowDays))},
 		describe: "runs [query: name, dagRunId (latest with name), status=0..{{.MaxRunStatus}} (repeat for several: 2=failed), fromDate, toDate (Unix seconds), limit 1-{{.RunsLimit}}, cursor, labels]. Without fromDate/toDate the list covers the last {{.RunWindowDays}} days.",
 	},
 	{
-		name: tRun, summary: "one run (or sub-run) with its steps", required: []string{fName, fDAGRunID}, optional: []string{fSubRunID},
+		name: tRun, support: "run", summary: "one run (or sub-run) with its steps", required: []string{fName, fDAGRunID}, optional: []string{fSubRunID},
 		reader: plain((*Tool).readRun),
 		patterns: withSubRuns("", link("dag_run", mimeJSON, "DAG-run details"),
 			"A DAG-run with its steps, status and links to logs; dagRunId may be latest."),
@@ -135,7 +135,7 @@ var targetTable = []targetSpec{
 		describe: "run name, dagRunId (or latest) [subRunId]",
 	},
 	{
-		name: tRunLogs, summary: "the scheduler log and which step logs exist", required: []string{fName, fDAGRunID}, optional: []string{fQuery},
+		name: tRunLogs, support: "served", summary: "the scheduler log and which step logs exist", required: []string{fName, fDAGRunID}, optional: []string{fQuery},
 		reader: withQuery(runLogsQuery, (*Tool).readRunLogs),
 		patterns: []uriPattern{at(runRoot+"/logs", link("dag_run_logs", mimeJSON, "DAG-run logs"),
 			"A run's scheduler log window and which step logs exist (query: tail).")},
@@ -144,7 +144,7 @@ var targetTable = []targetSpec{
 		describe: "run_logs name, dagRunId [query: tail 1-{{.LogLines}}; default: last {{.LogTail}} lines, at most {{.LogBudgetKiB}} KiB]",
 	},
 	{
-		name: tStepLog, summary: "a step's stdout/stderr window", required: []string{fName, fDAGRunID, fStepName},
+		name: tStepLog, support: "step_log", summary: "a step's stdout/stderr window", required: []string{fName, fDAGRunID, fStepName},
 		optional: []string{fSubRunID, fQuery, fItem, fBodyStepName},
 		validate: checkItemPair, reader: withQuery(stepLogQuery, (*Tool).readStepLog),
 		patterns: append(
@@ -158,7 +158,7 @@ var targetTable = []targetSpec{
 		describe: "step_log name, dagRunId, stepName [subRunId, item + bodyStepName, query: tail|head 1-{{.LogLines}}, offset>=1 with limit 1-{{.LogLines}}, limit alone, stream=stdout|stderr]. Default: last {{.LogTail}} lines of both streams, at most {{.LogBudgetKiB}} KiB each (hasMore says when more exists).",
 	},
 	{
-		name: tForeachItems, summary: "the items of a foreach step", required: []string{fName, fDAGRunID, fStepName}, optional: []string{fSubRunID, fQuery},
+		name: tForeachItems, support: "foreach", summary: "the items of a foreach step", required: []string{fName, fDAGRunID, fStepName}, optional: []string{fSubRunID, fQuery},
 		reader: withQuery(foreachItemsQuery, (*Tool).readForeachItems),
 		patterns: withSubRuns("/steps/{stepName}/foreach", link("dag_run_foreach_items", mimeJSON, "DAG-run foreach items"),
 			"The items of a foreach step (query: status, page, perPage, parent)."),
@@ -168,7 +168,7 @@ var targetTable = []targetSpec{
 		describe: "foreach_items name, dagRunId, stepName [subRunId, query: status=not_started|running|succeeded|failed|aborted, page, perPage 1-{{.ForeachPerPage}}, parent]",
 	},
 	{
-		name: tForeachItem, summary: "one item and its body steps", required: []string{fName, fDAGRunID, fStepName, fItem}, optional: []string{fSubRunID},
+		name: tForeachItem, support: "foreach", summary: "one item and its body steps", required: []string{fName, fDAGRunID, fStepName, fItem}, optional: []string{fSubRunID},
 		reader: plain((*Tool).readForeachItem),
 		patterns: withSubRuns("/steps/{stepName}/foreach/{item}", link("dag_run_foreach_item", mimeJSON, "DAG-run foreach item"),
 			"One foreach item and its body steps."),

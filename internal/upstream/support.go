@@ -25,42 +25,52 @@ type TargetSupport struct {
 	Note   string `json:"note,omitempty"`
 }
 
-// supportRules says, per target, how the detected capabilities serve it.
-// They follow the dialect choices the adapter makes for the same
-// capabilities; TestSupportRuleForEveryTarget fails when a target of
-// model.Targets has no rule here.
+// Support rule names: a read target's row names the one that says how a
+// Dagu serves it. "served" and "local" fit any target served alike on
+// every release; the others follow the dialect choices the adapter makes
+// for the same capabilities.
+const (
+	RuleLocal     = "local"
+	RuleServed    = "served"
+	RuleDAGs      = "dags"
+	RuleDAGSearch = "dag_search"
+	RuleWiki      = "wiki"
+	RuleRuns      = "runs"
+	RuleRun       = "run"
+	RuleStepLog   = "step_log"
+	RuleForeach   = "foreach"
+)
+
+// supportRules says, per rule name, how the detected capabilities serve a
+// target; TestSupportRuleForEveryTarget fails naming a target whose row
+// names a rule missing here.
 var supportRules = map[string]func(restclient.Capabilities) TargetSupport{
-	model.TargetReferences:   local,
-	model.TargetReference:    local,
-	model.TargetDAGs:         dagsSupport,
-	model.TargetDAG:          served,
-	model.TargetDAGSpec:      served,
-	model.TargetDAGSearch:    dagSearchSupport,
-	model.TargetWiki:         wikiSupport,
-	model.TargetWikiPage:     wikiSupport,
-	model.TargetWikiSearch:   wikiSupport,
-	model.TargetWorkbook:     local,
-	model.TargetRuns:         runsSupport,
-	model.TargetRun:          runSupport,
-	model.TargetRunLogs:      served,
-	model.TargetStepLog:      stepLogSupport,
-	model.TargetForeachItems: foreachSupport,
-	model.TargetForeachItem:  foreachSupport,
+	RuleLocal:     local,
+	RuleServed:    served,
+	RuleDAGs:      dagsSupport,
+	RuleDAGSearch: dagSearchSupport,
+	RuleWiki:      wikiSupport,
+	RuleRuns:      runsSupport,
+	RuleRun:       runSupport,
+	RuleStepLog:   stepLogSupport,
+	RuleForeach:   foreachSupport,
 }
 
-// Support lists every dagu_read target, in the tool's order, with how
-// this Dagu serves it.
-func Support(caps restclient.Capabilities) []TargetSupport {
-	names := model.Targets()
-	rows := make([]TargetSupport, 0, len(names))
-	for _, name := range names {
-		rule, ok := supportRules[name]
+// HasSupportRule reports whether a support rule of that name exists.
+func HasSupportRule(name string) bool { return supportRules[name] != nil }
+
+// Support lists the given dagu_read targets, in their order, with how
+// this Dagu serves each by its rule.
+func Support(caps restclient.Capabilities, targets []model.TargetRule) []TargetSupport {
+	rows := make([]TargetSupport, 0, len(targets))
+	for _, t := range targets {
+		rule, ok := supportRules[t.Support]
 		if !ok {
-			rows = append(rows, TargetSupport{Target: name, How: Unavailable, Note: "the gateway has no support rule for this target"})
+			rows = append(rows, TargetSupport{Target: t.Target, How: Unavailable, Note: "the gateway has no support rule for this target"})
 			continue
 		}
 		row := rule(caps)
-		row.Target = name
+		row.Target = t.Target
 		rows = append(rows, row)
 	}
 	return rows

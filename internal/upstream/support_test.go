@@ -1,25 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package upstream
+package upstream_test
 
 import (
 	"testing"
 
-	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
+	"github.com/dagu-mcp-gateway/gateway/internal/upstream"
 )
 
-// TestSupportRuleForEveryTarget: every target of model.Targets has its own
-// support rule (Support never falls back to "no support rule"), and no
-// rule names a target that does not exist.
+// TestSupportRuleForEveryTarget: the support rule every target row names
+// exists here (Support never falls back to "no support rule").
 func TestSupportRuleForEveryTarget(t *testing.T) {
 	t.Parallel()
-	names := model.Targets()
-	for _, name := range names {
-		if supportRules[name] == nil {
-			t.Errorf("target %s has no support rule", name)
+	for _, r := range readtool.TargetRules() {
+		if !upstream.HasSupportRule(r.Support) {
+			t.Errorf("target %s names support rule %q, which internal/upstream/support.go does not have", r.Target, r.Support)
 		}
-	}
-	if len(supportRules) != len(names) {
-		t.Errorf("%d support rules for %d targets", len(supportRules), len(names))
 	}
 }

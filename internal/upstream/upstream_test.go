@@ -25,7 +25,7 @@ func TestSupportCoversEveryTarget(t *testing.T) {
 		{Docs: true, SearchDocsLegacy: true, SearchDAGsLegacy: true, SubRuns: true},
 		{APIBase: restclient.APIv2, SearchDAGsLegacy: true},
 	} {
-		rows := upstream.Support(caps)
+		rows := upstream.Support(caps, readtool.TargetRules())
 		if len(rows) != len(enum) {
 			t.Fatalf("%d rows for %d targets", len(rows), len(enum))
 		}
