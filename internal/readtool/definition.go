@@ -25,7 +25,7 @@ Two ways to call it (never both):
 
 Targets (required fields first; [optional]):
 {{.Targets}}
-URIs: dagu://reference[/{topic}], dagu://dags, dagu://dags/{name}/spec, dagu://wiki[/{workspace}[/{path}]], dagu://runs, dagu://runs/{name}/{dagRunId}[/logs], .../steps/{stepName}/logs, .../steps/{stepName}/foreach[/{item}[/steps/{bodyStepName}/logs]], and the same run forms under dagu://runs/{name}/{dagRunId}/sub/{subRunId}. Percent-escape each segment (a / inside a value is %2F).
+URIs: {{.URIs}}. Percent-escape each segment (a / inside a value is %2F).
 
 Results: structured output {target, uri, data, references}; follow the URIs inside data (logUri, foreachUri, specUri, uri) to drill down. Errors carry a code (invalid_tool_input, invalid_resource_uri, unsupported_read_target, unsupported_resource, resource_not_found, resource_unavailable, unauthenticated, unauthorized, internal_error), a message, and the offending field.
 
@@ -34,7 +34,7 @@ Examples: {"target":"runs","query":"status=2"} -> {"target":"run","name":"nightl
 // descriptionArgs are what the description states beyond its fixed text:
 // the target list and the numbers.
 type descriptionArgs struct {
-	Targets                                                        string
+	Targets, URIs                                                  string
 	ListPerPage, SearchMin, SearchMax, MaxRunStatus, RunsLimit     int
 	RunWindowDays, LogLines, LogTail, LogBudgetKiB, ForeachPerPage int
 }
@@ -51,6 +51,7 @@ var description = describe(nil)
 func describe(disabled []string) string {
 	args := stated()
 	args.Targets = renderText(targetList(disabled), args)
+	args.URIs = uriList
 	out := render(descriptionText, args)
 	for _, name := range disabled {
 		for _, phrase := range targets[name].mentions {
@@ -109,6 +110,31 @@ func targetList(disabled []string) string {
 	}
 	return b.String()
 }
+
+// describedElsewhere marks a row whose patterns another row's "URIs:"
+// entry names.
+const describedElsewhere = "-"
+
+// uriList is the description's "URIs:" line from the rows' entries, in
+// table order, and the sub-run forms of every run pattern said once.
+var uriList = func() string {
+	var entries []string
+	for i := range targetTable {
+		spec := &targetTable[i]
+		switch spec.uris {
+		case describedElsewhere:
+		case "":
+			for _, p := range spec.patterns {
+				if !strings.HasPrefix(p.path, runRoot+subRunTail) {
+					entries = append(entries, model.Scheme+p.path)
+				}
+			}
+		default:
+			entries = append(entries, spec.uris)
+		}
+	}
+	return strings.Join(append(entries, "and the same run forms under "+model.Scheme+runRoot+subRunTail), ", ")
+}()
 
 // Definition returns the MCP tool definition: name, description, input
 // schema (for discovery only; validation is the tool's own) and read-only,

@@ -79,6 +79,10 @@ type targetSpec struct {
 	// sharesLine puts it on the previous target's line after "; ".
 	describe   string
 	sharesLine bool
+	// uris is the row's entry in the description's "URIs:" line; "" means
+	// each pattern as dagu://path (sub-run forms are said once for all),
+	// describedElsewhere that another row's entry names its patterns.
+	uris string
 	// mentions are the description's other words for the target, dropped
 	// with it when the operator switches it off.
 	mentions []string

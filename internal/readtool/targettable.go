@@ -38,6 +38,7 @@ var targetTable = []targetSpec{
 		patterns: []uriPattern{at("reference", link("dagu_references", mimeJSON, "Dagu references"), "").
 			listed("The list of reference topics.")},
 		noQuery:  "Reference resources do not support query parameters.",
+		uris:     describedElsewhere,
 		describe: "references",
 	},
 	{
@@ -48,12 +49,13 @@ var targetTable = []targetSpec{
 		noQuery:         "Reference resources do not support query parameters.",
 		uriInTargetMode: true, singular: true,
 		notFound: blameAlways(fName),
+		uris:     "dagu://reference[/{topic}]",
 		describe: "reference [name: authoring|tools|read-tool|change-tool|execute-tool|notifications, default authoring]", sharesLine: true,
 	},
 	{
 		name: tDAGs, support: "dags", summary: "the DAG list with paging and filters", optional: []string{fQuery}, reader: withQuery(dagsQuery, (*Tool).readDAGs),
 		patterns: []uriPattern{at("dags", link("dags", mimeJSON, "DAGs"),
-			"The DAG list (query: page, perPage, name, labels, sort, order).").listed("The first page of the DAG list.")},
+			"The DAG list (query: page, perPage, name, labels, sort, order).").listed("The first page of the DAG list.").called("DAG")},
 		dataInText: true,
 		describe:   "dags [query: page, perPage 1-{{.ListPerPage}}, name, labels=a,b, sort=name|nextRun, order=asc|desc]",
 	},
@@ -81,7 +83,7 @@ var targetTable = []targetSpec{
 		patterns: []uriPattern{
 			at("wiki", link("wiki", mimeJSON, "Wiki"),
 				"The wiki of every workspace as a tree or flat list (query: page, perPage, flat, sort, order, prefix).").
-				listed("The wiki tree of every workspace."),
+				listed("The wiki tree of every workspace.").called("Wiki"),
 			at("wiki/{workspace}", link("wiki", mimeJSON, "Wiki"), "The wiki of one workspace.").
 				template("wiki_workspace", "Wiki workspace"),
 		},
@@ -89,6 +91,7 @@ var targetTable = []targetSpec{
 		uriInTargetMode: true,
 		echo:            echoWiki,
 		notFound:        blameIfGiven(fWorkspace),
+		uris:            "dagu://wiki[/{workspace}[/{path}]]",
 		describe:        "wiki [workspace, prefix, query: page, perPage, flat=true|false, sort=name|type|mtime, order]",
 	},
 	{
@@ -101,6 +104,7 @@ var targetTable = []targetSpec{
 		uriInTargetMode: true, singular: true,
 		echo:     echoWiki,
 		notFound: blameAlways(fPath),
+		uris:     describedElsewhere,
 		describe: "wiki_page workspace, path (a concrete workspace such as default)", sharesLine: true,
 	},
 	{
@@ -121,7 +125,7 @@ var targetTable = []targetSpec{
 		name: tRuns, support: "runs", summary: "DAG-runs", optional: []string{fQuery}, reader: withQuery(runsQuery, (*Tool).readRuns),
 		patterns: []uriPattern{at("runs", link("dag_runs", mimeJSON, "DAG-runs"),
 			fmt.Sprintf("DAG-runs, the last %d days unless fromDate/toDate say otherwise (query: name, dagRunId, status, fromDate, toDate, limit, cursor, labels).", runWindowDays)).
-			listed(fmt.Sprintf("The DAG-runs of the last %d days.", runWindowDays))},
+			listed(fmt.Sprintf("The DAG-runs of the last %d days.", runWindowDays)).called("DAG-run")},
 		describe: "runs [query: name, dagRunId (latest with name), status=0..{{.MaxRunStatus}} (repeat for several: 2=failed), fromDate, toDate (Unix seconds), limit 1-{{.RunsLimit}}, cursor, labels]. Without fromDate/toDate the list covers the last {{.RunWindowDays}} days.",
 	},
 	{
@@ -132,6 +136,7 @@ var targetTable = []targetSpec{
 		noQuery:         "DAG-run resources do not support query parameters.",
 		uriInTargetMode: true, singular: true,
 		notFound: blameRunID,
+		uris:     "dagu://runs/{name}/{dagRunId}[/logs]",
 		describe: "run name, dagRunId (or latest) [subRunId]",
 	},
 	{
@@ -141,6 +146,7 @@ var targetTable = []targetSpec{
 			"A run's scheduler log window and which step logs exist (query: tail).")},
 		uriInTargetMode: true, singular: true,
 		notFound: blameRunID,
+		uris:     describedElsewhere,
 		describe: "run_logs name, dagRunId [query: tail 1-{{.LogLines}}; default: last {{.LogTail}} lines, at most {{.LogBudgetKiB}} KiB]",
 	},
 	{
@@ -155,6 +161,7 @@ var targetTable = []targetSpec{
 		uriInTargetMode: true, singular: true,
 		echo:     echoStep,
 		notFound: blameAlways(fStepName),
+		uris:     ".../steps/{stepName}/logs",
 		describe: "step_log name, dagRunId, stepName [subRunId, item + bodyStepName, query: tail|head 1-{{.LogLines}}, offset>=1 with limit 1-{{.LogLines}}, limit alone, stream=stdout|stderr]. Default: last {{.LogTail}} lines of both streams, at most {{.LogBudgetKiB}} KiB each (hasMore says when more exists).",
 	},
 	{
@@ -165,6 +172,7 @@ var targetTable = []targetSpec{
 		uriInTargetMode: true, singular: true,
 		echo:     echoStep,
 		notFound: blameAlways(fStepName),
+		uris:     ".../steps/{stepName}/foreach[/{item}[/steps/{bodyStepName}/logs]]",
 		describe: "foreach_items name, dagRunId, stepName [subRunId, query: status=not_started|running|succeeded|failed|aborted, page, perPage 1-{{.ForeachPerPage}}, parent]",
 	},
 	{
@@ -176,6 +184,7 @@ var targetTable = []targetSpec{
 		uriInTargetMode: true, singular: true,
 		echo:     echoStep,
 		notFound: blameAlways(fItem),
+		uris:     describedElsewhere,
 		describe: "foreach_item name, dagRunId, stepName, item [subRunId]",
 	},
 }

@@ -174,8 +174,9 @@ func sampleValues(p *uriPattern) map[string]string {
 	return values
 }
 
-// TestPatternsBuildWhatModelBuilds: the URIs the rows build equal the
-// ones the model's builders give the data's links (logUri, specUri, ...).
+// TestPatternsBuildWhatModelBuilds: the model's URI builders, which give
+// the data's links (logUri, specUri, ...), build what the rows' patterns
+// build. A pattern no data links to needs no builder.
 func TestPatternsBuildWhatModelBuilds(t *testing.T) {
 	t.Parallel()
 	v := map[string]string{fName: "n/1", fDAGRunID: "r 2", fSubRunID: "s%3", fStepName: "st?4",
@@ -201,29 +202,44 @@ func TestPatternsBuildWhatModelBuilds(t *testing.T) {
 		runRoot + "/steps/{stepName}/foreach/{item}/steps/{bodyStepName}/logs":                model.ForeachStepLogURI(v[fName], v[fDAGRunID], "", v[fStepName], v[fItem], v[fBodyStepName]),
 		runRoot + "/sub/{subRunId}/steps/{stepName}/foreach/{item}/steps/{bodyStepName}/logs": model.ForeachStepLogURI(v[fName], v[fDAGRunID], v[fSubRunID], v[fStepName], v[fItem], v[fBodyStepName]),
 	}
-	seen := 0
+	built := map[string]string{}
 	for _, spec := range targetTable {
 		for i := range spec.patterns {
 			p := &spec.patterns[i]
-			want, ok := models[p.path]
-			if !ok {
-				t.Errorf("pattern %s has no model builder to compare with", p.path)
-				continue
-			}
-			seen++
-			if got := p.build(func(f string) string { return v[f] }); got != want {
-				t.Errorf("%s builds %s, model %s", p.path, got, want)
-			}
+			built[p.path] = p.build(func(f string) string { return v[f] })
 		}
 	}
-	if seen != len(models) {
-		t.Errorf("%d patterns for %d model builders", seen, len(models))
+	for path, want := range models {
+		got, ok := built[path]
+		switch {
+		case !ok:
+			t.Errorf("model builder of %s has no pattern", path)
+		case got != want:
+			t.Errorf("%s builds %s, model %s", path, got, want)
+		}
+	}
+}
+
+// TestFamilyNounsNameTheErrors: a path no pattern of its family fits is
+// refused with the family's noun.
+func TestFamilyNounsNameTheErrors(t *testing.T) {
+	t.Parallel()
+	for uri, want := range map[string]string{
+		"dagu://reference/a/b": "Unsupported reference resource path.",
+		"dagu://dags/a/b":      "Unsupported DAG resource path.",
+		"dagu://wiki/a/b/c":    "Unsupported Wiki resource path.",
+		"dagu://docs/a/b/c":    "Unsupported Wiki resource path.",
+		"dagu://runs/a":        "Unsupported DAG-run resource path.",
+	} {
+		if _, err := resolveURI(uri); err == nil || err.Message != want {
+			t.Errorf("%s: %v, want %q", uri, err, want)
+		}
 	}
 }
 
 // TestResourcesFollowTheRows: a template's "(query: ...)" list names the
 // row's query parameters in order, only collections are listed entry
-// points, and every URI family has a noun for its errors.
+// points, and only a family's first pattern names the family's noun.
 func TestResourcesFollowTheRows(t *testing.T) {
 	t.Parallel()
 	queryList := regexp.MustCompile(`\(query: ([^)]*)\)`)
@@ -237,8 +253,8 @@ func TestResourcesFollowTheRows(t *testing.T) {
 			if p.entry != "" && len(p.vars) > 0 {
 				t.Errorf("%s: a pattern with variables is listed", p.path)
 			}
-			if familyNouns[p.family] == "" {
-				t.Errorf("%s: family %s has no noun", p.path, p.family)
+			if p.noun != "" && familyNouns[p.family] != p.noun {
+				t.Errorf("%s: called %q, but its family's first pattern names it %q", p.path, p.noun, familyNouns[p.family])
 			}
 		}
 	}

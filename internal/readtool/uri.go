@@ -3,6 +3,7 @@
 package readtool
 
 import (
+	"cmp"
 	"fmt"
 	"net/url"
 	"strings"
@@ -59,12 +60,22 @@ func pathSegments(escaped string) ([]string, *Error) {
 	return parts, nil
 }
 
-// familyNouns name each URI family in "Unsupported ... resource path.";
 // familyAliases are deprecated families read as their successors.
-var (
-	familyNouns   = map[string]string{"reference": "reference", "dags": "DAG", "wiki": "Wiki", "runs": "DAG-run"}
-	familyAliases = map[string]string{"docs": "wiki"}
-)
+var familyAliases = map[string]string{"docs": "wiki"}
+
+// familyNouns name each URI family in "Unsupported ... resource path.":
+// the noun its first pattern is called by, else the family's own name.
+var familyNouns = func() map[string]string {
+	m := map[string]string{}
+	for i := range targetTable {
+		for _, p := range targetTable[i].patterns {
+			if _, named := m[p.family]; !named {
+				m[p.family] = cmp.Or(p.noun, p.family)
+			}
+		}
+	}
+	return m
+}()
 
 // rowPattern is one pattern together with the row that owns it.
 type rowPattern struct {

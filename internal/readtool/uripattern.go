@@ -34,6 +34,10 @@ type uriPattern struct {
 	// entry describes the URI in resources/list; "" means it is not
 	// listed (only patterns without variables can be).
 	entry string
+	// noun names the pattern's family in "Unsupported ... resource path."
+	// when it differs from the family; only a family's first pattern
+	// sets it.
+	noun string
 }
 
 // patternPart is a literal path element or a variable naming an input
@@ -82,6 +86,12 @@ func (p uriPattern) listed(entry string) uriPattern {
 	return p
 }
 
+// called names the pattern's URI family in errors (see uriPattern.noun).
+func (p uriPattern) called(noun string) uriPattern {
+	p.noun = noun
+	return p
+}
+
 // template names the resource template apart from the link.
 func (p uriPattern) template(name, title string) uriPattern {
 	p.templateName, p.templateTitle = name, title
@@ -91,8 +101,12 @@ func (p uriPattern) template(name, title string) uriPattern {
 // link builds a resource-link row.
 func link(name, mimeType, title string) linkSpec { return linkSpec{name, mimeType, title} }
 
-// runRoot is the run-family prefix of every run pattern.
-const runRoot = "runs/{name}/{dagRunId}"
+// runRoot is the run-family prefix of every run pattern; subRunTail
+// follows it in the sub-run form of a run pattern.
+const (
+	runRoot    = "runs/{name}/{dagRunId}"
+	subRunTail = "/sub/{subRunId}"
+)
 
 // withSubRuns gives a run pattern (a tail after runRoot) twice: for the
 // root run, and under a sub-run ("runs/{name}/{dagRunId}/sub/{subRunId}"),
@@ -100,7 +114,7 @@ const runRoot = "runs/{name}/{dagRunId}"
 func withSubRuns(tail string, l linkSpec, description string) []uriPattern {
 	return []uriPattern{
 		at(runRoot+tail, l, description),
-		at(runRoot+"/sub/{subRunId}"+tail, link("sub_"+l.name, l.mimeType, "Sub "+l.title), description),
+		at(runRoot+subRunTail+tail, link("sub_"+l.name, l.mimeType, "Sub "+l.title), description),
 	}
 }
 
