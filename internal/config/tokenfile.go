@@ -44,6 +44,9 @@ type TokenEntry struct {
 	Name string
 	// Token is the secret itself (for the log scrubber only).
 	Token string
+	// Instances are the instances the token is limited to ("token
+	// instances=a,b"); nil: every instance.
+	Instances []string
 }
 
 // TokenFileCache holds the accepted tokens of an inbound token file and
@@ -98,7 +101,7 @@ type tokenSet struct {
 	broken   bool      // there but unusable: the last good tokens stay
 	version  uint64
 	entries  []TokenEntry
-	byDigest map[[sha256.Size]byte]string
+	byDigest map[[sha256.Size]byte]TokenEntry
 }
 
 // noTokens is the state of a cache without a file.
@@ -107,8 +110,15 @@ var noTokens = &tokenSet{}
 // Match reports whether a token digest (SHA-256) is one of the file's
 // tokens now, and the caller it names.
 func (t *TokenFileCache) Match(digest [sha256.Size]byte) (name string, ok bool) {
-	name, ok = t.current().byDigest[digest]
-	return name, ok
+	e, ok := t.Lookup(digest)
+	return e.Name, ok
+}
+
+// Lookup returns the entry of a token digest (SHA-256) that is one of the
+// file's tokens now: the caller it names and the instances it is for.
+func (t *TokenFileCache) Lookup(digest [sha256.Size]byte) (TokenEntry, bool) {
+	e, ok := t.current().byDigest[digest]
+	return e, ok
 }
 
 // Entries returns the file's tokens now and the version they belong to,
@@ -215,7 +225,7 @@ func readTokenFileOnce(path string) ([]byte, os.FileInfo, error) {
 // rules refuse.
 func (t *TokenFileCache) load(next *tokenSet, data []byte, info os.FileInfo, sum [sha256.Size]byte) *tokenSet {
 	var entries []TokenEntry
-	byDigest := map[[sha256.Size]byte]string{}
+	byDigest := map[[sha256.Size]byte]TokenEntry{}
 	line := 0
 	for text := range strings.Lines(string(data)) {
 		line++
@@ -228,8 +238,10 @@ func (t *TokenFileCache) load(next *tokenSet, data []byte, info os.FileInfo, sum
 			continue
 		}
 		name, token := SplitNamedToken(entry)
-		entries = append(entries, TokenEntry{Name: name, Token: token})
-		byDigest[sha256.Sum256([]byte(token))] = name
+		scope, _ := TokenInstances(entry) // CheckToken refused a malformed list
+		e := TokenEntry{Name: name, Token: token, Instances: scope}
+		entries = append(entries, e)
+		byDigest[sha256.Sum256([]byte(token))] = e
 	}
 	t.logRecovery(next)
 	next.info, next.sum, next.failing, next.broken = info, sum, false, false

@@ -182,3 +182,21 @@ func BenchmarkTokenFileMatch100k(b *testing.B) {
 		}
 	}
 }
+
+// TestTokenFileInstances: a line may limit its token to some instances;
+// lines without the list, old files, stay tokens of every instance.
+func TestTokenFileInstances(t *testing.T) {
+	t.Parallel()
+	c, _, _, logs := tokenFile(t, tokenA+"\nstaging-ci:"+tokenB+" instances=staging,dev\nbad-list:token-cccccccccccccccccccc instances=Prod\n")
+	a, okA := c.Lookup(sha256.Sum256([]byte(tokenA)))
+	b, okB := c.Lookup(sha256.Sum256([]byte(tokenB)))
+	if !okA || a.Instances != nil {
+		t.Errorf("a plain token: %v %+v", okA, a.Instances)
+	}
+	if !okB || b.Name != "staging-ci" || strings.Join(b.Instances, ",") != "staging,dev" || b.Token != tokenB {
+		t.Errorf("a limited token: %v %+v", okB, b)
+	}
+	if accepts(c, "token-cccccccccccccccccccc") || !strings.Contains(logs.String(), `"line":3`) {
+		t.Errorf("a malformed instances list was accepted, or not logged by line:\n%s", logs)
+	}
+}

@@ -56,18 +56,76 @@ func ParseTokenLines(data []byte) []string {
 // tokenName is the form of a caller name in a "name:token" line.
 var tokenName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
 
+// instancesPrefix introduces the instances a token is limited to, after
+// the token and a space: "name:token instances=staging,dev". A line without
+// it is for every instance (and the one Dagu of a gateway without an
+// instances file), as before.
+const instancesPrefix = "instances="
+
+// instanceName is the form of an instance name (internal/instances).
+var instanceName = regexp.MustCompile(`^[a-z0-9-]{1,32}$`)
+
+// ValidInstanceName reports whether name has the form of an instance name:
+// 1 to 32 of a-z, 0-9 and -.
+func ValidInstanceName(name string) bool { return instanceName.MatchString(name) }
+
+// splitEntry cuts an entry at its first space: the token part
+// ("name:token" or "token") and what follows it.
+func splitEntry(entry string) (tokenPart, rest string) {
+	entry = strings.TrimSpace(entry)
+	i := strings.IndexFunc(entry, unicode.IsSpace)
+	if i < 0 {
+		return entry, ""
+	}
+	return entry[:i], strings.TrimSpace(entry[i:])
+}
+
 // SplitNamedToken reads a "name:token" entry; an entry whose part before
-// the first ':' is not a name is a token without a name.
+// the first ':' is not a name is a token without a name. What follows the
+// token (its instances) is not part of it.
 func SplitNamedToken(entry string) (name, token string) {
+	entry, _ = splitEntry(entry)
 	if n, t, ok := strings.Cut(entry, ":"); ok && tokenName.MatchString(n) && t != "" {
 		return n, t
 	}
 	return "", entry
 }
 
+// TokenInstances reads the instances an entry's token is limited to: nil
+// for a token of every instance. The error never includes the token.
+func TokenInstances(entry string) ([]string, error) {
+	_, rest := splitEntry(entry)
+	if rest == "" {
+		return nil, nil
+	}
+	list, ok := strings.CutPrefix(rest, instancesPrefix)
+	if !ok || list == "" {
+		return nil, errors.New("an inbound token contains spaces or is followed by text other than instances=<name>,<name>: use printable ASCII without spaces for the token (e.g. `openssl rand -hex 32`), optionally followed by a space and instances=staging,dev")
+	}
+	names := strings.Split(list, ",")
+	for _, n := range names {
+		if !ValidInstanceName(n) {
+			return nil, fmt.Errorf("an inbound token's instances= names %q, not an instance name (1 to 32 of a-z, 0-9 and -; comma-separated, no spaces)", cut(n, 40))
+		}
+	}
+	return uniqueStrings(names), nil
+}
+
+// cut shortens s to at most n bytes for a message.
+func cut(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
+}
+
 // CheckToken reports why a token is unfit for an Authorization header or
-// too weak. The error never includes the token itself.
+// too weak, or its instances= list malformed. The error never includes the
+// token itself.
 func CheckToken(entry string) error {
+	if _, err := TokenInstances(entry); err != nil {
+		return err
+	}
 	_, token := SplitNamedToken(entry)
 	if len(token) < minTokenLength {
 		return fmt.Errorf("an inbound token is shorter than %d characters: generate one with `openssl rand -hex 32`", minTokenLength)

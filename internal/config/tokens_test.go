@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -99,13 +100,45 @@ func TestConfigRedaction(t *testing.T) {
 
 func TestSplitNamedToken(t *testing.T) {
 	for entry, want := range map[string][2]string{
-		"ops:abcdef0123456789":      {"ops", "abcdef0123456789"},
-		"abcdef0123456789":          {"", "abcdef0123456789"},
-		"not a name:abcdef01234567": {"", "not a name:abcdef01234567"},
-		"ops:":                      {"", "ops:"},
+		"ops:abcdef0123456789":               {"ops", "abcdef0123456789"},
+		"abcdef0123456789":                   {"", "abcdef0123456789"},
+		"bad/name:abcdef01234567":            {"", "bad/name:abcdef01234567"},
+		"ops:":                               {"", "ops:"},
+		"ops:abcdef0123456789 instances=a,b": {"ops", "abcdef0123456789"},
+		" abcdef0123456789\tinstances=a ":    {"", "abcdef0123456789"},
 	} {
 		if n, tok := SplitNamedToken(entry); n != want[0] || tok != want[1] {
 			t.Errorf("SplitNamedToken(%q) = %q, %q", entry, n, tok)
+		}
+	}
+}
+
+func TestTokenInstances(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		entry string
+		want  []string
+		err   string
+	}{
+		{"ops:abcdef0123456789", nil, ""},
+		{"abcdef0123456789 instances=staging", []string{"staging"}, ""},
+		{"ops:abcdef0123456789  instances=staging,dev,staging", []string{"staging", "dev"}, ""},
+		{"abcdef0123456789 instances=", nil, "instances=<name>,<name>"},
+		{"abcdef0123456789 hosts=a", nil, "instances=<name>,<name>"},
+		{"abcdef0123456789 instances=a, b", nil, `names " b"`},
+		{"abcdef0123456789 instances=Prod", nil, `names "Prod"`},
+		{"abcdef0123456789 instances=a,,b", nil, `names ""`},
+	}
+	for _, tt := range tests {
+		got, err := TokenInstances(tt.entry)
+		if tt.err == "" && (err != nil || !slices.Equal(got, tt.want)) || tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
+			t.Errorf("TokenInstances(%q) = %v, %v; want %v, %q", tt.entry, got, err, tt.want, tt.err)
+		}
+		if err != nil && strings.Contains(err.Error(), "abcdef0123456789") {
+			t.Errorf("the error reveals the token: %v", err)
+		}
+		if tt.err != "" && CheckToken(tt.entry) == nil {
+			t.Errorf("CheckToken(%q) accepted a malformed list", tt.entry)
 		}
 	}
 }

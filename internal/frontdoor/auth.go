@@ -22,23 +22,24 @@ import (
 // (config.TokenFileCache), so a rotated or revoked token takes effect
 // without a restart. A token line "name:token" names its caller.
 type tokenAuth struct {
-	static map[[sha256.Size]byte]string
+	static map[[sha256.Size]byte]config.TokenEntry
 	file   tokenMatcher // nil without a token file
 }
 
 // tokenMatcher finds a token by its SHA-256 digest (config.TokenFileCache).
 type tokenMatcher interface {
-	Match(digest [sha256.Size]byte) (name string, ok bool)
+	Lookup(digest [sha256.Size]byte) (config.TokenEntry, bool)
 }
 
 // newTokenAuth prepares the check for the flag tokens and the token file;
 // neither disables it. The token file's reload problems go to logger; now
 // (nil: time.Now) is the clock of its change checks.
 func newTokenAuth(tokens []string, file string, logger *slog.Logger, now func() time.Time) *tokenAuth {
-	a := &tokenAuth{static: map[[sha256.Size]byte]string{}}
+	a := &tokenAuth{static: map[[sha256.Size]byte]config.TokenEntry{}}
 	for _, t := range tokens {
 		name, token := config.SplitNamedToken(t)
-		a.static[sha256.Sum256([]byte(token))] = name
+		scope, _ := config.TokenInstances(t) // config.Config.Validate refused a malformed list
+		a.static[sha256.Sum256([]byte(token))] = config.TokenEntry{Name: name, Instances: scope}
 	}
 	if file != "" {
 		a.file = &config.TokenFileCache{Path: file, Logger: logger, Now: now}
@@ -50,16 +51,16 @@ func newTokenAuth(tokens []string, file string, logger *slog.Logger, now func() 
 func (a *tokenAuth) enabled() bool { return len(a.static) > 0 || a.file != nil }
 
 // match reports whether presented, the SHA-256 of a bearer token, is that
-// of one of the configured tokens, and the caller name it carries ("" for
-// an unnamed token).
-func (a *tokenAuth) match(presented [sha256.Size]byte) (string, bool) {
-	if name, found := a.static[presented]; found {
-		return name, true
+// of one of the configured tokens, and its entry: the caller name it
+// carries ("" for an unnamed token) and the instances it is for.
+func (a *tokenAuth) match(presented [sha256.Size]byte) (config.TokenEntry, bool) {
+	if e, found := a.static[presented]; found {
+		return e, true
 	}
 	if a.file != nil {
-		return a.file.Match(presented)
+		return a.file.Lookup(presented)
 	}
-	return "", false
+	return config.TokenEntry{}, false
 }
 
 // source names the settings the operator configured the tokens with, as

@@ -92,6 +92,16 @@ type Options struct {
 	MaxBodyBytes int64
 	// ReadyTimeout bounds one call of Ready; 0 means 5s.
 	ReadyTimeout time.Duration
+	// Instances, when set, are the named Dagu servers of an instances
+	// file: each is served at /dagu/<name>/mcp, and /mcp serves the one
+	// named default (a 404 listing the endpoints without one); MCP is then
+	// not used. Host check, tokens, body limit, memory budget and batch
+	// refusal are the same for every instance (one process, one budget);
+	// a token limited to some instances ("token instances=a,b") gets a 403
+	// on the others, and in passthrough a caller's key is verified by, and
+	// only ever sent to, the instance it was presented to (Endpoint.Verify;
+	// Options.Verify then guards /metrics alone).
+	Instances Endpoints
 	// Memory is the process's memory budget: an /mcp request reserves
 	// its share before its body is read (503 with Retry-After when it
 	// does not fit) and holds it, grown by the tool for its answer, until
@@ -113,6 +123,12 @@ type Options struct {
 //	GET /healthz          200 {"status":"ok"}
 //	GET /readyz           200 or 503 with Ready's body
 //
+// With Instances, /dagu/<name>/mcp is each instance's /mcp (and
+// /.well-known/oauth-protected-resource/dagu/<name>/mcp its metadata); /mcp
+// is the instance named default. Any other path under /dagu is a 404 (no
+// redirect to a cleaned path), and so is a name not served, both listing
+// the endpoints the caller may use (after the token check).
+//
 // Every request is logged (method, path, status, duration, remote) and a
 // panic becomes a 500. Health routes skip the host check and auth so that
 // orchestrator probes, which address the pod by IP, keep working.
@@ -127,7 +143,7 @@ func New(o Options) (http.Handler, error) {
 // newWithAuth is New with the token check made: what a test that counts
 // the checks builds.
 func newWithAuth(o Options, auth *tokenAuth, logger *slog.Logger) (http.Handler, error) {
-	if o.MCP == nil {
+	if o.MCP == nil && o.Instances == nil {
 		return nil, errors.New("front door: no MCP handler")
 	}
 	guard, err := newHostGuard(o.Listen, o.AllowedHosts)
@@ -154,7 +170,19 @@ func newWithAuth(o Options, auth *tokenAuth, logger *slog.Logger) (http.Handler,
 	}
 
 	maxBody := orDefault(o.MaxBodyBytes, defaultMaxBodyBytes)
-	mcp := protect(chooseOutput(limitBody(admitMemory(refuseBatches(o.MCP), o.Memory, maxBody), maxBody)))
+	serve := o.MCP
+	if o.Instances != nil {
+		serve = http.HandlerFunc(serveEndpoint)
+	}
+	mcp := chooseOutput(limitBody(admitMemory(refuseBatches(serve), o.Memory, maxBody), maxBody))
+	switch {
+	case o.Instances == nil:
+		mcp = protect(limitToDefault(auth, mcp))
+	case o.Passthrough:
+		mcp = guard.wrap(routeInstance(o.Instances, auth, verifyCaller(verifyAtEndpoint, mcp)))
+	default:
+		mcp = guard.wrap(auth.wrap(routeInstance(o.Instances, auth, mcp)))
+	}
 	mux := http.NewServeMux()
 	for _, method := range []string{http.MethodPost, http.MethodGet, http.MethodDelete} {
 		mux.Handle(method+" /mcp", mcp)
@@ -174,7 +202,11 @@ func newWithAuth(o Options, auth *tokenAuth, logger *slog.Logger) (http.Handler,
 		return (!guard.enforce || guard.allowsRequest(r)) && !o.Passthrough && (!auth.enabled() || auth.verdictOf(r).accepted)
 	}
 	mux.Handle("GET /readyz", readinessHandler(o.Ready, trusted, orDefault(o.ReadyTimeout, defaultReadyTimeout)))
-	return withRequestID(observe(withOriginPolicy(mux, origins), logger, newLogSampler(o.Now)), auth, o.Passthrough, o.TrustedProxies), nil
+	var routes http.Handler = mux
+	if o.Instances != nil {
+		routes = instanceRoutes(mux, mcp, guard.wrap(serveInstanceMetadata(o.Instances)), auth.enabled() || o.Passthrough)
+	}
+	return withRequestID(observe(withOriginPolicy(routes, origins), logger, newLogSampler(o.Now)), auth, o.Passthrough, o.TrustedProxies), nil
 }
 
 // serveHealth answers liveness probes: the process is up.

@@ -38,13 +38,18 @@ type protectedResourceMetadata struct {
 // document for this request's public origin (see publicOrigin); when there
 // is none that forms a safe URL it answers 400.
 func serveProtectedResourceMetadata(w http.ResponseWriter, r *http.Request) {
+	serveMetadataOf(w, r, mcpPath)
+}
+
+// serveMetadataOf answers the metadata of the MCP endpoint at path.
+func serveMetadataOf(w http.ResponseWriter, r *http.Request, path string) {
 	origin, ok := publicOrigin(r)
 	if !ok {
 		writeError(w, http.StatusBadRequest, "bad request: the Host header is not a host name or IP address")
 		return
 	}
 	writeJSON(w, http.StatusOK, protectedResourceMetadata{
-		Resource:               origin + mcpPath,
+		Resource:               origin + path,
 		BearerMethodsSupported: []string{"header"},
 		ResourceName:           "dagu-mcp-gateway (read-only Dagu)",
 	})
@@ -85,7 +90,11 @@ func refuseRegistration(a *tokenAuth, passthrough bool) http.Handler {
 func bearerChallenge(r *http.Request, tokenSent bool) string {
 	var params []string
 	if origin, ok := publicOrigin(r); ok {
-		params = append(params, `resource_metadata="`+origin+protectedResourcePath+`"`)
+		suffix := "" // /mcp's metadata is at the root path, as before instances
+		if path := resourcePathOf(r); path != mcpPath {
+			suffix = path
+		}
+		params = append(params, `resource_metadata="`+origin+protectedResourcePath+suffix+`"`)
 	}
 	if tokenSent {
 		params = append(params, `error="invalid_token"`)

@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"net/http"
+	"slices"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/redact"
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
@@ -23,7 +24,15 @@ type authVerdict struct {
 	sent bool
 	// caller names the caller for logs and per-caller limits.
 	caller string
+	// instances are the instances the token is for; nil: every one.
+	instances instanceScope
 }
+
+// instanceScope is the instances a caller may use; nil: every one.
+type instanceScope []string
+
+// allows reports whether the scope takes the named instance.
+func (s instanceScope) allows(name string) bool { return s == nil || slices.Contains(s, name) }
 
 // verdictKey is the context key of a request's authVerdict.
 type verdictKey struct{}
@@ -40,14 +49,14 @@ func (a *tokenAuth) checkToken(authorization string) authVerdict {
 	}
 	// The token is hashed once: its digest finds it and names the caller.
 	presented := sha256.Sum256([]byte(token))
-	name, accepted := a.match(presented)
+	entry, accepted := a.match(presented)
 	switch {
 	case !accepted:
 		return authVerdict{sent: true, caller: "unauthenticated"}
-	case name != "":
-		return authVerdict{accepted: true, sent: true, caller: name}
+	case entry.Name != "":
+		return authVerdict{accepted: true, sent: true, caller: entry.Name, instances: entry.Instances}
 	}
-	return authVerdict{accepted: true, sent: true, caller: "token:" + redact.FingerprintOfDigest(presented)}
+	return authVerdict{accepted: true, sent: true, caller: "token:" + redact.FingerprintOfDigest(presented), instances: entry.Instances}
 }
 
 // withVerdict returns r carrying v.

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 )
 
@@ -20,9 +21,9 @@ type countingTokens struct {
 	checks atomic.Int64
 }
 
-func (c *countingTokens) Match(digest [sha256.Size]byte) (string, bool) {
+func (c *countingTokens) Lookup(digest [sha256.Size]byte) (config.TokenEntry, bool) {
 	c.checks.Add(1)
-	return "ops", digest == sha256.Sum256([]byte(c.token))
+	return config.TokenEntry{Name: "ops"}, digest == sha256.Sum256([]byte(c.token))
 }
 
 // TestInboundTokenIsCheckedOncePerRequest: a request's token is checked

@@ -26,9 +26,10 @@ package instances
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/config"
 )
 
 // DefaultName is the instance /mcp serves when the file names one.
@@ -49,10 +50,6 @@ const (
 	// MaxInstances is the most instances one file may name.
 	MaxInstances = 64
 )
-
-// namePattern is the form of an instance name: it is a path segment of
-// /dagu/<name>/mcp, a metrics label and a shared-state key prefix.
-var namePattern = regexp.MustCompile(`^[a-z0-9-]{1,32}$`)
 
 // Instance is one Dagu server of the file. It is comparable: two loads
 // that give an instance equal values leave its endpoint alone.
@@ -103,8 +100,11 @@ func (s Set) Lookup(name string) (Instance, bool) {
 	return s.Instances[i], true
 }
 
-// ValidName reports whether name has the form of an instance name.
-func ValidName(name string) bool { return namePattern.MatchString(name) }
+// ValidName reports whether name has the form of an instance name, 1 to 32
+// of a-z, 0-9 and -: it is a path segment of /dagu/<name>/mcp, a metrics
+// label, a shared-state key prefix and an entry of a token's instances=
+// (config.ValidInstanceName, the one rule).
+func ValidName(name string) bool { return config.ValidInstanceName(name) }
 
 // Passthrough reports whether the instance forwards callers' keys, given
 // the process's --upstream-auth.
