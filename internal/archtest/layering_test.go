@@ -47,13 +47,16 @@ var rules = []rule{
 	// The one memory budget the front door, the tool and the REST client
 	// share: a leaf.
 	{pkg: "internal/membudget", direct: []string{}},
+	// The bound on unverified callers' log lines the front door's access
+	// log and the tool's read log share: a leaf.
+	{pkg: "internal/logsample", direct: []string{}},
 	{pkg: "internal/restclient/gen", direct: []string{}},
 	// The transport knows nothing of the contract.
 	{pkg: "internal/restclient", direct: []string{"internal/restclient/gen", "internal/reqctx", "internal/membudget"},
 		forbidden: []string{"internal/model", "internal/mapping", "internal/cache", "internal/readtool", "internal/upstream"}},
 	{pkg: "internal/mapping", direct: []string{"internal/model", "internal/restclient/gen"}},
 	// The tool sees Dagu only through its ports.
-	{pkg: "internal/readtool", direct: []string{"internal/model", "internal/reqctx", "internal/membudget"},
+	{pkg: "internal/readtool", direct: []string{"internal/model", "internal/reqctx", "internal/membudget", "internal/logsample"},
 		forbidden: []string{"internal/restclient", "internal/restclient/gen", "internal/mapping", "internal/upstream"}},
 	{pkg: "internal/upstream", forbidden: []string{"internal/readtool"}},
 	{pkg: "internal/workbook", direct: []string{"internal/model"}},
@@ -62,7 +65,7 @@ var rules = []rule{
 	{pkg: "internal/config", direct: []string{"internal/redact"}},
 	// The front door and telemetry know the configuration formats (token
 	// file, listen addresses, log levels) and nothing of Dagu or the tool.
-	{pkg: "internal/frontdoor", direct: []string{"internal/config", "internal/redact", "internal/reqctx", "internal/membudget"}},
+	{pkg: "internal/frontdoor", direct: []string{"internal/config", "internal/redact", "internal/reqctx", "internal/membudget", "internal/logsample"}},
 	{pkg: "internal/telemetry", direct: []string{"internal/config"}},
 	// The instances file and its pool know the configuration's URL rules
 	// and nothing of Dagu's API, the tool or the front door.

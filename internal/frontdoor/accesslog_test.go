@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/logsample"
 	"github.com/dagu-mcp-gateway/gateway/internal/testkit"
 )
 
@@ -17,7 +18,7 @@ import (
 // (the suite of issue 28 saw 8-13 MB of log per 10 s of made-up keys).
 func TestUnverifiedAccessLinesAreBounded(t *testing.T) {
 	t.Parallel()
-	const strangers = 3 * unverifiedLogLinesBurst
+	const strangers = 3 * logsample.Burst
 	tests := []struct {
 		name     string
 		edit     func(*Options)
@@ -56,14 +57,14 @@ func TestUnverifiedAccessLinesAreBounded(t *testing.T) {
 			for range verifiedCalls {
 				tt.verified.do(h)
 			}
-			if lines := accessLines(t, &logs); lines != unverifiedLogLinesBurst+verifiedCalls {
-				t.Errorf("%d access lines, want the burst %d plus the %d verified calls", lines, unverifiedLogLinesBurst, verifiedCalls)
+			if lines := accessLines(t, &logs); lines != logsample.Burst+verifiedCalls {
+				t.Errorf("%d access lines, want the burst %d plus the %d verified calls", lines, logsample.Burst, verifiedCalls)
 			}
 			clk.Advance(time.Second)
 			tt.stranger.do(h)
 			all := logs.JSONLines(t)
 			last := all[len(all)-1]
-			if got, want := last["unverified_lines_dropped"], float64(strangers-unverifiedLogLinesBurst); got != want {
+			if got, want := last["unverified_lines_dropped"], float64(strangers-logsample.Burst); got != want {
 				t.Errorf("the next stranger's line says %v dropped, want %v", got, want)
 			}
 		})

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
+	"github.com/dagu-mcp-gateway/gateway/internal/logsample"
 	"github.com/dagu-mcp-gateway/gateway/internal/membudget"
 )
 
@@ -206,7 +207,7 @@ func newWithAuth(o Options, auth *tokenAuth, logger *slog.Logger) (http.Handler,
 	if o.Instances != nil {
 		routes = instanceRoutes(mux, mcp, guard.wrap(serveInstanceMetadata(o.Instances)), auth.enabled() || o.Passthrough)
 	}
-	return withRequestID(observe(withOriginPolicy(routes, origins), logger, newLogSampler(o.Now)), auth, o.Passthrough, o.TrustedProxies), nil
+	return withRequestID(observe(withOriginPolicy(routes, origins), logger, logsample.New(o.Now)), auth, o.Passthrough, o.TrustedProxies), nil
 }
 
 // serveHealth answers liveness probes: the process is up.

@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/logsample"
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 )
 
@@ -16,8 +17,8 @@ import (
 // headers, query strings or bodies, which may carry tokens. Probe routes
 // log at debug level so that they do not drown the rest. Lines of
 // requests whose caller never proved who it is pass through sampler (see
-// logSampler); a line after dropped ones says how many were dropped.
-func observe(h http.Handler, logger *slog.Logger, sampler *logSampler) http.Handler {
+// internal/logsample); a line after dropped ones says how many were dropped.
+func observe(h http.Handler, logger *slog.Logger, sampler *logsample.Sampler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w}
@@ -42,7 +43,7 @@ func observe(h http.Handler, logger *slog.Logger, sampler *logSampler) http.Hand
 			if !logger.Enabled(r.Context(), level) {
 				return
 			}
-			ok, dropped := sampler.admit(note.verified.Load())
+			ok, dropped := sampler.Admit(note.verified.Load())
 			if !ok {
 				return
 			}

@@ -16,6 +16,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/logsample"
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
@@ -78,7 +79,7 @@ type Tool struct {
 	// maxAnswerBytes is Options.MaxAnswerBytes with its default.
 	maxAnswerBytes int
 	// logSampler bounds the read lines of unverified callers.
-	logSampler *readLogSampler
+	logSampler *logsample.Sampler
 }
 
 // New builds the tool.
@@ -112,7 +113,7 @@ func New(opts Options) (*Tool, error) {
 	return &Tool{up: opts.Upstream, refs: opts.References, books: opts.Workbooks, log: log, metrics: m,
 		timeout: opts.CallTimeout, textContent: opts.TextContent, resourceLinks: opts.ResourceLinks, limiter: opts.Limiter, concurrency: opts.Concurrency, disabled: opts.DisabledTargets,
 		passthrough: opts.PassthroughCredentials, maxAnswerBytes: orDefaultInt(opts.MaxAnswerBytes, DefaultMaxAnswerBytes),
-		logSampler: newReadLogSampler()}, nil
+		logSampler: logsample.New(nil)}, nil
 }
 
 // Register adds the tool to an MCP server with a raw input handler, so bad
@@ -285,7 +286,7 @@ func (t *Tool) observe(ctx context.Context, c *call, res *mcp.CallToolResult, to
 		return
 	}
 	info, _ := reqctx.From(ctx)
-	ok, dropped := t.logSampler.admit(info.Trust)
+	ok, dropped := t.logSampler.Admit(alwaysLogged(info.Trust))
 	if !ok {
 		return
 	}
@@ -305,6 +306,14 @@ func (t *Tool) observe(ctx context.Context, c *call, res *mcp.CallToolResult, to
 		attrs = append(attrs, slog.Int64("unverified_lines_dropped", dropped))
 	}
 	t.log.LogAttrs(ctx, level, event, attrs...)
+}
+
+// alwaysLogged reports whether a read line of a caller with trust is
+// written whatever the rate: a verified caller's, or one without a trust
+// decision (stdio). Refused and unchecked callers' lines are sampled, as
+// the front door's access lines of such requests are.
+func alwaysLogged(trust reqctx.Trust) bool {
+	return trust == "" || trust == reqctx.TrustVerified
 }
 
 // accessEvent names the outcome as Dagu's MCP audit does (mcp.tool_call.*
