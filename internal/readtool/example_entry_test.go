@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -75,10 +76,10 @@ func ExampleDefinition() {
 	}
 	_ = json.Unmarshal(def.InputSchema.(json.RawMessage), &schema)
 	fmt.Println(def.Name, def.Annotations.ReadOnlyHint, def.Annotations.IdempotentHint)
-	fmt.Println(schema.Properties.Target.Enum)
+	fmt.Println(schema.Properties.Target.Enum[:3], slices.Equal(schema.Properties.Target.Enum, readtool.TargetNames()))
 	// Output:
 	// dagu_read true true
-	// [references reference dags dag dag_spec dag_search wiki wiki_page wiki_search workbook runs run run_logs step_log foreach_items foreach_item]
+	// [references reference dags] true
 }
 
 // Register serves dagu_read, the dagu:// resources and the prompts on an
@@ -129,7 +130,7 @@ func ExampleTool_ReadResource() {
 		panic(err)
 	}
 	fmt.Print(res.Contents[0].MIMEType, "\n", res.Contents[0].Text)
-	_, err = tool.ReadResource(ctx, &mcp.ReadResourceRequest{Params: &mcp.ReadResourceParams{URI: "dagu://queues"}})
+	_, err = tool.ReadResource(ctx, &mcp.ReadResourceRequest{Params: &mcp.ReadResourceParams{URI: "dagu://dags/nightly"}})
 	var rpc *jsonrpc.Error
 	if errors.As(err, &rpc) {
 		fmt.Println(rpc.Code, string(rpc.Data))
@@ -138,7 +139,7 @@ func ExampleTool_ReadResource() {
 	// application/yaml
 	// steps:
 	//   - command: echo hi
-	// -32602 {"code":"unsupported_resource","message":"Unsupported resource family \"queues\"; dagu_read reads reference, dags, wiki and runs.","field":"uri","uri":"dagu://queues"}
+	// -32602 {"code":"invalid_resource_uri","message":"Unsupported DAG resource path.","field":"uri","uri":"dagu://dags/nightly"}
 }
 
 // RegisterResources adds the resource templates of the target table's

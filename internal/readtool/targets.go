@@ -86,6 +86,11 @@ type targetSpec struct {
 	// mentions are the description's other words for the target, dropped
 	// with it when the operator switches it off.
 	mentions []string
+	// example is a read of the target (its arguments) against the
+	// recorded fake Dagu; its answer is the golden exampleGolden names
+	// (default: the target, "_" as "-"), written by -update. "" only for
+	// a target that reads no Dagu.
+	example, exampleGolden string
 	// support names the upstream support rule saying how a detected Dagu
 	// serves the target (doctor, /readyz): "served" or "local" for a
 	// target every release serves alike.

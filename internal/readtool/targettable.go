@@ -39,6 +39,7 @@ var targetTable = []targetSpec{
 			listed("The list of reference topics.")},
 		noQuery:  "Reference resources do not support query parameters.",
 		uris:     describedElsewhere,
+		example:  `{"target":"references"}`,
 		describe: "references",
 	},
 	{
@@ -50,6 +51,7 @@ var targetTable = []targetSpec{
 		uriInTargetMode: true, singular: true,
 		notFound: blameAlways(fName),
 		uris:     "dagu://reference[/{topic}]",
+		example:  `{"target":"reference"}`, exampleGolden: "reference-default",
 		describe: "reference [name: authoring|tools|read-tool|change-tool|execute-tool|notifications, default authoring]", sharesLine: true,
 	},
 	{
@@ -57,11 +59,13 @@ var targetTable = []targetSpec{
 		patterns: []uriPattern{at("dags", link("dags", mimeJSON, "DAGs"),
 			"The DAG list (query: page, perPage, name, labels, sort, order).").listed("The first page of the DAG list.").called("DAG")},
 		dataInText: true,
+		example:    `{"target":"dags"}`,
 		describe:   "dags [query: page, perPage 1-{{.ListPerPage}}, name, labels=a,b, sort=name|nextRun, order=asc|desc]",
 	},
 	{
 		name: tDAG, support: "served", summary: "one DAG with its latest run", required: []string{fName}, reader: plain((*Tool).readDAG),
 		notFound: blameAlways(fName),
+		example:  `{"target":"dag","name":"mcp_read_contract"}`,
 		describe: "dag name",
 	},
 	{
@@ -70,12 +74,14 @@ var targetTable = []targetSpec{
 		noQuery:         "DAG spec resources do not support query parameters.",
 		uriInTargetMode: true, singular: true,
 		notFound: blameAlways(fName),
+		example:  `{"target":"dag_spec","name":"failing_job"}`,
 		describe: "dag_spec name", sharesLine: true,
 	},
 	{
 		name: tDAGSearch, support: "dag_search", summary: "full-text search over DAG specs", required: []string{fSearch}, optional: []string{fWorkspace, fCursor, fLimit},
 		reader:   plain((*Tool).readDAGSearch),
 		notFound: blameIfGiven(fWorkspace),
+		example:  `{"target":"dag_search","search":"echo","limit":2}`,
 		describe: "dag_search search [workspace, cursor, limit {{.SearchMin}}-{{.SearchMax}}]", sharesLine: true,
 	},
 	{
@@ -92,7 +98,8 @@ var targetTable = []targetSpec{
 		echo:            echoWiki,
 		notFound:        blameIfGiven(fWorkspace),
 		uris:            "dagu://wiki[/{workspace}[/{path}]]",
-		describe:        "wiki [workspace, prefix, query: page, perPage, flat=true|false, sort=name|type|mtime, order]",
+		example:         `{"target":"wiki"}`, exampleGolden: "wiki-tree",
+		describe: "wiki [workspace, prefix, query: page, perPage, flat=true|false, sort=name|type|mtime, order]",
 	},
 	{
 		name: tWikiPage, support: "wiki", summary: "one wiki page", required: []string{fWorkspace, fPath}, validate: checkWikiPage,
@@ -105,6 +112,7 @@ var targetTable = []targetSpec{
 		echo:     echoWiki,
 		notFound: blameAlways(fPath),
 		uris:     describedElsewhere,
+		example:  `{"target":"wiki_page","workspace":"default","path":"runbooks/nightly-export"}`,
 		describe: "wiki_page workspace, path (a concrete workspace such as default)", sharesLine: true,
 	},
 	{
@@ -112,6 +120,7 @@ var targetTable = []targetSpec{
 		reader:   plain((*Tool).readWikiSearch),
 		echo:     echoWiki,
 		notFound: blameIfGiven(fWorkspace),
+		example:  `{"target":"wiki_search","search":"failing"}`,
 		describe: "wiki_search search [workspace, prefix, cursor, limit {{.SearchMin}}-{{.SearchMax}}]", sharesLine: true,
 	},
 	{
@@ -126,6 +135,7 @@ var targetTable = []targetSpec{
 		patterns: []uriPattern{at("runs", link("dag_runs", mimeJSON, "DAG-runs"),
 			fmt.Sprintf("DAG-runs, the last %d days unless fromDate/toDate say otherwise (query: name, dagRunId, status, fromDate, toDate, limit, cursor, labels).", runWindowDays)).
 			listed(fmt.Sprintf("The DAG-runs of the last %d days.", runWindowDays)).called("DAG-run")},
+		example: `{"target":"runs","query":"status=2&fromDate=0"}`, exampleGolden: "runs-failed",
 		describe: "runs [query: name, dagRunId (latest with name), status=0..{{.MaxRunStatus}} (repeat for several: 2=failed), fromDate, toDate (Unix seconds), limit 1-{{.RunsLimit}}, cursor, labels]. Without fromDate/toDate the list covers the last {{.RunWindowDays}} days.",
 	},
 	{
@@ -137,6 +147,7 @@ var targetTable = []targetSpec{
 		uriInTargetMode: true, singular: true,
 		notFound: blameRunID,
 		uris:     "dagu://runs/{name}/{dagRunId}[/logs]",
+		example:  `{"target":"run","name":"failing_job","dagRunId":"0356UUn8VwcWFuh5L8qwbp"}`, exampleGolden: "run-failed",
 		describe: "run name, dagRunId (or latest) [subRunId]",
 	},
 	{
@@ -147,6 +158,7 @@ var targetTable = []targetSpec{
 		uriInTargetMode: true, singular: true,
 		notFound: blameRunID,
 		uris:     describedElsewhere,
+		example:  `{"target":"run_logs","name":"failing_job","dagRunId":"0356UUn8VwcWFuh5L8qwbp"}`,
 		describe: "run_logs name, dagRunId [query: tail 1-{{.LogLines}}; default: last {{.LogTail}} lines, at most {{.LogBudgetKiB}} KiB]",
 	},
 	{
@@ -162,6 +174,7 @@ var targetTable = []targetSpec{
 		echo:     echoStep,
 		notFound: blameAlways(fStepName),
 		uris:     ".../steps/{stepName}/logs",
+		example:  `{"target":"step_log","name":"failing_job","dagRunId":"0356UUn8VwcWFuh5L8qwbp","stepName":"explode"}`,
 		describe: "step_log name, dagRunId, stepName [subRunId, item + bodyStepName, query: tail|head 1-{{.LogLines}}, offset>=1 with limit 1-{{.LogLines}}, limit alone, stream=stdout|stderr]. Default: last {{.LogTail}} lines of both streams, at most {{.LogBudgetKiB}} KiB each (hasMore says when more exists).",
 	},
 	{
@@ -173,6 +186,7 @@ var targetTable = []targetSpec{
 		echo:     echoStep,
 		notFound: blameAlways(fStepName),
 		uris:     ".../steps/{stepName}/foreach[/{item}[/steps/{bodyStepName}/logs]]",
+		example:  `{"target":"foreach_items","name":"foreach_job","dagRunId":"0356UUnVEGj0qj7EkXG3Be","stepName":"each"}`, exampleGolden: "foreach-routes-items",
 		describe: "foreach_items name, dagRunId, stepName [subRunId, query: status=not_started|running|succeeded|failed|aborted, page, perPage 1-{{.ForeachPerPage}}, parent]",
 	},
 	{
@@ -185,6 +199,7 @@ var targetTable = []targetSpec{
 		echo:     echoStep,
 		notFound: blameAlways(fItem),
 		uris:     describedElsewhere,
+		example:  `{"target":"foreach_item","name":"foreach_job","dagRunId":"0356UUnVEGj0qj7EkXG3Be","stepName":"each","item":"1"}`, exampleGolden: "foreach-routes-item",
 		describe: "foreach_item name, dagRunId, stepName, item [subRunId]",
 	},
 }
