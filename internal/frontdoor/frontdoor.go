@@ -93,6 +93,10 @@ type Options struct {
 	MaxBodyBytes int64
 	// ReadyTimeout bounds one call of Ready; 0 means 5s.
 	ReadyTimeout time.Duration
+	// ReadyInstance, with Instances, answers /readyz?instance=NAME as Ready
+	// answers /readyz, for that instance alone; found is false for a name
+	// not served (404). Nil: /readyz ignores the parameter.
+	ReadyInstance func(ctx context.Context, name string, detailed bool) (found, ok bool, body any)
 	// Instances, when set, are the named Dagu servers of an instances
 	// file: each is served at /dagu/<name>/mcp, and /mcp serves the one
 	// named default (a 404 listing the endpoints without one); MCP is then
@@ -202,7 +206,8 @@ func newWithAuth(o Options, auth *tokenAuth, logger *slog.Logger) (http.Handler,
 	trusted := func(r *http.Request) bool {
 		return (!guard.enforce || guard.allowsRequest(r)) && !o.Passthrough && (!auth.enabled() || auth.verdictOf(r).accepted)
 	}
-	mux.Handle("GET /readyz", readinessHandler(o.Ready, trusted, orDefault(o.ReadyTimeout, defaultReadyTimeout)))
+	ready := readiness{all: o.Ready, one: o.ReadyInstance, names: o.Instances, scope: func(r *http.Request) instanceScope { return auth.verdictOf(r).instances }}
+	mux.Handle("GET /readyz", readinessHandler(ready, trusted, orDefault(o.ReadyTimeout, defaultReadyTimeout)))
 	var routes http.Handler = mux
 	if o.Instances != nil {
 		routes = instanceRoutes(mux, mcp, guard.wrap(serveInstanceMetadata(o.Instances)), auth.enabled() || o.Passthrough)
@@ -213,28 +218,6 @@ func newWithAuth(o Options, auth *tokenAuth, logger *slog.Logger) (http.Handler,
 // serveHealth answers liveness probes: the process is up.
 func serveHealth(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
-}
-
-// readinessHandler answers /readyz with 200 or 503 and ready's body,
-// detailed for trusted callers.
-func readinessHandler(ready func(context.Context, bool) (bool, any), trusted func(*http.Request) bool, timeout time.Duration) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if ready == nil {
-			writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
-			return
-		}
-		ctx, cancel := context.WithTimeout(r.Context(), timeout)
-		defer cancel()
-		ok, body := ready(ctx, trusted(r))
-		status, word := http.StatusOK, "ready"
-		if !ok {
-			status, word = http.StatusServiceUnavailable, "not ready"
-		}
-		if body == nil {
-			body = map[string]string{"status": word}
-		}
-		writeJSON(w, status, body)
-	})
 }
 
 // writeJSON writes v as a JSON response that clients and proxies must not
