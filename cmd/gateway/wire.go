@@ -17,6 +17,7 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/doctor"
 	"github.com/dagu-mcp-gateway/gateway/internal/frontdoor"
 	"github.com/dagu-mcp-gateway/gateway/internal/membudget"
+	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
 	"github.com/dagu-mcp-gateway/gateway/internal/reference"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
@@ -108,18 +109,24 @@ func newGateway(cfg config.Config, log *slog.Logger) (*gateway, error) {
 // assemble wires the adapter, the tool and the MCP server around a client
 // and the shared state (nil: none).
 func assemble(cfg config.Config, log *slog.Logger, reg *prometheus.Registry, client *restclient.Client, shared *sharedstate.Store) (*gateway, error) {
+	level := readcache.NewShared(shared, "")
 	adapter, err := upstream.NewAdapter(upstream.AdapterOptions{
-		Client: client, CacheTTL: cacheTTL(cfg), Logger: log, Registerer: reg,
-		ListCacheTTL: cfg.ListCacheTTL, RunCacheBytes: cfg.RunCacheSize, Shared: shared,
+		Client: client, Logger: log, Registerer: reg,
+		ListCacheTTL: cfg.ListCacheTTL, RunCacheBytes: cfg.RunCacheSize, Shared: level,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("dagu adapter: %w", err)
+	}
+	reads, err := readcache.New(adapter, readcache.Options{Fingerprint: client.Fingerprint, CacheTTL: cacheTTL(cfg),
+		Shared: level, Lifetime: adapter.Lifetime, Registerer: reg})
+	if err != nil {
+		return nil, fmt.Errorf("read cache: %w", err)
 	}
 	limit, err := cluster.NewRateLimit(cfg, shared)
 	if err != nil {
 		return nil, fmt.Errorf("shared state: %w", err)
 	}
-	tool, err := newTool(cfg, log, reg, adapter, limit)
+	tool, err := newTool(cfg, log, reg, reads, limit)
 	if err != nil {
 		return nil, err
 	}

@@ -33,6 +33,9 @@ type rule struct {
 	// forbidden lists gateway packages pkg must not reach even through
 	// its dependencies.
 	forbidden []string
+	// indirect lists gateway packages pkg may reach only through another
+	// package, never import itself.
+	indirect []string
 }
 
 var rules = []rule{
@@ -58,7 +61,12 @@ var rules = []rule{
 	// The tool sees Dagu only through its ports.
 	{pkg: "internal/readtool", direct: []string{"internal/model", "internal/reqctx", "internal/membudget", "internal/logsample"},
 		forbidden: []string{"internal/restclient", "internal/restclient/gen", "internal/mapping", "internal/upstream"}},
-	{pkg: "internal/upstream", forbidden: []string{"internal/readtool"}},
+	// Upstream decides the REST calls; the shared level of its run and
+	// list caches is reached through the read cache's package.
+	{pkg: "internal/upstream", forbidden: []string{"internal/readtool"}, indirect: []string{"internal/sharedstate"}},
+	// The read cache layer wraps the ports from outside: it knows the
+	// contract's models and its two levels, never REST or the tool.
+	{pkg: "internal/readcache", direct: []string{"internal/cache", "internal/model", "internal/sharedstate"}},
 	{pkg: "internal/workbook", direct: []string{"internal/model"}},
 	// Configuration is a leaf: what it needs of other packages is handed
 	// to it, and the command's tests check the defaults it repeats.
@@ -114,6 +122,9 @@ func TestLayering(t *testing.T) {
 		for _, imp := range imports[r.pkg] {
 			if r.direct != nil && !slices.Contains(r.direct, imp) {
 				t.Errorf("%s imports %s; it may import only %v", r.pkg, imp, r.direct)
+			}
+			if slices.Contains(r.indirect, imp) {
+				t.Errorf("%s imports %s itself; it may reach it only through another package", r.pkg, imp)
 			}
 		}
 		for _, dep := range reachable(imports, r.pkg) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu/fakedagutest"
+	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
 	"github.com/dagu-mcp-gateway/gateway/internal/reference"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
@@ -27,12 +28,11 @@ const testKey = "dagu_gatewaytestkey0123456789"
 
 // buildReadPath builds the read path the gateway serves with its default
 // cache settings (spec and name caches, the list micro-cache and the run
-// cache on; no shared state): readtool over upstream over restclient, in
-// front of the fake Dagu, capabilities detected.
+// cache on; no shared state): readtool over the cache layer over upstream
+// over restclient, in front of the fake Dagu, capabilities detected.
 func buildReadPath(t *testing.T) *readtool.Tool {
 	t.Helper()
-	fake, baseURL := fakedagutest.Start(t, fakedagu.Options{APIKey: testKey, Now: func() time.Time { return recordedNow }})
-	_ = fake
+	_, baseURL := fakedagutest.Start(t, fakedagu.Options{APIKey: testKey, Now: func() time.Time { return recordedNow }})
 	client, err := restclient.New(restclient.Config{BaseURL: baseURL, Key: restclient.StaticKey(testKey), Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
@@ -47,11 +47,15 @@ func buildReadPath(t *testing.T) *readtool.Tool {
 	if _, err := adapter.Refresh(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	reads, err := readcache.New(adapter, readcache.Options{Fingerprint: client.Fingerprint, Lifetime: adapter.Lifetime})
+	if err != nil {
+		t.Fatal(err)
+	}
 	refs, err := reference.New(reference.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tool, err := readtool.New(readtool.Options{Upstream: adapter, References: refs})
+	tool, err := readtool.New(readtool.Options{Upstream: reads, References: refs})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,7 +75,7 @@ func cannedTool(b *testing.B, body []byte) *readtool.Tool {
 		b.Fatal(err)
 	}
 	refs, _ := reference.New(reference.Options{})
-	tool, err := readtool.New(readtool.Options{Upstream: adapter, References: refs})
+	tool, err := readtool.New(readtool.Options{Upstream: cached(b, adapter, client), References: refs})
 	if err != nil {
 		b.Fatal(err)
 	}

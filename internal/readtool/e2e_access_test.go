@@ -38,7 +38,7 @@ func TestAccessLogAndRequestID(t *testing.T) {
 	}
 	refs, _ := reference.New(reference.Options{})
 	var logs bytes.Buffer
-	tool, err := readtool.New(readtool.Options{Upstream: adapter, References: refs, Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	tool, err := readtool.New(readtool.Options{Upstream: cached(t, adapter, client), References: refs, Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}

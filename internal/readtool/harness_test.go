@@ -70,7 +70,7 @@ func newHarnessWith(t testing.TB, opts fakedagu.Options, cfg restclient.Config, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	topts := readtool.Options{Upstream: adapter, References: refs}
+	topts := readtool.Options{Upstream: cached(t, adapter, client), References: refs}
 	for _, edit := range toolOpts {
 		edit(&topts)
 	}

@@ -14,8 +14,8 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/cache"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
-	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/sync/singleflight"
@@ -23,7 +23,6 @@ import (
 
 // Adapter defaults, applied by NewAdapter to zero AdapterOptions fields.
 const (
-	DefaultCacheTTL          = 30 * time.Second
 	DefaultRunWindow         = model.DefaultRunWindow
 	DefaultRunLogsTail       = model.DefaultLogTail
 	DefaultStepLogTail       = model.DefaultLogTail
@@ -51,9 +50,6 @@ const (
 type AdapterOptions struct {
 	// Client is the Dagu REST client; required.
 	Client *restclient.Client
-	// CacheTTL is how long DAG specs and the DAG name list stay cached
-	// (default 30s); a negative value disables those caches.
-	CacheTTL time.Duration
 	// RunWindow is how far back an unfiltered run list reaches (default
 	// 7 days).
 	RunWindow time.Duration
@@ -96,13 +92,12 @@ type AdapterOptions struct {
 	// is reused only for the same run window.
 	ListCacheTTL time.Duration
 	// Shared, when set, is the second cache level the gateway's replicas
-	// share (a Redis; see internal/sharedstate): behind the run cache, the
-	// DAG spec and name caches and the list micro-cache, each with the same
-	// keys (credential fingerprint included) and lifetimes. Concurrent
-	// reads of one run's details, one spec or one list across replicas make
-	// one call. When it is unavailable every read falls back to the local
+	// share (a Redis; see internal/sharedstate): behind the run cache and
+	// the list micro-cache, each with the same keys (credential fingerprint
+	// included) and lifetimes. Concurrent reads of one run's details or one
+	// list across replicas make one call. When it is unavailable every read falls back to the local
 	// caches and Dagu. Nil shares nothing.
-	Shared *sharedstate.Store
+	Shared *readcache.Shared
 	// Now replaces the clock (default time.Now).
 	Now func() time.Time
 	// Logger receives diagnostics; nil discards them.
@@ -113,9 +108,6 @@ type AdapterOptions struct {
 
 // withDefaults fills the zero fields of o.
 func (o AdapterOptions) withDefaults() AdapterOptions {
-	if o.CacheTTL == 0 {
-		o.CacheTTL = DefaultCacheTTL
-	}
 	if o.RunWindow <= 0 {
 		o.RunWindow = DefaultRunWindow
 	}
@@ -157,7 +149,7 @@ type Adapter struct {
 	lists listCache
 	// latestHints remembers, per key and DAG, the run the DAG's latest run
 	// last resolved to (see latestMayBeCached); nil with the run cache off.
-	latestHints *cache.Cache[specKey, string]
+	latestHints *cache.Cache[dagKey, string]
 
 	// caps holds the last successful capability detection; nil until one
 	// succeeded.
@@ -224,9 +216,9 @@ func (a *Adapter) Start(ctx context.Context) {
 	}()
 }
 
-// lifetime returns the context background work of the adapter runs
-// under: Start's ctx, or a context that never ends before Start.
-func (a *Adapter) lifetime() context.Context {
+// Lifetime returns the context background work runs under: Start's ctx,
+// or a context that never ends before Start.
+func (a *Adapter) Lifetime() context.Context {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.baseCtx

@@ -61,22 +61,21 @@ func (a *Adapter) getDAG(ctx context.Context, name string) (*model.DAGDetail, er
 	return &out, nil
 }
 
-// getDAGSpec reads a DAG's YAML (1 call), cached per API key and name.
+// getDAGSpec reads a DAG's YAML (1 call; readcache.Layer caches it).
 func (a *Adapter) getDAGSpec(ctx context.Context, name string) (*model.DAGSpec, error) {
-	return a.cachedSpec(ctx, name, func(ctx context.Context) (*model.DAGSpec, error) {
-		resp, err := a.client.GetDAGSpec(ctx, name)
-		if err != nil {
-			return nil, blame(notFoundByCode(err), model.FieldName, http.StatusNotFound, http.StatusBadRequest)
-		}
-		out := mapping.DAGSpec(name, resp)
-		return &out, nil
-	})
+	resp, err := a.client.GetDAGSpec(ctx, name)
+	if err != nil {
+		return nil, blame(notFoundByCode(err), model.FieldName, http.StatusNotFound, http.StatusBadRequest)
+	}
+	out := mapping.DAGSpec(name, resp)
+	return &out, nil
 }
 
-// dagNames lists every DAG file name for did-you-mean suggestions, cached
-// per API key. It reads up to namesMaxPages pages of namesPerPage names.
+// dagNames lists every DAG file name for did-you-mean suggestions
+// (readcache.Layer caches the list). It reads up to namesMaxPages pages of
+// namesPerPage names.
 func (a *Adapter) dagNames(ctx context.Context) ([]string, error) {
-	return a.cachedNames(ctx, a.loadDAGNames)
+	return a.loadDAGNames(ctx)
 }
 
 // loadDAGNames reads the first page, which tells how many there are, and

@@ -17,6 +17,7 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu/fakedagutest"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 )
 
 func TestDAGReadsNameTheMissingDAG(t *testing.T) {
@@ -57,7 +58,7 @@ func TestSpecCache(t *testing.T) {
 	for i, s := range steps {
 		env.key.set(s.key)
 		calls := env.calls(func() {
-			spec, err := env.adapter.GetDAGSpec(ctx, "mcp_read_contract")
+			spec, err := env.reads.GetDAGSpec(ctx, "mcp_read_contract")
 			if err != nil || spec.Spec == "" || spec.Name != "mcp_read_contract" {
 				t.Fatalf("step %d: %+v, %v", i, spec, err)
 			}
@@ -67,7 +68,7 @@ func TestSpecCache(t *testing.T) {
 			t.Errorf("step %d (key %s): calls %q, want %d", i, s.key, calls, s.wantCalls)
 		}
 	}
-	again, err := env.adapter.GetDAGSpec(ctx, "mcp_read_contract")
+	again, err := env.reads.GetDAGSpec(ctx, "mcp_read_contract")
 	if err != nil || slices.Contains(again.Errors, "changed by the caller") {
 		t.Errorf("a caller changed the cached spec: %+v, %v", again, err)
 	}
@@ -87,11 +88,11 @@ func TestCachesCanBeDisabledAndErrorsAreNotCached(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			env := newAdapterEnv(t, envOptions{adapter: func(o *AdapterOptions) { o.CacheTTL = tt.ttl }})
+			env := newAdapterEnv(t, envOptions{layer: func(o *readcache.Options) { o.CacheTTL = tt.ttl }})
 			calls := env.calls(func() {
 				for range 2 {
-					_, _ = env.adapter.GetDAGSpec(context.Background(), tt.dag)
-					_, _ = env.adapter.DAGNames(context.Background())
+					_, _ = env.reads.GetDAGSpec(context.Background(), tt.dag)
+					_, _ = env.reads.DAGNames(context.Background())
 				}
 			})
 			specCalls, listCalls := 0, 0

@@ -3,8 +3,11 @@
 // Package upstream implements the read tool's Upstream port over Dagu's
 // REST API: it decides which REST calls answer each read (as few as the
 // read allows), runs them through package restclient, turns the answers
-// into the contract's models with package mapping, and caches what may be
-// cached (package cache), keyed by the credential's fingerprint.
+// into the contract's models with package mapping. What a port answers
+// whole (DAG specs, the name list) is cached around it by package
+// readcache; the parts of final runs and identical list reads, which several
+// reads share, are cached here, keyed by the credential's fingerprint, with
+// readcache's shared level behind them.
 //
 // ports.go is the package's public face: one method per read, each
 // reporting failures as *model.Failure values that name the input at fault

@@ -41,13 +41,19 @@ func (a *Adapter) latest(ctx context.Context, name string) (*gen.DAGRunDetails, 
 	return d, err
 }
 
+// dagKey names a DAG as one credential sees it.
+type dagKey struct {
+	fingerprint string
+	name        string
+}
+
 // latestHintEntries bounds the latest-run hints (one run ID per DAG and key).
 const latestHintEntries = 4096
 
 // newLatestHints builds the latest-run hints, kept as long as run-cache
 // entries.
-func newLatestHints(o AdapterOptions) (*cache.Cache[specKey, string], error) {
-	c, err := cache.New[specKey, string](cache.Options[string]{MaxEntries: latestHintEntries, TTL: o.RunCacheTTL, Now: o.Now})
+func newLatestHints(o AdapterOptions) (*cache.Cache[dagKey, string], error) {
+	c, err := cache.New[dagKey, string](cache.Options[string]{MaxEntries: latestHintEntries, TTL: o.RunCacheTTL, Now: o.Now})
 	if err != nil {
 		return nil, fmt.Errorf("upstream adapter: %w", err)
 	}
@@ -61,14 +67,14 @@ func (a *Adapter) latestMayBeCached(ctx context.Context, name string) bool {
 	if a.latestHints == nil {
 		return true
 	}
-	id, ok := a.latestHints.Get(specKey{fingerprint: a.client.Fingerprint(ctx), name: name})
+	id, ok := a.latestHints.Get(dagKey{fingerprint: a.client.Fingerprint(ctx), name: name})
 	return ok && a.runs.has(ctx, restclient.RunRef{Name: name, RunID: id})
 }
 
 // hintLatest remembers the run a DAG's latest run resolved to.
 func (a *Adapter) hintLatest(ctx context.Context, name, runID string) {
 	if a.latestHints != nil && runID != "" {
-		a.latestHints.Add(specKey{fingerprint: a.client.Fingerprint(ctx), name: name}, runID)
+		a.latestHints.Add(dagKey{fingerprint: a.client.Fingerprint(ctx), name: name}, runID)
 	}
 }
 

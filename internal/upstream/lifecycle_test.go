@@ -26,12 +26,9 @@ func TestNewAdapterNeedsAClient(t *testing.T) {
 func TestAdapterDefaults(t *testing.T) {
 	t.Parallel()
 	o := AdapterOptions{}.withDefaults()
-	if o.CacheTTL != DefaultCacheTTL || o.RunWindow != DefaultRunWindow || o.RunLogsTail != DefaultRunLogsTail ||
+	if o.RunWindow != DefaultRunWindow || o.RunLogsTail != DefaultRunLogsTail ||
 		o.StepLogTail != DefaultStepLogTail || o.CapabilityRefresh != DefaultCapabilityRefresh || o.Now == nil || o.Logger == nil {
 		t.Errorf("defaults %+v", o)
-	}
-	if o := (AdapterOptions{CacheTTL: -1}).withDefaults(); o.CacheTTL >= 0 {
-		t.Errorf("a negative TTL must stay negative (disabled), got %s", o.CacheTTL)
 	}
 }
 

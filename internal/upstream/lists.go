@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/cache"
+	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
-	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
 )
 
 // List micro-cache bounds. The TTL is short (ListCacheTTL), so these only
@@ -68,8 +68,8 @@ func sharedRead[T any](ctx context.Context, a *Adapter, route string, query any,
 	key := fingerprint + "\x00" + base + "\x00" + route + "\x00" + string(q)
 	var v any
 	if a.lists.store != nil {
-		shared := sharedstate.Key{Kind: sharedKindList, Fingerprint: fingerprint, Parts: []string{base, route, string(q)}}
-		read := throughShared(a, shared, a.opts.ListCacheTTL, read)
+		shared := a.opts.Shared.Key(readcache.KindList, fingerprint, base, route, string(q))
+		read := readcache.Through(a.opts.Shared, shared, a.opts.ListCacheTTL, read)
 		v, err = a.lists.store.GetOrLoad(ctx, key, func(ctx context.Context) (any, error) { return read(ctx) })
 	} else {
 		v, err = a.lists.flights.Do(ctx, key, func(ctx context.Context) (any, error) { return read(ctx) })

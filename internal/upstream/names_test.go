@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/testkit"
 )
 
@@ -22,7 +23,7 @@ import (
 func TestExpiredDAGNamesAnswerWithoutWaitingForDagu(t *testing.T) {
 	t.Parallel()
 	clock := testkit.NewClock(fakeNow)
-	env := newAdapterEnv(t, envOptions{adapter: func(o *AdapterOptions) { o.Now = clock.Now }})
+	env := newAdapterEnv(t, envOptions{adapter: func(o *AdapterOptions) { o.Now = clock.Now }, layer: func(o *readcache.Options) { o.Now = clock.Now }})
 	var blocking atomic.Bool
 	var pages atomic.Int32 // how many one-DAG pages Dagu lists
 	pages.Store(1)
@@ -45,7 +46,7 @@ func TestExpiredDAGNamesAnswerWithoutWaitingForDagu(t *testing.T) {
 	})
 	read := func(want ...string) {
 		t.Helper()
-		names, err := env.adapter.DAGNames(context.Background())
+		names, err := env.reads.DAGNames(context.Background())
 		if err != nil {
 			t.Fatalf("DAGNames: %v", err)
 		}
@@ -55,17 +56,17 @@ func TestExpiredDAGNamesAnswerWithoutWaitingForDagu(t *testing.T) {
 	}
 
 	read("dag_1")
-	clock.Advance(DefaultCacheTTL) // expired, within the stale window
+	clock.Advance(readcache.DefaultCacheTTL) // expired, within the stale window
 	pages.Store(2)
 	blocking.Store(true)
 	read("dag_1") // answered while Dagu holds the refresh
 	<-entered     // the refresh is reading Dagu
 	blocking.Store(false)
 	releaseOnce.Do(func() { close(release) })
-	env.adapter.caches.names.WaitRefreshes()
+	env.reads.WaitRefreshes()
 	read("dag_1", "dag_2")
 
-	clock.Advance(2 * DefaultCacheTTL) // past the window: read inline
+	clock.Advance(2 * readcache.DefaultCacheTTL) // past the window: read inline
 	pages.Store(3)
 	read("dag_1", "dag_2", "dag_3")
 }

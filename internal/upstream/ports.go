@@ -25,7 +25,7 @@ func (a *Adapter) GetDAG(ctx context.Context, name string) (*model.DAGDetail, er
 	return out, a.failure(err)
 }
 
-// GetDAGSpec reads a DAG's YAML spec (cached for CacheTTL).
+// GetDAGSpec reads a DAG's YAML spec.
 func (a *Adapter) GetDAGSpec(ctx context.Context, name string) (*model.DAGSpec, error) {
 	out, err := a.getDAGSpec(ctx, name)
 	return out, a.failure(err)

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/mapping"
+	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
-	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
 )
 
 // sharedRuns is the run store's second level: the replicas' shared Redis.
@@ -19,7 +19,7 @@ import (
 // run's details are shared under its ID alone and deleted when a replica
 // sees the run changed. The zero value shares nothing.
 type sharedRuns struct {
-	store *sharedstate.Store
+	store *readcache.Shared
 	ttl   time.Duration
 }
 
@@ -28,19 +28,19 @@ func (s sharedRuns) enabled() bool { return s.store != nil }
 
 // key is the shared key of a run-store entry; ok is false when the entry
 // cannot be shared (the run's own details are not held here).
-func (r runStore) sharedKey(k runCacheKey) (sharedstate.Key, bool) {
+func (r runStore) sharedKey(k runCacheKey) (readcache.SharedKey, bool) {
 	run := k.run
 	parts := []string{run.name, run.rootID, run.subID, strconv.Itoa(int(k.part))}
 	if run.subID != "" || k.part != partDetails {
 		root, ok := r.peekDetails(runKey{fingerprint: run.fingerprint, name: run.name, rootID: run.rootID})
 		if !ok {
-			return sharedstate.Key{}, false
+			return readcache.SharedKey{}, false
 		}
 		parts = append(parts, stateSignature(root))
 		if run.subID != "" && k.part != partDetails {
 			sub, ok := r.peekDetails(run)
 			if !ok {
-				return sharedstate.Key{}, false
+				return readcache.SharedKey{}, false
 			}
 			parts = append(parts, stateSignature(sub))
 		}
@@ -50,7 +50,7 @@ func (r runStore) sharedKey(k runCacheKey) (sharedstate.Key, bool) {
 		parts = append(parts, k.step, k.item, k.bodyStep, string(k.stream),
 			strconv.Itoa(w.Tail), strconv.Itoa(w.Head), strconv.Itoa(w.Offset), strconv.Itoa(w.Limit))
 	}
-	return sharedstate.Key{Kind: sharedKindRun, Fingerprint: run.fingerprint, Parts: parts}, true
+	return r.shared.store.Key(readcache.KindRun, run.fingerprint, parts...), true
 }
 
 // stateSignature names one attempt of a run in one state.
@@ -71,18 +71,18 @@ func (r runStore) sharedGet(k runCacheKey) (any, bool) {
 	ctx, s := context.Background(), r.shared.store
 	switch k.part {
 	case partDetails:
-		d, ok := sharedGet[*gen.DAGRunDetails](ctx, s, key)
+		d, ok := readcache.Get[*gen.DAGRunDetails](ctx, s, key)
 		return d, ok && d != nil
 	case partAttempt:
-		return sharedGet[string](ctx, s, key)
+		return readcache.Get[string](ctx, s, key)
 	case partPresence:
-		p, ok := sharedGet[map[string]mapping.StreamPresence](ctx, s, key)
+		p, ok := readcache.Get[map[string]mapping.StreamPresence](ctx, s, key)
 		return p, ok && p != nil
 	case partSchedulerLog:
-		l, ok := sharedGet[*gen.Log](ctx, s, key)
+		l, ok := readcache.Get[*gen.Log](ctx, s, key)
 		return l, ok && l != nil
 	case partStepLog:
-		l, ok := sharedGet[*gen.Log](ctx, s, key)
+		l, ok := readcache.Get[*gen.Log](ctx, s, key)
 		return streamRead{stream: k.stream, log: l}, ok && l != nil
 	}
 	return nil, false
@@ -100,7 +100,7 @@ func (r runStore) sharedPut(k runCacheKey, v any) {
 		v = sr.log
 	}
 	if key, ok := r.sharedKey(k); ok {
-		sharedPut(context.Background(), r.shared.store, key, v, r.shared.ttl)
+		r.shared.store.Put(context.Background(), key, v, r.shared.ttl)
 	}
 }
 
@@ -123,7 +123,7 @@ func (r runStore) sharedForget(run runKey) {
 func (r runStore) loadDetails(ctx context.Context, k runKey, read func(context.Context) (*gen.DAGRunDetails, bool, error)) (*gen.DAGRunDetails, error) {
 	if r.shared.enabled() { // first: the key costs a lookup and allocations
 		if key, ok := r.sharedKey(runCacheKey{run: k, part: partDetails}); ok {
-			return sharedLoad(ctx, r.shared.store, key, r.shared.ttl, read)
+			return readcache.Load(ctx, r.shared.store, key, r.shared.ttl, read)
 		}
 	}
 	d, _, err := read(ctx)
@@ -144,7 +144,7 @@ func (s sharedRuns) up() bool { return s.store.Up() }
 func loadRunPart[T any](ctx context.Context, r runStore, k runCacheKey, read func(context.Context) (T, bool, error)) (T, error) {
 	if r.shared.enabled() { // first: the key costs a lookup and allocations
 		if key, ok := r.sharedKey(k); ok {
-			return sharedLoad(ctx, r.shared.store, key, r.shared.ttl, read)
+			return readcache.Load(ctx, r.shared.store, key, r.shared.ttl, read)
 		}
 	}
 	v, _, err := read(ctx)

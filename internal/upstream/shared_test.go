@@ -14,6 +14,7 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
 	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate/redistest"
@@ -26,7 +27,7 @@ import (
 type sharedReadCase struct {
 	name string
 	fake fakedagu.Options
-	read func(ctx context.Context, a *Adapter) (any, error)
+	read func(ctx context.Context, a readcache.Ports) (any, error)
 }
 
 func sharedReadCases() []sharedReadCase {
@@ -34,37 +35,37 @@ func sharedReadCases() []sharedReadCase {
 	body := stepOf(runOf("foreach_job", foreachRun), "each")
 	body.Item, body.BodyStepName = "1", "work"
 	return []sharedReadCase{
-		{name: "run", read: func(ctx context.Context, a *Adapter) (any, error) {
+		{name: "run", read: func(ctx context.Context, a readcache.Ports) (any, error) {
 			return a.GetRun(ctx, runOf("failing_job", failingRun))
 		}},
-		{name: "run logs", read: func(ctx context.Context, a *Adapter) (any, error) {
+		{name: "run logs", read: func(ctx context.Context, a readcache.Ports) (any, error) {
 			return a.GetRunLogs(ctx, runOf("failing_job", failingRun), model.LogQuery{})
 		}},
-		{name: "step log", read: func(ctx context.Context, a *Adapter) (any, error) {
+		{name: "step log", read: func(ctx context.Context, a readcache.Ports) (any, error) {
 			return a.GetStepLog(ctx, stepOf(runOf("failing_job", failingRun), "explode"), model.LogQuery{})
 		}},
-		{name: "sub-run step log", read: func(ctx context.Context, a *Adapter) (any, error) {
+		{name: "sub-run step log", read: func(ctx context.Context, a readcache.Ports) (any, error) {
 			if _, err := a.GetRun(ctx, runOf("parent_job", parentRun)); err != nil {
 				return nil, err
 			}
 			return a.GetStepLog(ctx, stepOf(sub, "child_start"), model.LogQuery{Stream: "stdout"})
 		}},
-		{name: "body step log", fake: fakedagu.Options{Foreach: fakedagu.ForeachRoutes}, read: func(ctx context.Context, a *Adapter) (any, error) {
+		{name: "body step log", fake: fakedagu.Options{Foreach: fakedagu.ForeachRoutes}, read: func(ctx context.Context, a readcache.Ports) (any, error) {
 			return a.GetStepLog(ctx, body, model.LogQuery{})
 		}},
-		{name: "spec", read: func(ctx context.Context, a *Adapter) (any, error) {
+		{name: "spec", read: func(ctx context.Context, a readcache.Ports) (any, error) {
 			return a.GetDAGSpec(ctx, "failing_job")
 		}},
-		{name: "DAG names", read: func(ctx context.Context, a *Adapter) (any, error) {
+		{name: "DAG names", read: func(ctx context.Context, a readcache.Ports) (any, error) {
 			return a.DAGNames(ctx)
 		}},
-		{name: "DAG list", read: func(ctx context.Context, a *Adapter) (any, error) {
+		{name: "DAG list", read: func(ctx context.Context, a readcache.Ports) (any, error) {
 			return a.ListDAGs(ctx, model.DAGListQuery{})
 		}},
-		{name: "DAG", read: func(ctx context.Context, a *Adapter) (any, error) {
+		{name: "DAG", read: func(ctx context.Context, a readcache.Ports) (any, error) {
 			return a.GetDAG(ctx, "failing_job")
 		}},
-		{name: "run list", read: func(ctx context.Context, a *Adapter) (any, error) {
+		{name: "run list", read: func(ctx context.Context, a readcache.Ports) (any, error) {
 			return a.ListRuns(ctx, model.RunListQuery{Name: "failing_job"})
 		}},
 	}
@@ -76,9 +77,22 @@ func sharedCaches(store *sharedstate.Store) func(*AdapterOptions) {
 	return func(o *AdapterOptions) {
 		withCaches(o)
 		o.ListCacheTTL = time.Hour
-		o.CacheTTL = time.Hour
-		o.Shared = store
+		o.Shared = readcache.NewShared(store, "")
 	}
+}
+
+// sharedLayer is sharedCaches for the read cache layer.
+func sharedLayer(store *sharedstate.Store) func(*readcache.Options) {
+	return func(o *readcache.Options) {
+		o.CacheTTL = time.Hour
+		o.Shared = readcache.NewShared(store, "")
+	}
+}
+
+// sharedEnv is an adapter env whose caches share store.
+func sharedEnv(t *testing.T, fake fakedagu.Options, store *sharedstate.Store) *adapterEnv {
+	t.Helper()
+	return newAdapterEnv(t, envOptions{fake: fake, adapter: sharedCaches(store), layer: sharedLayer(store), detect: true})
 }
 
 // openShared opens one replica's connection to srv.
@@ -95,7 +109,7 @@ func openShared(t *testing.T, srv *redistest.Server) *sharedstate.Store {
 
 // replica builds another adapter in front of env's fake Dagu, with its own
 // client, local caches and shared store, sending key.
-func replica(t *testing.T, env *adapterEnv, key restclient.KeySource, store *sharedstate.Store) *Adapter {
+func replica(t *testing.T, env *adapterEnv, key restclient.KeySource, store *sharedstate.Store) *readcache.Layer {
 	t.Helper()
 	front := httptest.NewServer(env.fake.Load())
 	t.Cleanup(front.Close)
@@ -111,7 +125,7 @@ func replica(t *testing.T, env *adapterEnv, key restclient.KeySource, store *sha
 	}
 	_, _ = a.Refresh(context.Background()) // a refused key fails here, and later
 	t.Cleanup(a.waitBackground)
-	return a
+	return newLayer(t, a, client, opts.Now, sharedLayer(store))
 }
 
 func TestSharedLevelServesAnotherReplicaWithoutCalls(t *testing.T) {
@@ -119,13 +133,13 @@ func TestSharedLevelServesAnotherReplicaWithoutCalls(t *testing.T) {
 	for _, c := range sharedReadCases() {
 		t.Run(c.name, func(t *testing.T) {
 			srv.Client().FlushAll(context.Background())
-			env := newAdapterEnv(t, envOptions{fake: c.fake, adapter: sharedCaches(openShared(t, srv)), detect: true})
+			env := sharedEnv(t, c.fake, openShared(t, srv))
 			second := replica(t, env, env.key, openShared(t, srv))
 			env.fake.Load().Reset()
 			ctx := context.Background()
 			var want, got any
 			var err error
-			first := env.calls(func() { want, err = c.read(ctx, env.adapter) })
+			first := env.calls(func() { want, err = c.read(ctx, env.reads) })
 			if err != nil || len(first) == 0 {
 				t.Fatalf("first replica: %v after calls %q", err, first)
 			}
@@ -145,14 +159,14 @@ func TestSharedLevelServesAnotherReplicaWithoutCalls(t *testing.T) {
 
 func TestSharedLevelIsolatesCredentials(t *testing.T) {
 	srv := redistest.Start(t)
-	env := newAdapterEnv(t, envOptions{adapter: sharedCaches(openShared(t, srv)), detect: true})
+	env := sharedEnv(t, fakedagu.Options{}, openShared(t, srv))
 	stranger := replica(t, env, restclient.StaticKey("another-key-the-fake-refuses"), openShared(t, srv))
 	ctx := context.Background()
 	for _, c := range sharedReadCases() {
 		if c.fake.Foreach != fakedagu.ForeachAggregate {
 			continue
 		}
-		if _, err := c.read(ctx, env.adapter); err != nil {
+		if _, err := c.read(ctx, env.reads); err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		var err error
@@ -165,7 +179,7 @@ func TestSharedLevelIsolatesCredentials(t *testing.T) {
 
 func TestSharedLevelDownFallsBackAndResumes(t *testing.T) {
 	srv := redistest.Start(t)
-	env := newAdapterEnv(t, envOptions{adapter: sharedCaches(openShared(t, srv)), detect: true})
+	env := sharedEnv(t, fakedagu.Options{}, openShared(t, srv))
 	ctx := context.Background()
 	cases := sharedReadCases()
 	answers := map[string]any{}
@@ -173,7 +187,7 @@ func TestSharedLevelDownFallsBackAndResumes(t *testing.T) {
 		if c.fake.Foreach != fakedagu.ForeachAggregate {
 			continue
 		}
-		v, err := c.read(ctx, env.adapter)
+		v, err := c.read(ctx, env.reads)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
