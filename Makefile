@@ -34,8 +34,11 @@ BENCH_RT_MIX          ?= dags,dag,dag_spec,runs,run,run_latest,step_log,step_log
 help: ## List the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z][a-z-]*:.*## / { printf "  %-15s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 
-build: ## Build bin/dagu-mcp-gateway, stamped with VERSION (git describe, else dev)
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-X main.version=$(VERSION)" -o $(BINARY) ./cmd/gateway
+# The server build: -tags nodemo leaves out the demo and the fake Dagu's
+# recordings, as the container image does (deploy/Dockerfile); `make demo`
+# and plain `go build` keep them.
+build: ## Build bin/dagu-mcp-gateway (the server build, without the demo), stamped with VERSION (git describe, else dev)
+	CGO_ENABLED=0 $(GO) build -trimpath -tags nodemo -ldflags "-X main.version=$(VERSION)" -o $(BINARY) ./cmd/gateway
 
 test: ## Run every test with the race detector (go test -race ./...)
 	$(GO) test -race ./...
@@ -48,6 +51,7 @@ lint: ## Check formatting (gofmt), go vet, staticcheck and the package layering
 		exit 1; \
 	fi
 	$(GO) vet ./...
+	$(GO) vet -tags nodemo ./cmd/gateway
 	$(GO) tool staticcheck ./...
 	$(GO) test -count=1 ./internal/archtest/
 
@@ -144,7 +148,8 @@ bench-dagu: ## Compare the gateway with a real Dagu's built-in /mcp: DAGU_URL= D
 # BENCH_RT_READS reads of each BENCH_RT_MIX target. Against DAGU_URL with
 # DAGU_REST_KEY when given, else against the demo's fake Dagu (current
 # release, with the foreach routes). BENCH_RT_GATEWAY names a gateway binary
-# built elsewhere (an older commit, to compare); BENCH_RT_GATEWAY_FLAGS= (empty)
+# built elsewhere (an older commit, to compare; it serves the demo's Dagu too, so
+# not the server build of make build); BENCH_RT_GATEWAY_FLAGS= (empty)
 # serves it with its default caches. BENCHMARKS.md has the figures.
 bench-roundtrips: export DAGU_API_KEY := $(DAGU_REST_KEY)
 bench-roundtrips: ## Round trips per read with BENCH_RT_DELAY added per Dagu request: [DAGU_URL= DAGU_REST_KEY=] (else the demo's fake Dagu; BENCH_RT_MIX, _READS, _PORTS)

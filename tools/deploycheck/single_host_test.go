@@ -180,6 +180,7 @@ func TestDockerfile(t *testing.T) {
 		"org.opencontainers.image.version=",
 		"org.opencontainers.image.licenses=\"Apache-2.0\"",
 		"CGO_ENABLED=0",
+		"go build -trimpath -tags nodemo ", // the server build, as make build's
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("deploy/Dockerfile lacks %q", want)
@@ -226,8 +227,9 @@ func TestGoReleaserConfig(t *testing.T) {
 const binaryName = "dagu-mcp-gateway"
 
 // TestMakeBuildNamesTheBinary: make build writes bin/dagu-mcp-gateway, the
-// name every deploy snippet uses, and make docker tags the image the
-// snippets use until a release exists.
+// name every deploy snippet uses, with the image's server build (-tags
+// nodemo), and make docker tags the image the snippets use until a release
+// exists.
 func TestMakeBuildNamesTheBinary(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(repoRoot(t), "Makefile"))
 	if err != nil {
@@ -236,6 +238,8 @@ func TestMakeBuildNamesTheBinary(t *testing.T) {
 	for _, want := range []*regexp.Regexp{
 		regexp.MustCompile(`(?m)^BINARY\s*:=\s*\$\(BIN_DIR\)/` + binaryName + `$`),
 		regexp.MustCompile(`(?m)^IMAGE\s*\?=\s*` + binaryName + `:local$`),
+		// The server build, as the image's (TestDockerfile).
+		regexp.MustCompile(`(?m)^\tCGO_ENABLED=0 \$\(GO\) build -trimpath -tags nodemo .*-o \$\(BINARY\) \./cmd/gateway$`),
 	} {
 		if !want.Match(data) {
 			t.Errorf("Makefile lacks a line matching %s", want)
