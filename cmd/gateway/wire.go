@@ -16,6 +16,7 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/doctor"
 	"github.com/dagu-mcp-gateway/gateway/internal/frontdoor"
+	"github.com/dagu-mcp-gateway/gateway/internal/mcpserver"
 	"github.com/dagu-mcp-gateway/gateway/internal/membudget"
 	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
@@ -130,8 +131,10 @@ func assemble(cfg config.Config, log *slog.Logger, reg *prometheus.Registry, cli
 	if err != nil {
 		return nil, err
 	}
-	server := readtool.NewServer(version)
-	tool.Register(server)
+	server, err := mcpserver.New(version, tool, reg)
+	if err != nil {
+		return nil, err
+	}
 	return &gateway{log: log, registry: reg, client: client, adapter: adapter, server: server, readiness: readinessCache{log: log},
 		passthrough: cfg.Passthrough(), shared: shared}, nil
 }

@@ -67,6 +67,10 @@ var rules = []rule{
 	// The read cache layer wraps the ports from outside: it knows the
 	// contract's models and its two levels, never REST or the tool.
 	{pkg: "internal/readcache", direct: []string{"internal/cache", "internal/model", "internal/sharedstate"}},
+	// The MCP server around the tool registers it and times every method;
+	// it knows the contract's codes only through readtool.
+	{pkg: "internal/mcpserver", direct: []string{"internal/readtool", "internal/model"},
+		forbidden: []string{"internal/restclient", "internal/upstream", "internal/frontdoor"}},
 	{pkg: "internal/workbook", direct: []string{"internal/model"}},
 	// Configuration is a leaf: what it needs of other packages is handed
 	// to it, and the command's tests check the defaults it repeats.

@@ -167,21 +167,3 @@ func ExampleTool_RegisterResources() {
 	// dagu://runs application/json
 	// dagu://wiki application/json
 }
-
-// RegisterPrompts adds prompts that walk an agent through common reads
-// with dagu_read calls.
-func ExampleTool_RegisterPrompts() {
-	session := exampleSession(exampleTool(readtool.Options{}).RegisterPrompts)
-	defer session.Close()
-	list, err := session.ListPrompts(context.Background(), nil)
-	if err != nil {
-		panic(err)
-	}
-	for _, p := range list.Prompts {
-		fmt.Println(p.Name)
-	}
-	// Output:
-	// recent_failures
-	// what_does_dag_do
-	// why_did_run_fail
-}

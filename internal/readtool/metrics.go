@@ -14,10 +14,6 @@ import (
 type metrics struct {
 	calls    *prometheus.CounterVec
 	duration *prometheus.HistogramVec
-	// operation is the MCP semantic conventions' mcp.server.operation.duration
-	// under its Prometheus name; error_type is the contract's error code, ""
-	// on success.
-	operation *prometheus.HistogramVec
 }
 
 // readBuckets are the boundaries of the read duration histogram, in
@@ -52,12 +48,6 @@ func newMetrics(reg prometheus.Registerer, callTimeout time.Duration) (*metrics,
 			Help:    "dagu_read read duration by target, upstream time included; the last bucket is the call timeout.",
 			Buckets: durationBuckets(callTimeout),
 		}, []string{"target"}),
-		operation: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name: "mcp_server_operation_duration_seconds",
-			Help: "MCP request duration as observed on the server (mcp.server.operation.duration), by method, tool and error type, for every request method served.",
-			// The bucket boundaries the MCP semantic conventions advise.
-			Buckets: []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300},
-		}, []string{"mcp_method_name", "gen_ai_tool_name", "error_type"}),
 	}
 	if reg == nil {
 		return m, nil
@@ -67,9 +57,6 @@ func newMetrics(reg prometheus.Registerer, callTimeout time.Duration) (*metrics,
 		return nil, err
 	}
 	if m.duration, err = register(reg, m.duration); err != nil {
-		return nil, err
-	}
-	if m.operation, err = register(reg, m.operation); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -91,10 +78,4 @@ func register[C prometheus.Collector](reg prometheus.Registerer, c C) (C, error)
 func (m *metrics) observe(target, code string, took time.Duration) {
 	m.calls.WithLabelValues(target, code).Inc()
 	m.duration.WithLabelValues(target).Observe(took.Seconds())
-}
-
-// observeOperation times one MCP request: method and tool are fixed
-// names, errorType a contract code or "".
-func (m *metrics) observeOperation(method, tool, errorType string, took time.Duration) {
-	m.operation.WithLabelValues(method, tool, errorType).Observe(took.Seconds())
 }

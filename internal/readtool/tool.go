@@ -118,12 +118,11 @@ func New(opts Options) (*Tool, error) {
 
 // Register adds the tool to an MCP server with a raw input handler, so bad
 // input gets the contract's tool errors rather than protocol errors, and
-// with it the dagu:// resources and the prompts.
+// with it the dagu:// resources. (The server around it, its prompts and
+// the timing of every MCP method are internal/mcpserver's.)
 func (t *Tool) Register(s *mcp.Server) {
-	s.AddReceivingMiddleware(t.operationMetrics)
 	s.AddTool(definitionWithout(t.disabled), t.Handle)
 	t.RegisterResources(s)
-	t.RegisterPrompts(s)
 }
 
 // Handle is the MCP tool handler.

@@ -19,7 +19,7 @@ import (
 // OpenTelemetry for the MCP requests the tool answers: one SERVER span per
 // tools/call and resources/read, named and attributed after the MCP
 // semantic conventions, parented on the W3C trace context the client put in
-// params._meta (operationMetrics times every MCP request). The spans use the global tracer provider and propagator: with tracing off
+// params._meta (internal/mcpserver times every MCP request). The spans use the global tracer provider and propagator: with tracing off
 // they are no-ops. Attributes never carry tool arguments, results or
 // credentials.
 
@@ -108,6 +108,22 @@ func (t *Tool) traceResource(ctx *context.Context, req *mcp.ReadResourceRequest,
 		code, rpcCode, message := resourceOutcome(*err)
 		op.end(code, rpcCode, message)
 	}
+}
+
+// ToolErrorCode is the contract's error code of a failed tools/call
+// result (internal_error when it carries no error object).
+func ToolErrorCode(res *mcp.CallToolResult) Code {
+	if e, ok := res.StructuredContent.(*Error); ok {
+		return e.Code
+	}
+	return CodeInternalError
+}
+
+// ResourceErrorCode is the contract's error code a resources/read error
+// carries (internal_error when it carries none).
+func ResourceErrorCode(err error) Code {
+	code, _, _ := resourceOutcome(err)
+	return code
 }
 
 // resourceOutcome reads the contract code back from a resources/read

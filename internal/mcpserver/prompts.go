@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package readtool
+package mcpserver
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -11,6 +13,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
 )
 
 // Prompts: short recipes of dagu_read calls for the reads agents do most.
@@ -30,9 +34,15 @@ func callJSONText(fields ...string) string {
 	for i := 0; i+1 < len(fields); i += 2 {
 		m[fields[i]] = fields[i+1]
 	}
-	raw, _ := marshalUnescaped(m)
-	return string(raw)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(m) // a map of strings always encodes
+	return strings.TrimSuffix(b.String(), "\n")
 }
+
+// runWindowDays is the runs target's default window, in days.
+const runWindowDays = int(model.DefaultRunWindow / (24 * time.Hour))
 
 var promptSpecs = []promptSpec{
 	{
@@ -107,14 +117,15 @@ func orDefault(v, def string) string {
 }
 
 // RegisterPrompts adds the prompts to an MCP server.
-func (t *Tool) RegisterPrompts(s *mcp.Server) {
+func RegisterPrompts(s *mcp.Server) {
 	for _, p := range promptSpecs {
 		s.AddPrompt(p.prompt, promptHandler(p))
 	}
 }
 
-// maxPromptArgument bounds a prompt argument like the tool's own fields.
-const maxPromptArgument = maxIdentifier
+// maxPromptArgument bounds a prompt argument like the tool's own
+// identifier fields (name, stepName: 255 characters).
+const maxPromptArgument = 255
 
 func promptHandler(p promptSpec) mcp.PromptHandler {
 	return func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {

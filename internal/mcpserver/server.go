@@ -1,8 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package readtool
+// Package mcpserver is the MCP server around the dagu_read tool: its
+// identity, instructions and capabilities, the receiving middleware that
+// times every MCP method (mcp.server.operation.duration), and the prompts.
+// The contract itself (the tool, its resources and errors) is
+// internal/readtool's; this package only registers it.
+package mcpserver
 
-import "github.com/modelcontextprotocol/go-sdk/mcp"
+import (
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
+)
 
 // serverInstructions is what the initialize result tells an agent to start
 // with.
@@ -10,11 +20,20 @@ const serverInstructions = `This server gives read-only access to a Dagu workflo
 	`Start with {"target":"reference","name":"read-tool"} for the full guide, ` +
 	`{"target":"dags"} to list workflows, or {"target":"runs","query":"status=2"} to find failed runs.`
 
-// NewServer is the MCP server the tool registers on: its name, title and
-// version (the gateway's build), its instructions and its capabilities.
-func NewServer(version string) *mcp.Server {
-	return mcp.NewServer(&mcp.Implementation{Name: "dagu-mcp-gateway", Title: "Dagu (read-only)", Version: version},
+// New is the MCP server of the gateway's build version: the operation
+// histogram (registered on reg; nil disables it) times every request, and
+// the tool with its resources and the prompts are registered.
+func New(version string, tool *readtool.Tool, reg prometheus.Registerer) (*mcp.Server, error) {
+	ops, err := newOperations(reg)
+	if err != nil {
+		return nil, err
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "dagu-mcp-gateway", Title: "Dagu (read-only)", Version: version},
 		&mcp.ServerOptions{Instructions: serverInstructions, Capabilities: serverCapabilities()})
+	s.AddReceivingMiddleware(ops.middleware)
+	tool.Register(s)
+	RegisterPrompts(s)
+	return s, nil
 }
 
 // serverCapabilities is what the gateway advertises in its initialize
