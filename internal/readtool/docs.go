@@ -6,6 +6,8 @@ package readtool
 
 import (
 	"strings"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
 )
 
 // TargetTableMarkdown renders the README's target table from the rows:
@@ -26,6 +28,51 @@ func TargetTableMarkdown() string {
 			b.WriteString(" " + cell + "|")
 		}
 		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// URITableMarkdown renders read-tool.md's URI shapes table from the rows:
+// a line per row with its patterns (the sub-run forms on a line of their
+// own, after every root form), marked when the target takes a query.
+func URITableMarkdown() string {
+	var root, sub []string
+	for i := range targetTable {
+		s := &targetTable[i]
+		var own, under []string
+		for _, p := range s.patterns {
+			cell := "`" + model.Scheme + p.path + "`"
+			if strings.HasPrefix(p.path, runRoot+subRunTail) {
+				under = append(under, cell)
+			} else {
+				own = append(own, cell)
+			}
+		}
+		query := ""
+		if s.reader.queryKeys() != nil {
+			query = " (query allowed)"
+		}
+		if len(own) > 0 {
+			root = append(root, "| "+strings.Join(own, ", ")+query+" | `"+s.name+"` |\n")
+		}
+		if len(under) > 0 {
+			sub = append(sub, "| "+strings.Join(under, ", ")+query+" | `"+s.name+"` in a child run |\n")
+		}
+	}
+	return "| URI | Target |\n| --- | --- |\n" + strings.Join(root, "") + strings.Join(sub, "")
+}
+
+// QueryTableMarkdown renders read-tool.md's Query parameters table: every
+// query parameter of every row, in table order, with its accepted values.
+func QueryTableMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| Target | Parameter | Accepted values |\n| --- | --- | --- |\n")
+	for i := range targetTable {
+		s := &targetTable[i]
+		docs := s.reader.queryDocs()
+		for j, key := range s.reader.queryKeys() {
+			b.WriteString("| `" + s.name + "` | `" + key + "` | " + docs[j] + " |\n")
+		}
 	}
 	return b.String()
 }

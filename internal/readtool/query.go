@@ -20,6 +20,15 @@ type param[Q any] struct {
 	// want completes the sentence "The value of X must be ...".
 	want  string
 	store func(q *Q, v string) bool
+	// doc is the parameter's "Accepted values" cell in read-tool.md's
+	// Query parameters table (generated: go generate ./internal/readtool).
+	doc string
+}
+
+// documented gives a parameter its accepted-values text for read-tool.md.
+func (p param[Q]) documented(doc string) param[Q] {
+	p.doc = doc
+	return p
 }
 
 // queryRules is a target's row of the contract's Query handling table: its
@@ -146,47 +155,77 @@ const (
 // Parameters are listed in the order the resource templates name them.
 var (
 	dagsQuery = &queryRules[model.DAGListQuery]{params: []param[model.DAGListQuery]{
-		intAtLeast("page", 1, func(q *model.DAGListQuery) *int { return &q.Page }),
-		intRange("perPage", 1, maxListPerPage, func(q *model.DAGListQuery) *int { return &q.PerPage }),
-		text("name", func(q *model.DAGListQuery) *string { return &q.Name }),
-		labels("labels", func(q *model.DAGListQuery) *[]string { return &q.Labels }),
-		oneOf("sort", func(q *model.DAGListQuery) *string { return &q.Sort }, "name", "nextRun"),
-		oneOf("order", func(q *model.DAGListQuery) *string { return &q.Order }, "asc", "desc"),
+		intAtLeast("page", 1, func(q *model.DAGListQuery) *int { return &q.Page }).
+			documented("integer, 1 or more"),
+		intRange("perPage", 1, maxListPerPage, func(q *model.DAGListQuery) *int { return &q.PerPage }).
+			documented(fmt.Sprintf("integer 1 to %d (Dagu's default applies when omitted)", maxListPerPage)),
+		text("name", func(q *model.DAGListQuery) *string { return &q.Name }).
+			documented("text; DAGs whose name contains it"),
+		labels("labels", func(q *model.DAGListQuery) *[]string { return &q.Labels }).
+			documented("comma-separated labels; a DAG must carry all of them"),
+		oneOf("sort", func(q *model.DAGListQuery) *string { return &q.Sort }, "name", "nextRun").
+			documented("`name` or `nextRun`"),
+		oneOf("order", func(q *model.DAGListQuery) *string { return &q.Order }, "asc", "desc").
+			documented("`asc` or `desc`"),
 	}}
 	runsQuery = &queryRules[model.RunListQuery]{params: []param[model.RunListQuery]{
-		text("name", func(q *model.RunListQuery) *string { return &q.Name }),
-		text("dagRunId", func(q *model.RunListQuery) *string { return &q.DAGRunID }),
-		runStatus("status", func(q *model.RunListQuery) *[]int { return &q.Status }),
-		unixTime("fromDate", func(q *model.RunListQuery) **int64 { return &q.FromDate }),
-		unixTime("toDate", func(q *model.RunListQuery) **int64 { return &q.ToDate }),
-		intRange("limit", 1, maxRunsLimit, func(q *model.RunListQuery) *int { return &q.Limit }),
-		text("cursor", func(q *model.RunListQuery) *string { return &q.Cursor }),
-		labels("labels", func(q *model.RunListQuery) *[]string { return &q.Labels }),
+		text("name", func(q *model.RunListQuery) *string { return &q.Name }).
+			documented("text; runs of DAGs whose name contains it"),
+		text("dagRunId", func(q *model.RunListQuery) *string { return &q.DAGRunID }).
+			documented("text; runs whose ID contains it. Or `latest` together with `name` (then the DAG's exact name) for that DAG's newest run"),
+		runStatus("status", func(q *model.RunListQuery) *[]int { return &q.Status }).
+			documented(fmt.Sprintf("run status number 0 to %d; repeat it for several (`status=2&status=3`)", model.MaxRunStatus)),
+		unixTime("fromDate", func(q *model.RunListQuery) **int64 { return &q.FromDate }).
+			documented("Unix time in seconds; runs from then on"),
+		unixTime("toDate", func(q *model.RunListQuery) **int64 { return &q.ToDate }).
+			documented("Unix time in seconds; runs up to then"),
+		intRange("limit", 1, maxRunsLimit, func(q *model.RunListQuery) *int { return &q.Limit }).
+			documented(fmt.Sprintf("integer 1 to %d", maxRunsLimit)),
+		text("cursor", func(q *model.RunListQuery) *string { return &q.Cursor }).
+			documented("the `nextCursor` of the previous page"),
+		labels("labels", func(q *model.RunListQuery) *[]string { return &q.Labels }).
+			documented("comma-separated labels; a run must carry all of them"),
 	}}
 	wikiQuery = &queryRules[model.WikiListQuery]{params: []param[model.WikiListQuery]{
-		intAtLeast("page", 1, func(q *model.WikiListQuery) *int { return &q.Page }),
-		intRange("perPage", 1, maxListPerPage, func(q *model.WikiListQuery) *int { return &q.PerPage }),
-		flag("flat", func(q *model.WikiListQuery) *bool { return &q.Flat }),
-		oneOf("sort", func(q *model.WikiListQuery) *string { return &q.Sort }, "name", "type", "mtime"),
-		oneOf("order", func(q *model.WikiListQuery) *string { return &q.Order }, "asc", "desc"),
-		pagePrefix("prefix", func(q *model.WikiListQuery) *string { return &q.Prefix }),
+		intAtLeast("page", 1, func(q *model.WikiListQuery) *int { return &q.Page }).
+			documented("integer, 1 or more"),
+		intRange("perPage", 1, maxListPerPage, func(q *model.WikiListQuery) *int { return &q.PerPage }).
+			documented(fmt.Sprintf("integer 1 to %d", maxListPerPage)),
+		flag("flat", func(q *model.WikiListQuery) *bool { return &q.Flat }).
+			documented("`true` (list of pages) or `false` (tree, the default)"),
+		oneOf("sort", func(q *model.WikiListQuery) *string { return &q.Sort }, "name", "type", "mtime").
+			documented("`name`, `type` or `mtime`"),
+		oneOf("order", func(q *model.WikiListQuery) *string { return &q.Order }, "asc", "desc").
+			documented("`asc` or `desc`"),
+		pagePrefix("prefix", func(q *model.WikiListQuery) *string { return &q.Prefix }).
+			documented("a page path prefix (if you also pass the `prefix` field, the two must be equal)"),
 	}, reconcile: mergeWikiPrefix}
 	runLogsQuery = &queryRules[model.LogQuery]{params: []param[model.LogQuery]{
-		intRange("tail", 1, maxLogLines, func(q *model.LogQuery) *int { return &q.Tail }),
+		intRange("tail", 1, maxLogLines, func(q *model.LogQuery) *int { return &q.Tail }).
+			documented(fmt.Sprintf("integer 1 to %d: the last N scheduler log lines", maxLogLines)),
 	}}
 	stepLogQuery = &queryRules[model.LogQuery]{params: []param[model.LogQuery]{
-		intRange("tail", 1, maxLogLines, func(q *model.LogQuery) *int { return &q.Tail }),
-		intRange("head", 1, maxLogLines, func(q *model.LogQuery) *int { return &q.Head }),
-		intAtLeast("offset", 1, func(q *model.LogQuery) *int { return &q.Offset }),
-		intRange("limit", 1, maxLogLines, func(q *model.LogQuery) *int { return &q.Limit }),
-		oneOf("stream", func(q *model.LogQuery) *string { return &q.Stream }, "stdout", "stderr"),
+		intRange("tail", 1, maxLogLines, func(q *model.LogQuery) *int { return &q.Tail }).
+			documented(fmt.Sprintf("integer 1 to %d: the last N lines", maxLogLines)),
+		intRange("head", 1, maxLogLines, func(q *model.LogQuery) *int { return &q.Head }).
+			documented(fmt.Sprintf("integer 1 to %d: the first N lines", maxLogLines)),
+		intAtLeast("offset", 1, func(q *model.LogQuery) *int { return &q.Offset }).
+			documented("integer, 1 or more: start at this line (1 is the first)"),
+		intRange("limit", 1, maxLogLines, func(q *model.LogQuery) *int { return &q.Limit }).
+			documented(fmt.Sprintf("integer 1 to %d: how many lines from `offset`, or from the start when alone", maxLogLines)),
+		oneOf("stream", func(q *model.LogQuery) *string { return &q.Stream }, "stdout", "stderr").
+			documented("`stdout` or `stderr`; omitted means both"),
 	}, check: checkLogWindow}
 	foreachItemsQuery = &queryRules[model.ForeachQuery]{params: []param[model.ForeachQuery]{
 		oneOf("status", func(q *model.ForeachQuery) *string { return &q.Status },
-			"not_started", "running", "succeeded", "failed", "aborted"),
-		intAtLeast("page", 1, func(q *model.ForeachQuery) *int { return &q.Page }),
-		intRange("perPage", 1, maxForeachPerPage, func(q *model.ForeachQuery) *int { return &q.PerPage }),
-		text("parent", func(q *model.ForeachQuery) *string { return &q.Parent }),
+			"not_started", "running", "succeeded", "failed", "aborted").
+			documented("`not_started`, `running`, `succeeded`, `failed` or `aborted`"),
+		intAtLeast("page", 1, func(q *model.ForeachQuery) *int { return &q.Page }).
+			documented("integer, 1 or more"),
+		intRange("perPage", 1, maxForeachPerPage, func(q *model.ForeachQuery) *int { return &q.PerPage }).
+			documented(fmt.Sprintf("integer 1 to %d", maxForeachPerPage)),
+		text("parent", func(q *model.ForeachQuery) *string { return &q.Parent }).
+			documented("the `foreachParent` of a body step, to list a nested foreach's items"),
 	}}
 )
 
@@ -197,6 +236,15 @@ type queryProblem struct {
 	parameter string
 	// didYouMean are the target's parameters close to an unsupported one.
 	didYouMean []string
+}
+
+// docs lists the parameters' accepted-values texts in table order.
+func (r *queryRules[Q]) docs() []string {
+	out := make([]string, len(r.params))
+	for i, p := range r.params {
+		out[i] = p.doc
+	}
+	return out
 }
 
 // keys lists the parameter names in table order.

@@ -13,6 +13,9 @@ import (
 type reader interface {
 	// queryKeys lists the query parameters; nil when the target takes none.
 	queryKeys() []string
+	// queryDocs lists each query parameter's accepted values, for
+	// read-tool.md; nil when the target takes no query.
+	queryDocs() []string
 	// parse validates a raw query into the typed query (nil for a target
 	// that takes none).
 	parse(target, raw string) (any, *queryProblem)
@@ -32,6 +35,8 @@ func plain(h handler) reader { return plainReader(h) }
 type plainReader handler
 
 func (plainReader) queryKeys() []string { return nil }
+
+func (plainReader) queryDocs() []string { return nil }
 
 func (plainReader) parse(target, raw string) (any, *queryProblem) {
 	if raw == "" {
@@ -61,6 +66,8 @@ type queryReader[Q any] struct {
 }
 
 func (r *queryReader[Q]) queryKeys() []string { return r.rules.keys() }
+
+func (r *queryReader[Q]) queryDocs() []string { return r.rules.docs() }
 
 func (r *queryReader[Q]) parse(target, raw string) (any, *queryProblem) {
 	q, problem := r.rules.parse(target, raw)

@@ -35,6 +35,11 @@ func TestTargetTableIsComplete(t *testing.T) {
 		if spec.support == "" {
 			t.Errorf("%s names no support rule", spec.name)
 		}
+		for i, doc := range spec.reader.queryDocs() {
+			if doc == "" {
+				t.Errorf("%s: query parameter %s has no accepted-values text", spec.name, spec.reader.queryKeys()[i])
+			}
+		}
 		if (spec.reader.queryKeys() != nil) != spec.allows(fQuery) {
 			t.Errorf("%s: query rules and the query field disagree", spec.name)
 		}

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // Command gendocs writes the texts derived from the read tool's target
-// rows into the repository: the README's target table and the Helm chart's
-// enum of targets an operator may switch off. Run it with
+// rows into the repository: the README's target table, the Helm chart's
+// enum of targets an operator may switch off, and the URI shapes and Query
+// parameters tables of the read-tool reference topic. Run it with
 // `go generate ./internal/readtool`; its test fails when a text drifts.
 package main
 
@@ -28,6 +29,7 @@ const (
 const (
 	readmePath      = "README.md"
 	chartSchemaPath = "deploy/helm/dagu-mcp-gateway/values.schema.json"
+	readToolPath    = "internal/reference/topics/read-tool.md"
 )
 
 // disableTargetsEnum is the chart schema's line listing the targets.
@@ -69,7 +71,43 @@ func renderers() map[string]func(string) (string, error) {
 	return map[string]func(string) (string, error){
 		readmePath:      renderREADME,
 		chartSchemaPath: renderChartSchema,
+		readToolPath:    renderReadTool,
 	}
+}
+
+// renderReadTool replaces the topic's URI shapes and Query parameters
+// tables. The topic is served to agents, so the tables carry no markers:
+// each is found by its header and ends at the first line that is not a
+// table row.
+func renderReadTool(text string) (string, error) {
+	for _, table := range []string{readtool.URITableMarkdown(), readtool.QueryTableMarkdown()} {
+		var err error
+		if text, err = replaceTable(text, table); err != nil {
+			return "", err
+		}
+	}
+	return text, nil
+}
+
+// replaceTable swaps the table whose first two lines (header and
+// delimiter) match table's for table.
+func replaceTable(text, table string) (string, error) {
+	lines := strings.SplitAfterN(table, "\n", 3)
+	header := lines[0] + lines[1]
+	start := strings.Index(text, header)
+	if start < 0 {
+		return "", fmt.Errorf("no table %q", strings.TrimSpace(lines[0]))
+	}
+	end := start
+	for end < len(text) && text[end] == '|' {
+		next := strings.IndexByte(text[end:], '\n')
+		if next < 0 {
+			end = len(text)
+			break
+		}
+		end += next + 1
+	}
+	return text[:start] + table + text[end:], nil
 }
 
 // renderREADME replaces the text between the target table's markers.
