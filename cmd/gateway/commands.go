@@ -3,13 +3,10 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"runtime"
-	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/gcpolicy"
@@ -36,7 +33,7 @@ func newRootCommand(env environment) *cobra.Command {
 		Version:       versionLine(),
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
-	root.SetFlagErrorFunc(explainFlagError)
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return config.ExplainFlagError(cmd.Name(), err) })
 	root.SetIn(env.stdin)
 	root.SetOut(env.stdout)
 	root.SetErr(env.stderr)
@@ -49,25 +46,6 @@ func newRootCommand(env environment) *cobra.Command {
 		newHealthcheckCommand(env),
 	)
 	return root
-}
-
-// explainFlagError says why a subcommand refuses a flag that is a setting
-// of other subcommands (stdio --listen): each takes only the settings it
-// uses, so that a flag never looks accepted while it changes nothing.
-func explainFlagError(cmd *cobra.Command, err error) error {
-	var unknown *pflag.NotExistError
-	if !errors.As(err, &unknown) {
-		return err
-	}
-	s, ok := config.Lookup(unknown.GetSpecifiedName())
-	if !ok {
-		return err
-	}
-	users := make([]string, len(s.Modes))
-	for i, m := range s.Modes {
-		users[i] = string(m)
-	}
-	return fmt.Errorf("%w: %s does not use it (it is a setting of %s)", err, cmd.Name(), strings.Join(users, ", "))
 }
 
 // withConfig registers the flags of the settings mode uses on cmd and

@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -37,17 +36,12 @@ func serveHTTP(ctx context.Context, cfg config.Config, log *slog.Logger, getenv 
 	}
 	metrics := g.metricsHandler()
 	if cfg.MetricsListen != "" {
-		// Bound before anything serves: an address the metrics cannot
-		// have fails the start, as the main listener's does.
-		metricsLn, err := net.Listen("tcp", cfg.MetricsListen)
+		stopMetrics, _, err := frontdoor.StartMetrics(ctx, frontdoor.ServerOptions{Addr: cfg.MetricsListen, Handler: metrics, Logger: log, ShutdownTimeout: cfg.ShutdownTimeout})
 		if err != nil {
 			return fmt.Errorf("--metrics-listen %s: %w", cfg.MetricsListen, err)
 		}
-		var stopMetrics context.CancelFunc
-		ctx, stopMetrics = context.WithCancel(ctx)
 		defer stopMetrics() // serve returning for any reason closes the metrics listener
-		go serveMetrics(ctx, cfg, log, metrics, metricsLn)
-		metrics = nil // /metrics moves off the MCP listener
+		metrics = nil       // /metrics moves off the MCP listener
 	}
 	g.adapter.Start(ctx)
 	var verify frontdoor.Verifier
@@ -109,14 +103,4 @@ func serveStdio(ctx context.Context, cfg config.Config, log *slog.Logger, env en
 		return nil // the client closed the stream or we were told to stop
 	}
 	return err
-}
-
-// serveMetrics serves /metrics alone on ln, bound to --metrics-listen (see
-// frontdoor.MetricsOnly), until ctx ends.
-func serveMetrics(ctx context.Context, cfg config.Config, log *slog.Logger, metrics http.Handler, ln net.Listener) {
-	srv := frontdoor.NewServer(frontdoor.ServerOptions{Addr: cfg.MetricsListen, Handler: frontdoor.MetricsOnly(metrics), Logger: log, ShutdownTimeout: cfg.ShutdownTimeout})
-	log.Info("metrics serving", "listen", cfg.MetricsListen)
-	if err := srv.Serve(ctx, ln); err != nil {
-		log.Error("metrics listener stopped", "error", err)
-	}
 }
