@@ -62,11 +62,12 @@ func (k FailureKind) String() string {
 }
 
 // Failure is the one failure vocabulary between the read tool and its
-// ports. The read tool maps Kind (and Status for FailureHTTP) to a contract
-// error code (readtool/classify.go); Field names the input at fault; Detail
-// is an agent-safe message written by the gateway. Cause is logged, never
-// shown. The Dagu upstream fills it from the REST client's facts in one
-// table (upstream/errors.go).
+// ports. The read tool turns Kind (and Status for FailureHTTP, or Reason)
+// into a contract error code and the agent's message in one table
+// (readtool/failures.go); Field names the input at fault. Cause is logged,
+// never shown. The Dagu upstream fills it from the REST client's facts in
+// one table (upstream/errors.go) and names what else it found as a Reason;
+// it writes no agent-facing text.
 type Failure struct {
 	Kind FailureKind
 	// Status is the upstream HTTP status for FailureHTTP, else 0.
@@ -74,7 +75,14 @@ type Failure struct {
 	// Field names the input field at fault (a Field* constant) or, for a
 	// query parameter, the parameter (a Param* constant); "" when unknown.
 	Field string
-	// Detail is shown to the agent; "" lets the read tool write a message.
+	// Reason names a fact the kind alone does not tell (why a read is
+	// unsupported, which value was refused); the read tool words it.
+	Reason FailureReason
+	// Args are the values Reason's message names, in the order its
+	// constant documents.
+	Args FailureArgs
+	// Detail is a port's own agent-safe message (the workbook profiler's);
+	// "" lets the read tool write one.
 	Detail string
 	// SurfaceDenied marks Dagu's 403 for a key without the rest_api surface.
 	SurfaceDenied bool
@@ -99,6 +107,8 @@ func (f *Failure) Error() string {
 		return msg + ": " + f.Cause.Error()
 	case f.Detail != "":
 		return msg + ": " + f.Detail
+	case f.Reason != "":
+		return msg + ": " + string(f.Reason)
 	}
 	return msg
 }

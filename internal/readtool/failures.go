@@ -30,6 +30,44 @@ type failureRow struct {
 // failure no row holds is an internal error. A 400 or an input refusal is
 // invalid_resource_uri in URI mode (codeFor).
 var failureRows = []failureRow{
+	// Facts a port named (model.FailureReason): the kind alone does not
+	// tell them.
+	{reason(model.ReasonBusy), CodeResourceUnavailable,
+		fixed("The gateway is already sending as many requests to Dagu as it allows; try again shortly."), ""},
+	{reason(model.ReasonWikiDisabled), CodeResourceUnavailable,
+		fixed("The wiki is not enabled on this Dagu server (it answered 403 for wiki routes)."), ""},
+	{reason(model.ReasonNoWiki), CodeResourceUnavailable,
+		fixed("This Dagu server has no wiki: Dagu 2.0 to 2.6 serve it as docs and current releases as the wiki; " +
+			"Dagu 1.x has neither, so upgrading Dagu is the only way to read pages through it."), ""},
+	{reason(model.ReasonNoSubRuns), CodeResourceUnavailable,
+		fixed("This Dagu server has neither the /sub-dag-runs routes of Dagu 1.29 and later nor the /children " +
+			"routes of Dagu 1.17, so the gateway cannot read sub-runs on it."), ""},
+	{reason(model.ReasonNoForeach), CodeResourceUnavailable,
+		fixed("This Dagu server has neither the /foreach routes of current releases nor the step-log downloads " +
+			"of Dagu 2.0 and later that a finished foreach step's summary is read from (Dagu 1.x has neither), so the " +
+			"gateway cannot read foreach items on it; upgrading Dagu is the only way to read them through it."), ""},
+	{reason(model.ReasonNoBodyStepLogs), CodeResourceUnavailable,
+		fixed("Body-step logs of foreach items need a Dagu server with per-item foreach records " +
+			"(the /foreach REST routes); this server does not offer them."), ""},
+	{reason(model.ReasonNoLiveForeach), CodeResourceUnavailable,
+		fixed("Live per-item progress of a running foreach step needs a Dagu server with per-item " +
+			"foreach records; this server reports items only after the step finishes."), ""},
+	{reason(model.ReasonNoNestedForeach), CodeResourceUnavailable,
+		fixed("Items of nested foreach steps need a Dagu server with per-item foreach records " +
+			"(the /foreach REST routes); this server reports only the top-level items of a finished foreach step."), ""},
+	{reason(model.ReasonForeachSummary), CodeResourceUnavailable,
+		fixed("The gateway could not read the foreach summary this Dagu server wrote to the " +
+			"step's output, so it cannot report the step's items."), ""},
+	{reason(model.ReasonLabelScanLimit), CodeResourceUnavailable, labelScanLimitText, ""},
+	{reason(model.ReasonBadCursor), CodeInvalidToolInput,
+		fixed("The cursor was not issued by this gateway or is damaged; repeat the list without it."), ""},
+	{reason(model.ReasonRootRunLogsOnly), CodeInvalidToolInput,
+		fixed("Run logs are available for root DAG-runs only; read the sub-run's step logs instead."), ""},
+	{reason(model.ReasonBadStream), CodeInvalidToolInput, fixed("The stream must be stdout or stderr."), ""},
+	{reason(model.ReasonNotForeachStep), CodeResourceNotFound, notForeachStepText, ""},
+	{reason(model.ReasonNoStreamLog), CodeResourceNotFound, noStreamLogText, ""},
+	{reason(model.ReasonNoLogOutput), CodeResourceNotFound, noLogOutputText, ""},
+	// Facts of the kind and status alone.
 	{status(http.StatusBadRequest), CodeInvalidToolInput, rejectedText, ""},
 	{status(http.StatusUnauthorized), CodeUnauthenticated,
 		fixed("Dagu did not accept the gateway's credentials; the operator must check the gateway's Dagu API key."),
@@ -96,6 +134,10 @@ func messageFor(row failureRow, f *model.Failure, c *call, field string, callerK
 	return row.text(f, c, field)
 }
 
+func reason(r model.FailureReason) func(*model.Failure) bool {
+	return func(f *model.Failure) bool { return f.Reason == r }
+}
+
 func status(statuses ...int) func(*model.Failure) bool {
 	return func(f *model.Failure) bool { return f.Kind == model.FailureHTTP && slices.Contains(statuses, f.Status) }
 }
@@ -126,6 +168,37 @@ func rejectedText(_ *model.Failure, _ *call, field string) string {
 
 func unavailableHTTPText(f *model.Failure, _ *call, _ string) string {
 	return fmt.Sprintf("Dagu is temporarily unavailable (HTTP %d); try again shortly.", f.Status)
+}
+
+// arg is the failure's i-th Arg.
+func arg(f *model.Failure, i int) string { return f.Args[i] }
+
+func labelScanLimitText(f *model.Failure, _ *call, _ string) string {
+	sent, limit, total := arg(f, 0), arg(f, 1), arg(f, 2)
+	return fmt.Sprintf("This Dagu server filters DAGs by one label: the gateway sends the first label, %q, and "+
+		"applies the others itself over at most %s DAGs, but %s DAGs carry %q, so the list would be incomplete. "+
+		"Put a label fewer DAGs carry first, or narrow the list with name.", sent, limit, total, sent)
+}
+
+func notForeachStepText(f *model.Failure, _ *call, _ string) string {
+	return fmt.Sprintf("Step %q is not a foreach step.", arg(f, 0))
+}
+
+// stepLabel names the step of a log read: "Step X", or "Body step B of
+// item I" (Args: step name, item, body step name).
+func stepLabel(f *model.Failure) string {
+	if body := arg(f, 2); body != "" {
+		return fmt.Sprintf("Body step %q of item %q", body, arg(f, 1))
+	}
+	return fmt.Sprintf("Step %q", arg(f, 0))
+}
+
+func noStreamLogText(f *model.Failure, _ *call, _ string) string {
+	return fmt.Sprintf("%s has no %s log.", stepLabel(f), arg(f, 3))
+}
+
+func noLogOutputText(f *model.Failure, _ *call, _ string) string {
+	return stepLabel(f) + " has no log output yet."
 }
 
 func notFoundText(_ *model.Failure, c *call, field string) string { return notFoundMessage(c, field) }

@@ -39,7 +39,7 @@ func (t *Tool) explainNotFound(ctx context.Context, c *call, err error) *Error {
 	// A failure with its own message (a step that is not a foreach step,
 	// a stream without output) already says what is wrong.
 	f, _ := model.AsFailure(err)
-	if f == nil || f.Detail != "" {
+	if f == nil || f.Detail != "" || f.Reason != "" {
 		return nil
 	}
 	switch blamed(c, f) {

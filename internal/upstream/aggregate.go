@@ -74,9 +74,9 @@ func (a *Adapter) aggregateOf(ctx context.Context, t runTarget, step string, nes
 	case !isForeach(n):
 		return mapping.Aggregate{}, notForeachStep(route, step)
 	case nested:
-		return mapping.Aggregate{}, unsupported(route, detailNestedForeach, nil)
+		return mapping.Aggregate{}, unsupported(route, model.ReasonNoNestedForeach, nil)
 	case n.Status == nodeRunning || n.Status == nodeRetrying:
-		return mapping.Aggregate{}, unsupported(route, detailLiveForeach, nil)
+		return mapping.Aggregate{}, unsupported(route, model.ReasonNoLiveForeach, nil)
 	case n.Status == nodeNotStarted || n.Status == nodeSkipped || n.Stdout == "":
 		return mapping.Aggregate{}, nil
 	}
@@ -137,7 +137,7 @@ func (a *Adapter) downloadAggregate(ctx context.Context, ref restclient.RunRef, 
 	}
 	agg, err := mapping.ParseForeachAggregate(raw)
 	if err != nil {
-		return mapping.Aggregate{}, unsupported(a.client.RunRoutes(ref).StepDownload, detailForeachSummary, err)
+		return mapping.Aggregate{}, unsupported(a.client.RunRoutes(ref).StepDownload, model.ReasonForeachSummary, err)
 	}
 	return agg, nil
 }

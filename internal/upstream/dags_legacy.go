@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
@@ -118,9 +119,7 @@ func (a *Adapter) dagsWithAllLabels(ctx context.Context, p gen.ListDAGsParams, r
 // sent (total of them, by Dagu's count).
 func labelScanLimit(sent string, total int) *model.Failure {
 	return &model.Failure{Kind: model.FailureUnsupported, Field: model.ParamLabels,
-		Detail: fmt.Sprintf("This Dagu server filters DAGs by one label: the gateway sends the first label, %q, and "+
-			"applies the others itself over at most %d DAGs, but %d DAGs carry %q, so the list would be incomplete. "+
-			"Put a label fewer DAGs carry first, or narrow the list with name.", sent, emulatedMaxItems, total, sent),
+		Reason: model.ReasonLabelScanLimit, Args: model.FailureArgs{sent, strconv.Itoa(emulatedMaxItems), strconv.Itoa(total)},
 		Cause: fmt.Errorf("dagu %s: %d DAGs carry tag %q, over the scan limit of %d", restclient.RouteDAGs, total, sent, emulatedMaxItems)}
 }
 

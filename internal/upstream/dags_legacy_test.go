@@ -129,7 +129,7 @@ func TestSeveralLabelsOn1xReadEveryPage(t *testing.T) {
 			if tt.over {
 				e := errorOf(t, err)
 				if e.Kind != model.FailureUnsupported || e.Field != model.ParamLabels ||
-					!strings.Contains(e.Detail, fmt.Sprintf("%d DAGs carry %q", tt.dags, tt.q.Labels[0])) {
+					told(e) != said(model.ReasonLabelScanLimit, tt.q.Labels[0], strconv.Itoa(emulatedMaxItems), strconv.Itoa(tt.dags)) {
 					t.Errorf("%+v, want the scan limit on labels", e)
 				}
 				return

@@ -270,7 +270,7 @@ func TestWikiDisabled(t *testing.T) {
 	surface.key.set(fakedagutest.MCPOnlyKey)
 	for _, r := range reads {
 		t.Run(r.name, func(t *testing.T) {
-			if e := errorOf(t, r.read(context.Background(), disabled.adapter)); e.Kind != model.FailureUnsupported || e.Detail != detailWikiDisabled {
+			if e := errorOf(t, r.read(context.Background(), disabled.adapter)); e.Kind != model.FailureUnsupported || e.Reason != model.ReasonWikiDisabled {
 				t.Errorf("wiki disabled: %+v", e)
 			}
 			if e := errorOf(t, r.read(context.Background(), surface.adapter)); e.Kind != model.FailureHTTP || !e.SurfaceDenied {

@@ -28,17 +28,6 @@ const (
 	defaultDAGsPerPage = 50
 )
 
-// Agent-facing explanations of reads an older Dagu cannot serve at all.
-const (
-	detailNoSubRuns = "This Dagu server has neither the /sub-dag-runs routes of Dagu 1.29 and later nor the /children " +
-		"routes of Dagu 1.17, so the gateway cannot read sub-runs on it."
-	detailNoWiki = "This Dagu server has no wiki: Dagu 2.0 to 2.6 serve it as docs and current releases as the wiki; " +
-		"Dagu 1.x has neither, so upgrading Dagu is the only way to read pages through it."
-	detailNoForeach = "This Dagu server has neither the /foreach routes of current releases nor the step-log downloads " +
-		"of Dagu 2.0 and later that a finished foreach step's summary is read from (Dagu 1.x has neither), so the " +
-		"gateway cannot read foreach items on it; upgrading Dagu is the only way to read them through it."
-)
-
 // caps returns the last detection, or the current release's capabilities
 // when none has succeeded yet (reads then try the current routes first).
 func (a *Adapter) capsOrCurrent() restclient.Capabilities {

@@ -167,7 +167,7 @@ func render(t *testing.T, r namedRead, a readcache.Ports) []byte {
 	var doc any = v
 	if err != nil {
 		e := errorOf(t, err)
-		doc = map[string]any{"kind": e.Kind, "status": e.Status, "field": e.Field, "detail": e.Detail, "surfaceDenied": e.SurfaceDenied}
+		doc = map[string]any{"kind": e.Kind, "status": e.Status, "field": e.Field, "reason": told(e), "surfaceDenied": e.SurfaceDenied}
 	}
 	raw, err := json.Marshal(doc)
 	if err != nil {

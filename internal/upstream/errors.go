@@ -11,24 +11,6 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 )
 
-// Agent-facing explanations of what this Dagu server cannot answer.
-const (
-	detailWikiDisabled = "The wiki is not enabled on this Dagu server (it answered 403 for wiki routes)."
-	detailBodyStepLogs = "Body-step logs of foreach items need a Dagu server with per-item foreach records " +
-		"(the /foreach REST routes); this server does not offer them."
-	detailLiveForeach = "Live per-item progress of a running foreach step needs a Dagu server with per-item " +
-		"foreach records; this server reports items only after the step finishes."
-	detailNestedForeach = "Items of nested foreach steps need a Dagu server with per-item foreach records " +
-		"(the /foreach REST routes); this server reports only the top-level items of a finished foreach step."
-	detailForeachSummary = "The gateway could not read the foreach summary this Dagu server wrote to the " +
-		"step's output, so it cannot report the step's items."
-	detailBadCursor = "The cursor was not issued by this gateway or is damaged; repeat the list without it."
-)
-
-// detailBusy explains a read refused by the gateway's own cap on requests
-// to Dagu.
-const detailBusy = "The gateway is already sending as many requests to Dagu as it allows; try again shortly."
-
 // transportFacts is the one table that turns the facts the REST client
 // reports into the read tool's failure vocabulary. Rows are tried in
 // order and the first that holds decides; a request the guard refused is
@@ -37,12 +19,12 @@ const detailBusy = "The gateway is already sending as many requests to Dagu as i
 var transportFacts = []struct {
 	holds  func(*restclient.Error) bool
 	kind   model.FailureKind
-	detail string
+	reason model.FailureReason
 }{
 	{func(e *restclient.Error) bool { return e.Status != 0 }, model.FailureHTTP, ""},
 	{func(e *restclient.Error) bool { return e.Refused }, model.FailureInvalidInput, ""},
 	{func(e *restclient.Error) bool { return e.KeyUnreadable }, model.FailureCredentials, ""},
-	{func(e *restclient.Error) bool { return e.Busy }, model.FailureUnavailable, detailBusy},
+	{func(e *restclient.Error) bool { return e.Busy }, model.FailureUnavailable, model.ReasonBusy},
 	{func(e *restclient.Error) bool { return e.Canceled }, model.FailureCanceled, ""},
 	{func(e *restclient.Error) bool { return e.Timeout }, model.FailureTimeout, ""},
 	{func(e *restclient.Error) bool { return e.TLS }, model.FailureTLS, ""},
@@ -69,7 +51,7 @@ func failureOf(err error) error {
 	}
 	for _, row := range transportFacts {
 		if row.holds(re) {
-			return &model.Failure{Kind: row.kind, Status: re.Status, Detail: row.detail,
+			return &model.Failure{Kind: row.kind, Status: re.Status, Reason: row.reason,
 				SurfaceDenied: re.SurfaceDenied, RetryAfter: re.RetryAfter, Cause: err}
 		}
 	}
@@ -127,29 +109,32 @@ func notFoundByCode(err error) error {
 }
 
 // notFound is a lookup failure the adapter found in a valid answer.
-// detail may be empty: the read tool then writes its own message for field.
-func notFound(route, field, detail string) *model.Failure {
-	return &model.Failure{Kind: model.FailureNotFound, Field: field, Detail: detail,
+// reason may be empty: the read tool then words the failure by field.
+func notFound(route, field string, reason model.FailureReason, args ...string) *model.Failure {
+	var a model.FailureArgs
+	copy(a[:], args)
+	return &model.Failure{Kind: model.FailureNotFound, Field: field, Reason: reason, Args: a,
 		Cause: fmt.Errorf("dagu %s: no such %s", route, field)}
 }
 
-// unsupported is a read this Dagu server cannot answer; cause may be nil.
-func unsupported(route, detail string, cause error) *model.Failure {
+// unsupported is a read this Dagu server cannot answer, for reason; cause
+// may be nil.
+func unsupported(route string, reason model.FailureReason, cause error) *model.Failure {
 	if cause == nil {
 		cause = fmt.Errorf("dagu %s: unsupported", route)
 	}
-	return &model.Failure{Kind: model.FailureUnsupported, Detail: detail, Cause: cause}
+	return &model.Failure{Kind: model.FailureUnsupported, Reason: reason, Cause: cause}
 }
 
 // invalidInput is a value the adapter rejects before asking Dagu.
-func invalidInput(route, field, detail string) *model.Failure {
-	return &model.Failure{Kind: model.FailureInvalidInput, Field: field, Detail: detail,
+func invalidInput(route, field string, reason model.FailureReason) *model.Failure {
+	return &model.Failure{Kind: model.FailureInvalidInput, Field: field, Reason: reason,
 		Cause: fmt.Errorf("dagu %s: gateway rejected %s", route, field)}
 }
 
 // notForeachStep reports a step that exists but is not a foreach step.
 func notForeachStep(route, step string) *model.Failure {
-	return notFound(route, model.FieldStepName, fmt.Sprintf("Step %q is not a foreach step.", step))
+	return notFound(route, model.FieldStepName, model.ReasonNotForeachStep, step)
 }
 
 // ptr returns a pointer to v, or nil for the zero value, so an absent

@@ -34,7 +34,7 @@ func TestFailureOf(t *testing.T) {
 		{"surface denied", restclient.Error{Status: http.StatusForbidden, SurfaceDenied: true}, model.Failure{Kind: model.FailureHTTP, Status: http.StatusForbidden, SurfaceDenied: true}},
 		{"guard refused", restclient.Error{Refused: true}, model.Failure{Kind: model.FailureInvalidInput}},
 		{"key unreadable", restclient.Error{KeyUnreadable: true}, model.Failure{Kind: model.FailureCredentials}},
-		{"busy", restclient.Error{Busy: true, RetryAfter: time.Second}, model.Failure{Kind: model.FailureUnavailable, Detail: detailBusy, RetryAfter: time.Second}},
+		{"busy", restclient.Error{Busy: true, RetryAfter: time.Second}, model.Failure{Kind: model.FailureUnavailable, Reason: model.ReasonBusy, RetryAfter: time.Second}},
 		{"canceled", restclient.Error{Canceled: true}, model.Failure{Kind: model.FailureCanceled}},
 		{"timeout", restclient.Error{Timeout: true}, model.Failure{Kind: model.FailureTimeout}},
 		{"tls", restclient.Error{TLS: true}, model.Failure{Kind: model.FailureTLS}},

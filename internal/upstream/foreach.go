@@ -83,7 +83,7 @@ func (a *Adapter) foreachItemOf(ctx context.Context, t runTarget, step, item str
 // withoutForeachSource answers a foreach read on a release that has
 // nothing foreach items are read from (1.x): see unsupportedStepRead.
 func (a *Adapter) withoutForeachSource(ctx context.Context, addr model.StepAddress, route string) error {
-	return a.unsupportedStepRead(ctx, addr, route, detailNoForeach)
+	return a.unsupportedStepRead(ctx, addr, route, model.ReasonNoForeach)
 }
 
 // unsupportedStepRead answers a read of a step's foreach records that this
@@ -92,8 +92,8 @@ func (a *Adapter) withoutForeachSource(ctx context.Context, addr model.StepAddre
 // "latest" makes, or the cached one), so a missing DAG, run, sub-run or
 // step is not found and blames the value at fault, and where the release
 // has foreach steps, a step that is not one is not found too. Only a step
-// that could have the records is unsupported (detail says why).
-func (a *Adapter) unsupportedStepRead(ctx context.Context, addr model.StepAddress, route, detail string) error {
+// that could have the records is unsupported (reason says why).
+func (a *Adapter) unsupportedStepRead(ctx context.Context, addr model.StepAddress, route string, reason model.FailureReason) error {
 	t, err := a.resolveRun(ctx, addr.RunAddress)
 	if err != nil {
 		return err
@@ -109,7 +109,7 @@ func (a *Adapter) unsupportedStepRead(ctx context.Context, addr model.StepAddres
 	case hasForeachSource(a.capsOrCurrent()) && !isForeach(n):
 		return notForeachStep(details, addr.StepName)
 	}
-	return unsupported(route, detail, nil)
+	return unsupported(route, reason, nil)
 }
 
 // routeItems reads the foreach list route. A router-level 404 is returned

@@ -76,8 +76,8 @@ func TestForeachFailuresInBothModes(t *testing.T) {
 		},
 		{
 			name: "not a foreach step", addr: stepOf(runOf("foreach_job", foreachRun), "after"),
-			routes:  failure{model.FailureNotFound, model.FieldStepName, `Step "after" is not a foreach step.`},
-			summary: failure{model.FailureNotFound, model.FieldStepName, `Step "after" is not a foreach step.`},
+			routes:  failure{model.FailureNotFound, model.FieldStepName, said(model.ReasonNotForeachStep, "after")},
+			summary: failure{model.FailureNotFound, model.FieldStepName, said(model.ReasonNotForeachStep, "after")},
 		},
 		{
 			name: "missing item", item: true, addr: model.StepAddress{RunAddress: runOf("foreach_job", foreachRun), StepName: "each", Item: "7"},
@@ -85,19 +85,19 @@ func TestForeachFailuresInBothModes(t *testing.T) {
 		},
 		{
 			name: "nested item of a finished step", item: true, addr: model.StepAddress{RunAddress: runOf("foreach_job", foreachRun), StepName: "each", Item: "1.inner.0"},
-			routes: failure{model.FailureHTTP, model.FieldItem, ""}, summary: failure{model.FailureUnsupported, "", detailNestedForeach},
+			routes: failure{model.FailureHTTP, model.FieldItem, ""}, summary: failure{model.FailureUnsupported, "", said(model.ReasonNoNestedForeach)},
 		},
 		{
 			name: "running step", addr: nested,
-			summary: failure{model.FailureUnsupported, "", detailLiveForeach},
+			summary: failure{model.FailureUnsupported, "", said(model.ReasonNoLiveForeach)},
 		},
 		{
 			name: "nested items", addr: nested, q: model.ForeachQuery{Parent: "0.shards"},
-			summary: failure{model.FailureUnsupported, "", detailNestedForeach},
+			summary: failure{model.FailureUnsupported, "", said(model.ReasonNoNestedForeach)},
 		},
 		{
 			name: "unknown parent", addr: stepOf(runOf("foreach_job", foreachRun), "each"), q: model.ForeachQuery{Parent: "0.nope"},
-			routes: failure{model.FailureHTTP, model.ParamParent, ""}, summary: failure{model.FailureUnsupported, "", detailNestedForeach},
+			routes: failure{model.FailureHTTP, model.ParamParent, ""}, summary: failure{model.FailureUnsupported, "", said(model.ReasonNoNestedForeach)},
 		},
 	}
 	for _, m := range foreachModes {
@@ -128,16 +128,16 @@ func TestForeachFailuresInBothModes(t *testing.T) {
 
 // failure is an expected adapter error.
 type failure struct {
-	kind   model.FailureKind
-	field  string
-	detail string
+	kind  model.FailureKind
+	field string
+	said  string
 }
 
 func (f failure) check(t *testing.T, err error) {
 	t.Helper()
 	e := errorOf(t, err)
-	if e.Kind != f.kind || e.Field != f.field || e.Detail != f.detail {
-		t.Errorf("error %+v, want kind %s field %q detail %q", e, f.kind, f.field, f.detail)
+	if e.Kind != f.kind || e.Field != f.field || told(e) != f.said {
+		t.Errorf("error %+v, want kind %s field %q reason %s", e, f.kind, f.field, f.said)
 	}
 }
 
@@ -192,7 +192,7 @@ func TestForeachSummaryEdges(t *testing.T) {
 				_, _ = w.Write([]byte("hello from a foreach step\n"))
 				return true
 			},
-			want: failure{model.FailureUnsupported, "", detailForeachSummary},
+			want: failure{model.FailureUnsupported, "", said(model.ReasonForeachSummary)},
 		},
 		{name: "recorded summary", wantTotal: 3},
 	}
@@ -315,8 +315,8 @@ func TestForeachOn1xLooksUpTheRunFirst(t *testing.T) {
 				if e.Kind != r.kind || e.Field != r.field {
 					t.Errorf("%s: %+v, want kind %v on %q", r.name, e, r.kind, r.field)
 				}
-				if e.Kind == model.FailureUnsupported && e.Detail != detailNoForeach {
-					t.Errorf("%s: detail %q", r.name, e.Detail)
+				if e.Kind == model.FailureUnsupported && e.Reason != model.ReasonNoForeach {
+					t.Errorf("%s: reason %q", r.name, e.Reason)
 				}
 				if want := canonicalCalls(r.calls); !slices.Equal(calls, want) {
 					t.Errorf("%s: calls\n got %q\nwant %q", r.name, calls, want)

@@ -4,6 +4,7 @@ package upstream
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -209,6 +210,22 @@ func refusedInput(e *model.Failure) bool {
 }
 
 // errorOf asserts err is a *model.Failure and returns it.
+// said renders a reason with its args as told renders a failure's.
+func said(r model.FailureReason, args ...string) string {
+	var a model.FailureArgs
+	copy(a[:], args)
+	return told(&model.Failure{Reason: r, Args: a})
+}
+
+// told is the reason a failure names, with its args: what the read tool
+// words for the agent ("" when the failure names none).
+func told(e *model.Failure) string {
+	if e.Reason == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s%q", e.Reason, e.Args)
+}
+
 func errorOf(t *testing.T, err error) *model.Failure {
 	t.Helper()
 	e, ok := model.AsFailure(err)

@@ -221,12 +221,12 @@ func TestStepLogNamesWhatIsMissing(t *testing.T) {
 		return a
 	}
 	tests := []struct {
-		name       string
-		addr       model.StepAddress
-		q          model.LogQuery
-		wantKind   model.FailureKind
-		wantField  string
-		wantDetail string
+		name      string
+		addr      model.StepAddress
+		q         model.LogQuery
+		wantKind  model.FailureKind
+		wantField string
+		wantSaid  string
 	}{
 		{name: "run", addr: stepOf(runOf("failing_job", "nope"), "explode"), wantKind: model.FailureHTTP, wantField: model.FieldDAGRunID},
 		{name: "latest of a DAG without runs", addr: stepOf(runOf("no_such_dag", "latest"), "x"), wantKind: model.FailureHTTP, wantField: model.FieldDAGRunID},
@@ -236,23 +236,23 @@ func TestStepLogNamesWhatIsMissing(t *testing.T) {
 		{name: "sub-run step", addr: stepOf(sub, "nope"), wantKind: model.FailureHTTP, wantField: model.FieldStepName},
 		{
 			name: "no output at all", addr: stepOf(runOf("nested_foreach_job", nestedRun), "report"),
-			wantKind: model.FailureNotFound, wantField: model.FieldStepName, wantDetail: `Step "report" has no log output yet.`,
+			wantKind: model.FailureNotFound, wantField: model.FieldStepName, wantSaid: said(model.ReasonNoLogOutput, "report"),
 		},
 		{
 			name: "requested stream missing", addr: stepOf(runOf("nested_foreach_job", nestedRun), "report"), q: model.LogQuery{Stream: "stderr"},
-			wantKind: model.FailureNotFound, wantField: model.ParamStream, wantDetail: `Step "report" has no stderr log.`,
+			wantKind: model.FailureNotFound, wantField: model.ParamStream, wantSaid: said(model.ReasonNoStreamLog, "report", "", "", "stderr"),
 		},
-		{name: "bad stream", addr: stepOf(runOf("failing_job", failingRun), "explode"), q: model.LogQuery{Stream: "both"}, wantKind: model.FailureInvalidInput, wantField: model.ParamStream, wantDetail: "The stream must be stdout or stderr."},
+		{name: "bad stream", addr: stepOf(runOf("failing_job", failingRun), "explode"), q: model.LogQuery{Stream: "both"}, wantKind: model.FailureInvalidInput, wantField: model.ParamStream, wantSaid: said(model.ReasonBadStream)},
 		{name: "foreach item", addr: body("7", "work"), wantKind: model.FailureHTTP, wantField: model.FieldItem},
 		{name: "unreadable foreach item path", addr: body("x/y", "work"), wantKind: model.FailureHTTP, wantField: model.FieldItem},
 		{name: "body step", addr: body("1", "nope"), wantKind: model.FailureHTTP, wantField: model.FieldBodyStepName},
 		{
 			name: "requested body-step stream missing", addr: body("0", "work"), q: model.LogQuery{Stream: "stderr"},
-			wantKind: model.FailureNotFound, wantField: model.ParamStream, wantDetail: `Body step "work" of item "0" has no stderr log.`,
+			wantKind: model.FailureNotFound, wantField: model.ParamStream, wantSaid: said(model.ReasonNoStreamLog, "each", "0", "work", "stderr"),
 		},
 		{
 			name: "body step under a step that is not foreach", addr: func() model.StepAddress { a := body("0", "work"); a.StepName = "after"; return a }(),
-			wantKind: model.FailureNotFound, wantField: model.FieldStepName, wantDetail: `Step "after" is not a foreach step.`,
+			wantKind: model.FailureNotFound, wantField: model.FieldStepName, wantSaid: said(model.ReasonNotForeachStep, "after"),
 		},
 	}
 	env := newAdapterEnv(t, envOptions{fake: fakedagu.Options{Foreach: fakedagu.ForeachRoutes}, detect: true})
@@ -260,8 +260,8 @@ func TestStepLogNamesWhatIsMissing(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := env.adapter.GetStepLog(context.Background(), tt.addr, tt.q)
 			e := errorOf(t, err)
-			if e.Kind != tt.wantKind || e.Field != tt.wantField || e.Detail != tt.wantDetail {
-				t.Errorf("error = %+v, want kind %s field %q detail %q", e, tt.wantKind, tt.wantField, tt.wantDetail)
+			if e.Kind != tt.wantKind || e.Field != tt.wantField || told(e) != tt.wantSaid {
+				t.Errorf("error = %+v, want kind %s field %q reason %s", e, tt.wantKind, tt.wantField, tt.wantSaid)
 			}
 		})
 	}
@@ -291,7 +291,7 @@ func TestBodyStepLogNeedsTheRoutes(t *testing.T) {
 		env := newAdapterEnv(t, envOptions{detect: detect})
 		_, err := env.adapter.GetStepLog(context.Background(), addr, model.LogQuery{})
 		env.adapter.background.Wait()
-		if e := errorOf(t, err); e.Kind != model.FailureUnsupported || e.Detail != detailBodyStepLogs {
+		if e := errorOf(t, err); e.Kind != model.FailureUnsupported || e.Reason != model.ReasonNoBodyStepLogs {
 			t.Errorf("detected %v: error %+v", detect, e)
 		}
 		if caps, ok := env.adapter.Capabilities(); !ok || caps.ForeachRoutes {
@@ -313,11 +313,11 @@ func TestBodyStepLogWithoutTheRoutesLooksUpTheRun(t *testing.T) {
 		return a
 	}
 	type want struct {
-		kind   model.FailureKind
-		field  string
-		detail string
+		kind  model.FailureKind
+		field string
+		said  string
 	}
-	unsupportedLog := want{kind: model.FailureUnsupported, detail: detailBodyStepLogs}
+	unsupportedLog := want{kind: model.FailureUnsupported, said: said(model.ReasonNoBodyStepLogs)}
 	reads := []struct {
 		name string
 		addr model.StepAddress
@@ -332,7 +332,7 @@ func TestBodyStepLogWithoutTheRoutesLooksUpTheRun(t *testing.T) {
 		{"missing step", body("failing_job", "latest", "prepar"),
 			want{kind: model.FailureNotFound, field: model.FieldStepName}, want{kind: model.FailureNotFound, field: model.FieldStepName}},
 		{"plain step", body("failing_job", "latest", "prepare"),
-			want{kind: model.FailureNotFound, field: model.FieldStepName, detail: `Step "prepare" is not a foreach step.`}, unsupportedLog},
+			want{kind: model.FailureNotFound, field: model.FieldStepName, said: said(model.ReasonNotForeachStep, "prepare")}, unsupportedLog},
 	}
 	for _, p := range []fakedagu.Profile{fakedagu.ProfileCurrent, fakedagu.Profile20, fakedagu.Profile129, fakedagu.Profile117} {
 		t.Run(string(p), func(t *testing.T) {
@@ -344,13 +344,13 @@ func TestBodyStepLogWithoutTheRoutesLooksUpTheRun(t *testing.T) {
 					w = r.on1x
 				}
 				_, err := env.adapter.GetStepLog(context.Background(), r.addr, model.LogQuery{})
-				if e := errorOf(t, err); e.Kind != w.kind || e.Field != w.field || e.Detail != w.detail {
+				if e := errorOf(t, err); e.Kind != w.kind || e.Field != w.field || told(e) != w.said {
 					t.Errorf("%s: %+v, want %+v", r.name, e, w)
 				}
 			}
 			if p == fakedagu.ProfileCurrent { // the recorded foreach run
 				_, err := env.adapter.GetStepLog(context.Background(), body("foreach_job", "latest", "each"), model.LogQuery{})
-				if e := errorOf(t, err); e.Kind != model.FailureUnsupported || e.Detail != detailBodyStepLogs {
+				if e := errorOf(t, err); e.Kind != model.FailureUnsupported || e.Reason != model.ReasonNoBodyStepLogs {
 					t.Errorf("foreach step: %+v, want unsupported", e)
 				}
 			}
@@ -404,11 +404,11 @@ func TestLostStepLogOnEveryRelease(t *testing.T) {
 			t.Errorf("root step, stderr lost: %+v, %v after %d calls", got, err, calls)
 		}
 		_, calls, err = read(stepOf(sub, "child_start"), model.LogQuery{Stream: "stdout"})
-		if e := errorOf(t, err); e.Kind != model.FailureNotFound || e.Field != model.ParamStream || e.Detail != `Step "child_start" has no stdout log.` || calls != 2 {
+		if e := errorOf(t, err); e.Kind != model.FailureNotFound || e.Field != model.ParamStream || told(e) != said(model.ReasonNoStreamLog, "child_start", "", "", "stdout") || calls != 2 {
 			t.Errorf("sub-run step, lost stdout alone: %+v after %d calls", e, calls)
 		}
 		_, _, err = read(stepOf(runOf("parent_job", parent), "done"), model.LogQuery{})
-		if e := errorOf(t, err); e.Kind != model.FailureNotFound || e.Field != model.FieldStepName || e.Detail != `Step "done" has no log output yet.` {
+		if e := errorOf(t, err); e.Kind != model.FailureNotFound || e.Field != model.FieldStepName || told(e) != said(model.ReasonNoLogOutput, "done") {
 			t.Errorf("root step, both lost: %+v", e)
 		}
 	})

@@ -44,7 +44,7 @@ func (t runTarget) uris() mapping.RunAddressForURIs {
 func (a *Adapter) resolveRun(ctx context.Context, addr model.RunAddress) (runTarget, error) {
 	ref := restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID, SubRunID: addr.SubRunID}
 	if addr.SubRunID != "" && !hasSubRunRoutes(a.capsOrCurrent()) {
-		return runTarget{}, unsupported(a.client.RunRoutes(ref).Details, detailNoSubRuns, nil)
+		return runTarget{}, unsupported(a.client.RunRoutes(ref).Details, model.ReasonNoSubRuns, nil)
 	}
 	if addr.DAGRunID != latestRunID {
 		t := runTarget{ref: ref}

@@ -32,7 +32,7 @@ const probeConcurrency = 8
 // from the run cache once read: a repeated read makes no call at all.
 func (a *Adapter) getRunLogs(ctx context.Context, addr model.RunAddress, q model.LogQuery) (*model.RunLogs, error) {
 	if addr.SubRunID != "" {
-		return nil, invalidInput(restclient.RouteRunLog, model.FieldSubRunID, "Run logs are available for root DAG-runs only; read the sub-run's step logs instead.")
+		return nil, invalidInput(restclient.RouteRunLog, model.FieldSubRunID, model.ReasonRootRunLogsOnly)
 	}
 	w, defaulted := a.runLogWindow(q)
 	r, err := a.readRunLogs(ctx, addr, w)

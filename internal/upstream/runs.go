@@ -78,7 +78,7 @@ func (a *Adapter) runListParams(q model.RunListQuery) (gen.ListDAGRunsParams, *i
 	if isWrappedRunCursor(q.Cursor) {
 		w, err := unwrapRunCursor(q.Cursor)
 		if err != nil {
-			return p, nil, invalidInput(restclient.RouteRuns, model.FieldCursor, detailBadCursor)
+			return p, nil, invalidInput(restclient.RouteRuns, model.FieldCursor, model.ReasonBadCursor)
 		}
 		wrapped, p.Cursor = &w, &w.Cursor
 	}

@@ -74,7 +74,7 @@ func (a *Adapter) emulatedRunWindow(q model.RunListQuery, scope string) (offset 
 	}
 	c, cerr := decodeEmulatedCursor(q.Cursor, scope)
 	if cerr != nil || (explicit && c.From != 0) || (!explicit && c.From == 0) {
-		return 0, 0, invalidInput(restclient.RouteRuns, model.FieldCursor, detailBadCursor)
+		return 0, 0, invalidInput(restclient.RouteRuns, model.FieldCursor, model.ReasonBadCursor)
 	}
 	if !explicit {
 		from = c.From

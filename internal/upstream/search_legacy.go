@@ -39,7 +39,7 @@ func searchWindow(route, cursor string, limit int, scope string) (searchPage, er
 	}
 	c, err := decodeEmulatedCursor(cursor, scope)
 	if err != nil {
-		return w, invalidInput(route, model.FieldCursor, detailBadCursor)
+		return w, invalidInput(route, model.FieldCursor, model.ReasonBadCursor)
 	}
 	w.offset = c.Offset
 	return w, nil

@@ -4,7 +4,6 @@ package upstream
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
@@ -36,7 +35,7 @@ func (a *Adapter) getStepLog(ctx context.Context, addr model.StepAddress, q mode
 		return nil, err
 	}
 	if step.IsBody() && !a.foreachRoutesMaybe() {
-		return nil, a.unsupportedStepRead(ctx, addr, route, detailBodyStepLogs)
+		return nil, a.unsupportedStepRead(ctx, addr, route, model.ReasonNoBodyStepLogs)
 	}
 	t, err := a.resolveRun(ctx, addr.RunAddress)
 	if err != nil {
@@ -86,7 +85,7 @@ func logStreams(route, stream string) ([]gen.LogStream, error) {
 	case gen.StreamStdout, gen.StreamStderr:
 		return []gen.LogStream{gen.LogStream(stream)}, nil
 	}
-	return nil, invalidInput(route, model.ParamStream, "The stream must be stdout or stderr.")
+	return nil, invalidInput(route, model.ParamStream, model.ReasonBadStream)
 }
 
 // stepLogWindow is the caller's window, or the last StepLogTail lines;
@@ -110,7 +109,7 @@ func (a *Adapter) checkReads(reads []streamRead, body bool, route string) (missi
 		case r.err == nil:
 		case body && restclient.IsRouteMissing(r.err):
 			a.redetectSoon()
-			return nil, unsupported(route, detailBodyStepLogs, r.err)
+			return nil, unsupported(route, model.ReasonNoBodyStepLogs, r.err)
 		case body && isHTTP(r.err, http.StatusBadRequest):
 			return nil, withField(r.err, model.FieldItem) // the item path is the one value Dagu parses
 		case isHTTP(r.err, http.StatusNotFound):
@@ -187,13 +186,13 @@ func hasBodyStep(it *gen.ForeachItem, name string) bool {
 // streamGaps answers a read of an existing step some of whose stream files
 // are missing.
 func streamGaps(route string, addr model.StepAddress, reads []streamRead) (*model.StepLog, error) {
-	label, field := fmt.Sprintf("Step %q", addr.StepName), model.FieldStepName
+	field := model.FieldStepName
 	if addr.BodyStepName != "" {
-		label = fmt.Sprintf("Body step %q of item %q", addr.BodyStepName, addr.Item)
 		field = model.FieldBodyStepName
 	}
 	if len(reads) == 1 {
-		return nil, notFound(route, model.ParamStream, fmt.Sprintf("%s has no %s log.", label, reads[0].stream))
+		return nil, notFound(route, model.ParamStream, model.ReasonNoStreamLog,
+			addr.StepName, addr.Item, addr.BodyStepName, string(reads[0].stream))
 	}
 	found := 0
 	for i := range reads {
@@ -204,7 +203,7 @@ func streamGaps(route string, addr model.StepAddress, reads []streamRead) (*mode
 		reads[i].log = &gen.Log{}
 	}
 	if found == 0 {
-		return nil, notFound(route, field, label+" has no log output yet.")
+		return nil, notFound(route, field, model.ReasonNoLogOutput, addr.StepName, addr.Item, addr.BodyStepName)
 	}
 	out := mapping.StepLog(logOf(reads, gen.StreamStdout), logOf(reads, gen.StreamStderr))
 	return &out, nil

@@ -21,7 +21,7 @@ func (a *Adapter) listWiki(ctx context.Context, q model.WikiListQuery) (*model.W
 	case !caps.Wiki && caps.Docs:
 		return a.listDocs(ctx, q, caps)
 	case !caps.Wiki:
-		return nil, unsupported(restclient.RouteWiki, detailNoWiki, nil)
+		return nil, unsupported(restclient.RouteWiki, model.ReasonNoWiki, nil)
 	}
 	resp, err := a.client.ListWiki(ctx, gen.ListWikiPagesParams{
 		Workspace: ptr(namedWorkspace(q.Workspace)),
@@ -63,7 +63,7 @@ func (a *Adapter) getWikiPage(ctx context.Context, workspace, path string) (*mod
 	case !caps.Wiki && caps.Docs:
 		return a.getDoc(ctx, workspace, path, caps)
 	case !caps.Wiki:
-		return nil, unsupported(restclient.RouteWikiPage, detailNoWiki, nil)
+		return nil, unsupported(restclient.RouteWikiPage, model.ReasonNoWiki, nil)
 	}
 	resp, err := a.client.GetWikiPage(ctx, workspace, path)
 	if err != nil {
@@ -88,7 +88,7 @@ func (a *Adapter) searchWiki(ctx context.Context, q model.WikiSearchQuery) (*mod
 	case !caps.Wiki && caps.SearchDocsLegacy:
 		return a.searchDocsLegacy(ctx, q, caps)
 	case !caps.Wiki:
-		return nil, unsupported(restclient.RouteSearchWiki, detailNoWiki, nil)
+		return nil, unsupported(restclient.RouteSearchWiki, model.ReasonNoWiki, nil)
 	}
 	resp, err := a.client.SearchWiki(ctx, gen.SearchWikiPagesParams{
 		Q:         q.Search,
@@ -137,5 +137,5 @@ func wikiError(err error) error {
 	if !ok || e.Status != http.StatusForbidden || e.SurfaceDenied {
 		return err
 	}
-	return unsupported(e.Route, detailWikiDisabled, err)
+	return unsupported(e.Route, model.ReasonWikiDisabled, err)
 }
