@@ -4,6 +4,7 @@ package readtool
 
 import (
 	"context"
+	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 )
@@ -67,4 +68,21 @@ type References interface {
 // Workbooks profiles local workbooks.
 type Workbooks interface {
 	Profile(ctx context.Context, path, password string) (*model.Workbook, error)
+}
+
+// Limiter admits the reads of the caller a request's context carries
+// (reqctx.Info.Caller): the per-caller limits, which live with the trust
+// decision (trust.Limits) and are handed in by cmd/gateway.
+type Limiter interface {
+	// Admit takes one read of the caller's allowance; when it is refused,
+	// retryAfter says how long to wait.
+	Admit(ctx context.Context) (retryAfter time.Duration, ok bool)
+}
+
+// ConcurrencyLimiter bounds the reads in flight of the caller a request's
+// context carries (trust.Concurrency, handed in by cmd/gateway).
+type ConcurrencyLimiter interface {
+	// Acquire takes one of the caller's places; release must be called
+	// once when ok.
+	Acquire(ctx context.Context) (release func(), ok bool)
 }

@@ -8,22 +8,10 @@ import (
 	"time"
 )
 
-// Limiter admits the reads of the caller a request's context carries
-// (reqctx.Info.Caller): the per-caller limits, which live with the trust
-// decision (trust.Limits) and are handed in by cmd/gateway.
-type Limiter interface {
-	// Admit takes one read of the caller's allowance; when it is refused,
-	// retryAfter says how long to wait.
-	Admit(ctx context.Context) (retryAfter time.Duration, ok bool)
-}
-
-// ConcurrencyLimiter bounds the reads in flight of the caller a request's
-// context carries (trust.Concurrency, handed in by cmd/gateway).
-type ConcurrencyLimiter interface {
-	// Acquire takes one of the caller's places; release must be called
-	// once when ok.
-	Acquire(ctx context.Context) (release func(), ok bool)
-}
+// A read is admitted by the caller's limits, which live with the trust
+// decision (internal/trust) and reach the tool through the Limiter and
+// ConcurrencyLimiter ports; this file only answers their refusals in the
+// contract's terms.
 
 // callerConcurrencyRetry is the wait a caller at its limit of reads in
 // flight is told to take: about one read's time.
