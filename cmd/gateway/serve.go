@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -23,18 +24,22 @@ import (
 // listens on cfg.Listen. getenv supplies the OTEL_* tracing variables.
 func serveHTTP(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func(string) string, ln net.Listener) error {
 	defer telemetry.StartTracing(log, getenv, version)()
-	g, err := newGateway(cfg, log)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	o, metrics, closeAll, err := serveTarget(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
-	defer g.close()
+	defer func() {
+		cancel() // background work and the metrics listener end first
+		closeAll()
+	}()
 	// Read once here to fail early; the front door reads the file again
 	// whenever it changes.
 	tokens, err := cfg.InboundTokens()
 	if err != nil {
 		return err
 	}
-	metrics := g.metricsHandler()
 	if cfg.MetricsListen != "" {
 		stopMetrics, _, err := frontdoor.StartMetrics(ctx, frontdoor.ServerOptions{Addr: cfg.MetricsListen, Handler: metrics, Logger: log, ShutdownTimeout: cfg.ShutdownTimeout})
 		if err != nil {
@@ -43,45 +48,49 @@ func serveHTTP(ctx context.Context, cfg config.Config, log *slog.Logger, getenv 
 		defer stopMetrics() // serve returning for any reason closes the metrics listener
 		metrics = nil       // /metrics moves off the MCP listener
 	}
-	g.adapter.Start(ctx)
-	var verify frontdoor.Verifier
-	if cfg.Passthrough() {
-		if verify, err = g.callerVerifier(ctx); err != nil {
-			return err
-		}
-	}
 	proxies, err := config.ParseTrustedProxies(cfg.TrustedProxies)
 	if err != nil {
 		return err
 	}
-	handler, err := frontdoor.New(frontdoor.Options{
-		MCP:          g.mcpHandler(),
-		Metrics:      metrics,
-		Ready:        g.ready,
-		Passthrough:  cfg.Passthrough(),
-		Verify:       verify,
-		Tokens:       cfg.AuthTokens,
-		TokenFile:    cfg.AuthTokenFile,
-		AllowedHosts: cfg.AllowedHosts,
-		PublicURL:    cfg.PublicURL,
-		Listen:       cfg.Listen,
-		Logger:       log,
-
-		TrustedProxies: proxies,
-		Memory:         g.memory,
-	})
+	o.Metrics, o.Passthrough, o.Tokens, o.TokenFile = metrics, cfg.Passthrough(), cfg.AuthTokens, cfg.AuthTokenFile
+	o.AllowedHosts, o.PublicURL, o.Listen, o.Logger, o.TrustedProxies = cfg.AllowedHosts, cfg.PublicURL, cfg.Listen, log, proxies
+	handler, err := frontdoor.New(o)
 	if err != nil {
 		return err
 	}
 	srv := frontdoor.NewServer(frontdoor.ServerOptions{Addr: cfg.Listen, Handler: handler, Logger: log, ShutdownTimeout: cfg.ShutdownTimeout})
 	log.Info("gateway serving", "listen", cfg.Listen, "dagu", cfg.DaguURL, "version", version, "inbound_auth", len(tokens) > 0, "upstream_auth", cfg.UpstreamAuth)
-	startwarn.WithoutKey(log, cfg)
+	if cfg.InstancesFile == "" {
+		startwarn.WithoutKey(log, cfg)
+	}
 	startwarn.MisleadingSettings(log, cfg, proxies)
 	gcpolicy.Log(log, cfg.GCHeapFloor, getenv)
 	if ln != nil {
 		return srv.Serve(ctx, ln)
 	}
 	return srv.Run(ctx)
+}
+
+// serveTarget wires what the front door serves, the one Dagu of --dagu-url
+// or the instances of --instances: its options, the metrics handler and
+// what releases it all.
+func serveTarget(ctx context.Context, cfg config.Config, log *slog.Logger) (frontdoor.Options, http.Handler, func(), error) {
+	if cfg.InstancesFile != "" {
+		return serveInstances(ctx, cfg, log)
+	}
+	g, err := newGateway(cfg, log)
+	if err != nil {
+		return frontdoor.Options{}, nil, nil, err
+	}
+	g.adapter.Start(ctx)
+	o := frontdoor.Options{MCP: g.mcpHandler(), Ready: g.ready, Memory: g.memory}
+	if cfg.Passthrough() {
+		if o.Verify, err = g.callerVerifier(ctx); err != nil {
+			g.close()
+			return frontdoor.Options{}, nil, nil, err
+		}
+	}
+	return o, g.metricsHandler(), g.close, nil
 }
 
 // serveStdio runs the MCP server over stdin/stdout until the client closes

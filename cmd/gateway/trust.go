@@ -5,11 +5,7 @@ package main
 import (
 	"context"
 
-	"github.com/dagu-mcp-gateway/gateway/internal/cluster"
-	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/frontdoor"
-	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
-	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 	"github.com/dagu-mcp-gateway/gateway/internal/trust"
 	"github.com/dagu-mcp-gateway/gateway/internal/upstream"
 )
@@ -23,10 +19,7 @@ func (g *gateway) callerVerifier(ctx context.Context) (frontdoor.Verifier, error
 	if err != nil {
 		return nil, err
 	}
-	return func(ctx context.Context, credential, clientAddr string) (reqctx.Trust, string) {
-		d := v.Decide(ctx, credential, clientAddr)
-		return d.Verdict.Trust(), d.Caller
-	}, nil
+	return v.Verify, nil
 }
 
 // checkCredential asks Dagu about the credential ctx carries and, once
@@ -44,28 +37,4 @@ func (g *gateway) checkCredential(ctx context.Context, _ string) (trust.Result, 
 		return trust.Result{Verdict: trust.LacksSurface}, nil
 	}
 	return trust.Result{Verdict: trust.Refused}, nil
-}
-
-// callerConcurrency is --caller-concurrency's limit of each caller's reads
-// in flight, nil when off.
-func callerConcurrency(cfg config.Config) readtool.ConcurrencyLimiter {
-	if c := trust.NewConcurrency(cfg.CallerConcurrency); c != nil {
-		return c
-	}
-	return nil
-}
-
-// callerLimits are --rate-limit's per-caller buckets, in front of the
-// read tool (nil when off); shared, when set, is the cluster-wide form
-// that decides first.
-func callerLimits(cfg config.Config, shared *cluster.RateLimit) (readtool.Limiter, error) {
-	var cluster trust.SharedRateLimiter
-	if shared != nil {
-		cluster = shared
-	}
-	limits, err := trust.NewLimits(cfg.RateLimit, cfg.RateBurst, cluster, nil)
-	if err != nil || limits == nil {
-		return nil, err
-	}
-	return limits, nil
 }

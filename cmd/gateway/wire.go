@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -19,14 +20,13 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/mcpserver"
 	"github.com/dagu-mcp-gateway/gateway/internal/membudget"
 	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
+	"github.com/dagu-mcp-gateway/gateway/internal/readparts"
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
-	"github.com/dagu-mcp-gateway/gateway/internal/reference"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
 	"github.com/dagu-mcp-gateway/gateway/internal/startwarn"
 	"github.com/dagu-mcp-gateway/gateway/internal/telemetry"
 	"github.com/dagu-mcp-gateway/gateway/internal/upstream"
-	"github.com/dagu-mcp-gateway/gateway/internal/workbook"
 )
 
 // gateway is one wired instance: upstream client, adapter, tool and MCP
@@ -63,42 +63,18 @@ func newGateway(cfg config.Config, log *slog.Logger) (*gateway, error) {
 	startwarn.InsecureTLS(log, cfg)
 	// Another Dagu, or another gateway version (whose cached shapes may
 	// differ), never shares entries with this one.
-	shared, err := cluster.Open(cfg, cfg.DaguURL+" "+version, log, reg)
+	shared, budget, memory, err := processParts(cfg, cluster.Scope(cfg.DaguURL, "", version), log, reg)
 	if err != nil {
 		return nil, err
 	}
-	budget, err := cluster.NewBudget(cfg, shared)
-	if err != nil {
-		_ = shared.Close()
-		return nil, err
-	}
-	memory := membudget.New("memory budget (--memory-budget)", cfg.MemoryBudget)
-	if err := membudget.RegisterMetrics(reg, memory); err != nil {
-		_ = shared.Close()
-		return nil, err
-	}
-	client, err := restclient.New(restclient.Config{
-		BaseURL:            cfg.DaguURL,
-		Key:                keySource(cfg),
-		Timeout:            cfg.UpstreamTimeout,
-		MaxResponseBytes:   cfg.MaxResponseBytes,
-		BodyBudget:         cfg.UpstreamBodyBudget,
-		Memory:             memory,
-		CAFile:             cfg.DaguCAFile,
-		InsecureSkipVerify: cfg.DaguInsecureSkipVerify,
-		UserAgent:          "dagu-mcp-gateway/" + version,
-		Logger:             log,
-		Metrics:            reg,
-		Concurrency:        cfg.UpstreamConcurrency,
-		Compression:        restclient.Compression(cfg.UpstreamCompression),
-		SharedBudget:       budget,
-		Passthrough:        cfg.Passthrough(),
-	})
+	rc := restConfig(cfg, log, reg)
+	rc.Memory, rc.SharedBudget = memory, budget
+	client, err := restclient.New(rc)
 	if err != nil {
 		_ = shared.Close()
 		return nil, fmt.Errorf("dagu client: %w", err)
 	}
-	g, err := assemble(cfg, log, reg, client, shared)
+	g, err := assemble(cfg, log, reg, client, shared, nil)
 	if err != nil {
 		_ = shared.Close()
 		return nil, err
@@ -107,9 +83,49 @@ func newGateway(cfg config.Config, log *slog.Logger) (*gateway, error) {
 	return g, nil
 }
 
+// processParts opens what a process has once: the shared state under
+// scope, its cluster-wide upstream budget, and the memory budget.
+func processParts(cfg config.Config, scope string, log *slog.Logger, reg *prometheus.Registry) (*sharedstate.Store, restclient.SharedBudget, *membudget.Budget, error) {
+	shared, err := cluster.Open(cfg, scope, log, reg)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	budget, err := cluster.NewBudget(cfg, shared)
+	memory := membudget.New("memory budget (--memory-budget)", cfg.MemoryBudget)
+	if err == nil {
+		err = membudget.RegisterMetrics(reg, memory)
+	}
+	if err != nil {
+		return nil, nil, nil, errors.Join(err, shared.Close())
+	}
+	return shared, budget, memory, nil
+}
+
+// restConfig is the REST client's configuration of cfg's Dagu server, its
+// metrics registered with reg; the caps it may share with other clients
+// (memory, budgets) are the caller's to add.
+func restConfig(cfg config.Config, log *slog.Logger, reg prometheus.Registerer) restclient.Config {
+	return restclient.Config{
+		BaseURL:            cfg.DaguURL,
+		Key:                keySource(cfg),
+		Timeout:            cfg.UpstreamTimeout,
+		MaxResponseBytes:   cfg.MaxResponseBytes,
+		BodyBudget:         cfg.UpstreamBodyBudget,
+		CAFile:             cfg.DaguCAFile,
+		InsecureSkipVerify: cfg.DaguInsecureSkipVerify,
+		UserAgent:          "dagu-mcp-gateway/" + version,
+		Logger:             log,
+		Metrics:            reg,
+		Concurrency:        cfg.UpstreamConcurrency,
+		Compression:        restclient.Compression(cfg.UpstreamCompression),
+		Passthrough:        cfg.Passthrough(),
+	}
+}
+
 // assemble wires the adapter, the tool and the MCP server around a client
-// and the shared state (nil: none).
-func assemble(cfg config.Config, log *slog.Logger, reg *prometheus.Registry, client *restclient.Client, shared *sharedstate.Store) (*gateway, error) {
+// and the shared state (nil: none); parts, when set, are the tool's parts
+// shared with other instances (nil: its own).
+func assemble(cfg config.Config, log *slog.Logger, reg *prometheus.Registry, client *restclient.Client, shared *sharedstate.Store, parts *readparts.Parts) (*gateway, error) {
 	level := readcache.NewShared(shared, "")
 	adapter, err := upstream.NewAdapter(upstream.AdapterOptions{
 		Client: client, Logger: log, Registerer: reg,
@@ -123,11 +139,12 @@ func assemble(cfg config.Config, log *slog.Logger, reg *prometheus.Registry, cli
 	if err != nil {
 		return nil, fmt.Errorf("read cache: %w", err)
 	}
-	limit, err := cluster.NewRateLimit(cfg, shared)
-	if err != nil {
-		return nil, fmt.Errorf("shared state: %w", err)
+	if parts == nil {
+		if parts, err = readparts.New(cfg, log, reg, shared); err != nil {
+			return nil, err
+		}
 	}
-	tool, err := newTool(cfg, log, reg, reads, limit)
+	tool, err := newTool(cfg, log, reg, reads, parts)
 	if err != nil {
 		return nil, err
 	}
@@ -139,36 +156,12 @@ func assemble(cfg config.Config, log *slog.Logger, reg *prometheus.Registry, cli
 		passthrough: cfg.Passthrough(), shared: shared}, nil
 }
 
-// newTool builds the read tool; limit, when set, is the cluster-wide rate
-// limit in front of the tool's own.
-func newTool(cfg config.Config, log *slog.Logger, reg prometheus.Registerer, up readtool.Upstream, limit *cluster.RateLimit) (*readtool.Tool, error) {
-	// Topic files are re-read at most once a second even with caching off.
-	refs, err := reference.New(reference.Options{Dir: cfg.ReferenceDir, TTL: max(cfg.CacheTTL, time.Second), Registerer: reg})
-	if err != nil {
-		return nil, fmt.Errorf("reference topics: %w", err)
-	}
-	books, err := workbook.New(workbook.Config{
-		Roots:       cfg.WorkbookRoots,
-		MaxBytes:    cfg.WorkbookMaxBytes,
-		MaxRows:     cfg.WorkbookMaxRows,
-		MaxSheets:   cfg.WorkbookMaxSheets,
-		MaxMemory:   cfg.WorkbookMaxMemory,
-		Concurrency: cfg.WorkbookConcurrency,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("workbooks: %w", err)
-	}
-	if len(cfg.WorkbookRoots) == 0 {
-		log.Info("workbook reads are not confined: any .xlsx/.xlsm file this process can read may be profiled; set --workbook-root in production")
-	}
-	limiter, err := callerLimits(cfg, limit)
-	if err != nil {
-		return nil, err
-	}
+// newTool builds the read tool over up with the shared parts.
+func newTool(cfg config.Config, log *slog.Logger, reg prometheus.Registerer, up readtool.Upstream, parts *readparts.Parts) (*readtool.Tool, error) {
 	return readtool.New(readtool.Options{
-		Upstream: up, References: refs, Workbooks: books, Logger: log, Registerer: reg,
+		Upstream: up, References: parts.References, Workbooks: parts.Workbooks, Logger: log, Registerer: reg,
 		CallTimeout: cfg.CallTimeout, TextContent: cfg.TextContent, ResourceLinks: cfg.ResourceLinks,
-		Limiter: limiter, Concurrency: callerConcurrency(cfg), DisabledTargets: cfg.DisabledTargets,
+		Limiter: parts.Limiter, Concurrency: parts.Concurrency, DisabledTargets: cfg.DisabledTargets,
 		PassthroughCredentials: cfg.Passthrough(), MaxAnswerBytes: int(cfg.MaxAnswerBytes),
 	})
 }

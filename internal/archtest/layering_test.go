@@ -82,6 +82,12 @@ var rules = []rule{
 	// The instances file and its pool know the configuration's URL rules
 	// and nothing of Dagu's API, the tool or the front door.
 	{pkg: "internal/instances", direct: []string{"internal/config"}},
+	// The set of instances the front door serves knows the front door's
+	// Endpoints, the instances and the metrics; the wiring of each
+	// instance is handed to it.
+	{pkg: "internal/endpoints", direct: []string{"internal/frontdoor", "internal/instances", "internal/reqctx", "internal/telemetry"}},
+	// The tool's parts shared by instances never see Dagu's API.
+	{pkg: "internal/readparts", forbidden: []string{"internal/upstream", "internal/mapping", "internal/frontdoor"}},
 	// The healthcheck probe knows the listen address format, nothing else.
 	{pkg: "internal/healthcheck", direct: []string{"internal/config"}},
 	{pkg: "internal/gcpolicy", direct: []string{"internal/config"}},

@@ -28,6 +28,18 @@ const budgetLease = 15 * time.Second
 // request without a deadline (every REST call has one).
 const budgetMaxWait = 5 * time.Second
 
+// Scope is the shared-state scope of one Dagu server, the one place it is
+// built: replicas share entries only in front of the same Dagu, under the
+// same instance name, with the same gateway version (whose cached shapes
+// may differ). instance is "" for the one Dagu of a gateway without an
+// instances file, whose scope is what it always was.
+func Scope(daguURL, instance, version string) string {
+	if instance == "" {
+		return daguURL + " " + version
+	}
+	return "instance " + instance + " " + daguURL + " " + version
+}
+
 // Open opens the replicas' shared state (--shared-state); nil when none is
 // configured. Only replicas of the same scope share entries: the caller
 // names the Dagu and the gateway version (whose cached shapes may differ).

@@ -37,6 +37,9 @@ type Config struct {
 	DaguCAFile string
 	// DaguInsecureSkipVerify disables TLS verification of the Dagu server.
 	DaguInsecureSkipVerify bool
+	// InstancesFile names several Dagu servers (internal/instances reads
+	// it); set, it replaces the single Dagu of the fields above.
+	InstancesFile string
 
 	// Listen is the host:port the HTTP front door binds to.
 	Listen string

@@ -28,6 +28,7 @@ func (c Config) redactedFields() []slog.Attr {
 		slog.String("dagu_api_key_file", c.DaguAPIKeyFile),
 		slog.String("dagu_ca_file", c.DaguCAFile),
 		slog.Bool("dagu_insecure_skip_verify", c.DaguInsecureSkipVerify),
+		slog.String("instances", c.InstancesFile),
 		slog.String("listen", c.Listen),
 		slog.String("auth_tokens", setOrUnset(len(c.AuthTokens) > 0)),
 		slog.String("auth_token_file", c.AuthTokenFile),

@@ -41,6 +41,9 @@ func (c Config) Validate(mode Mode, targets []string) error {
 }
 
 func (c Config) validateDagu(mode Mode) []error {
+	if c.InstancesFile != "" && mode == ModeServe {
+		return c.validateInstancesFile()
+	}
 	var errs []error
 	if c.DaguURL == "" {
 		errs = append(errs, fmt.Errorf("--dagu-url is required for %s: set it or DAGU_URL to the base URL of your Dagu server, e.g. https://dagu.example.com", mode))
@@ -49,6 +52,30 @@ func (c Config) validateDagu(mode Mode) []error {
 	}
 	errs = appendIf(errs, c.checkAPIKey())
 	errs = appendIf(errs, c.checkTLS())
+	return errs
+}
+
+// validateInstancesFile checks what config can of --instances: the file is
+// there, and no single-Dagu setting competes with it (internal/instances
+// parses the file when serve starts).
+func (c Config) validateInstancesFile() []error {
+	var errs []error
+	if _, err := os.Stat(c.InstancesFile); err != nil {
+		errs = append(errs, fmt.Errorf("--%s: %w", flagInstances, err))
+	}
+	single := []struct {
+		flag string
+		set  bool
+	}{
+		{flagDaguURL, c.DaguURL != ""}, {flagDaguAPIKey, c.DaguAPIKey != ""}, {flagDaguAPIKeyFile, c.DaguAPIKeyFile != ""},
+		{"dagu-ca-file", c.DaguCAFile != ""}, {"dagu-insecure-skip-verify", c.DaguInsecureSkipVerify},
+	}
+	for _, s := range single {
+		if s.set {
+			errs = append(errs, fmt.Errorf("--%s and --%s are both set: with an instances file each Dagu's url, key and TLS settings are in the file; unset --%s (%s)",
+				flagInstances, s.flag, s.flag, envOf(s.flag)))
+		}
+	}
 	return errs
 }
 

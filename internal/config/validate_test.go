@@ -129,6 +129,11 @@ func TestValidate(t *testing.T) {
 		{"bad log level", ModeServe, func(c *Config) { c.LogLevel = "verbose" }, "debug, info, warn or error"},
 		{"bad log format", ModeServe, func(c *Config) { c.LogFormat = "xml" }, "json or text"},
 		{"unknown mode", Mode("serv"), func(*Config) {}, "unknown mode"},
+		{"instances file replaces the url", ModeServe, func(c *Config) { c.DaguURL, c.InstancesFile = "", file }, ""},
+		{"instances file missing", ModeServe, func(c *Config) { c.DaguURL, c.InstancesFile = "", filepath.Join(dir, "nope") }, "--instances: stat"},
+		{"instances file and url", ModeServe, func(c *Config) { c.InstancesFile = file }, "--instances and --dagu-url are both set"},
+		{"instances file and key file", ModeServe, func(c *Config) { c.DaguURL, c.InstancesFile, c.DaguAPIKeyFile = "", file, keyFile }, "unset --dagu-api-key-file (DAGU_API_KEY_FILE)"},
+		{"instances file and skip verify", ModeServe, func(c *Config) { c.DaguURL, c.InstancesFile, c.DaguInsecureSkipVerify = "", file, true }, "--dagu-insecure-skip-verify"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

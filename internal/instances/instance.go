@@ -26,7 +26,9 @@ package instances
 
 import (
 	"fmt"
+	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
@@ -130,6 +132,39 @@ func CheckAuth(set Set, global string) error {
 		case global == AuthPassthrough && in.APIKeyFile != "":
 			return fmt.Errorf("instance %s: apiKeyFile is set but --upstream-auth is passthrough (each caller sends its own key)", in.Name)
 		}
+	}
+	return nil
+}
+
+// ConfigOf is the configuration an instance's gateway runs with: the
+// process's settings with the instance's own Dagu settings in place of the
+// single Dagu's.
+func ConfigOf(global config.Config, in Instance) config.Config {
+	cfg := global
+	cfg.DaguURL, cfg.DaguAPIKey, cfg.DaguAPIKeyFile = in.URL, "", in.APIKeyFile
+	cfg.DaguCAFile, cfg.DaguInsecureSkipVerify = in.CAFile, in.InsecureSkipVerify
+	if in.UpstreamTimeout > 0 {
+		cfg.UpstreamTimeout = in.UpstreamTimeout
+	}
+	if in.UpstreamCompression != "" {
+		cfg.UpstreamCompression = in.UpstreamCompression
+	}
+	return cfg
+}
+
+// CheckKeyFile refuses an instance whose key file cannot be read or holds
+// no usable key (empty, or with spaces or control characters); the message
+// never holds the key.
+func (in Instance) CheckKeyFile() error {
+	if in.APIKeyFile == "" {
+		return nil
+	}
+	data, err := os.ReadFile(in.APIKeyFile)
+	if err != nil {
+		return fmt.Errorf("apiKeyFile: %w", err)
+	}
+	if key := strings.TrimSpace(string(data)); key == "" || strings.ContainsFunc(key, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+		return fmt.Errorf("apiKeyFile %s holds no usable key (empty, or spaces or control characters)", in.APIKeyFile)
 	}
 	return nil
 }

@@ -3,9 +3,13 @@
 package instances
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/config"
 )
 
 func TestParseAcceptsTheDocumentedForm(t *testing.T) {
@@ -152,5 +156,29 @@ func TestCheckAuth(t *testing.T) {
 				t.Fatalf("error %v, want %q", err, tt.want)
 			}
 		})
+	}
+}
+
+func TestConfigOfAndKeyFile(t *testing.T) {
+	t.Parallel()
+	global := config.Config{DaguURL: "http://single", DaguAPIKey: "k", UpstreamTimeout: time.Second, UpstreamCompression: "auto", CacheTTL: time.Minute}
+	cfg := ConfigOf(global, Instance{Name: "a", URL: "http://a", APIKeyFile: "/k", CAFile: "/ca", UpstreamTimeout: 5 * time.Second})
+	if cfg.DaguURL != "http://a" || cfg.DaguAPIKey != "" || cfg.DaguAPIKeyFile != "/k" || cfg.DaguCAFile != "/ca" ||
+		cfg.UpstreamTimeout != 5*time.Second || cfg.UpstreamCompression != "auto" || cfg.CacheTTL != time.Minute {
+		t.Fatalf("config of an instance: %+v", cfg)
+	}
+	dir := t.TempDir()
+	good, empty := filepath.Join(dir, "good"), filepath.Join(dir, "empty")
+	if err := os.WriteFile(good, []byte("dagu_key_0123\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(empty, []byte("\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{"": "", good: "", empty: "no usable key", filepath.Join(dir, "none"): "no such file"} {
+		err := Instance{APIKeyFile: path}.CheckKeyFile()
+		if (want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", path, err, want)
+		}
 	}
 }

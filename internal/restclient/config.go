@@ -100,6 +100,10 @@ type Config struct {
 	// counts against everything else in flight. Nil: BodyBudget alone.
 	Memory *membudget.Budget
 
+	// Limits, when set, are caps shared with other clients (NewLimits):
+	// Concurrency, SharedBudget, BodyBudget and Memory are then not read.
+	Limits *Limits
+
 	// Compression decides whether Dagu is asked to gzip its answers
 	// (default CompressionAuto; see Compression).
 	Compression Compression

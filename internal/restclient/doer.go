@@ -54,8 +54,12 @@ func newDoer(cfg Config, g *guard, hc *http.Client, m *metrics) *doer {
 		_, err := g.check(r)
 		return err
 	})
+	limits := cfg.Limits
+	if limits == nil {
+		limits = NewLimits(cfg)
+	}
 	return &doer{resty: rc, guard: g, key: cfg.Key, timeout: cfg.Timeout, limit: cfg.MaxResponseBytes, metrics: m,
-		cap: newConcurrencyCap(cfg.Concurrency, cfg.SharedBudget), bodies: newBodyBudget(cfg.BodyBudget, cfg.Memory), passthrough: cfg.Passthrough,
+		cap: limits.cap, bodies: limits.bodies, passthrough: cfg.Passthrough,
 		outage: newOutageTracker(cfg.Logger)}
 }
 

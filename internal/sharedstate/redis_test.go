@@ -429,3 +429,33 @@ func mustKey(t *testing.T, s *Store, k Key) string {
 	}
 	return key
 }
+
+// TestRedisScopedViewsShareConnectionsNotKeys: each instance's view keeps
+// its entries apart, a replica's view of the same scope shares them, and
+// closing a view leaves the store's connections open.
+func TestRedisScopedViewsShareConnectionsNotKeys(t *testing.T) {
+	t.Parallel()
+	srv := redistest.Start(t)
+	a, b := openReplica(t, srv), openReplica(t, srv)
+	ctx := context.Background()
+	key := Key{Kind: "run", Fingerprint: "0123456789abcdef0123456789abcdef", Parts: []string{"nightly", "run-1"}}
+	prodA, prodB, staging := a.Scoped("instance prod"), b.Scoped("instance prod"), a.Scoped("instance staging")
+	prodA.Set(ctx, key, []byte("prod's"), time.Minute)
+	if v, ok := prodB.Get(ctx, key); !ok || string(v) != "prod's" {
+		t.Fatalf("another replica's view of prod: %q %v", v, ok)
+	}
+	for name, s := range map[string]*Store{"staging": staging, "the store itself": a} {
+		if _, ok := s.Get(ctx, key); ok {
+			t.Fatalf("%s sees prod's entry", name)
+		}
+	}
+	if err := staging.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := prodA.Get(ctx, key); !ok || string(v) != "prod's" {
+		t.Fatal("closing a view closed the store's connections")
+	}
+	if (*Store)(nil).Scoped("x") != nil {
+		t.Fatal("a nil store's view is not nil")
+	}
+}

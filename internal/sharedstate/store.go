@@ -28,6 +28,7 @@ type Store struct {
 	metrics *metrics
 	health  *health
 	prefix  string // "dgw:v1:<scope hash>:"
+	view    bool   // made by Scoped: the connections are another Store's
 
 	mu         sync.Mutex
 	semaphores []*Semaphore
@@ -144,7 +145,23 @@ func (s *Store) Close() error {
 	for _, m := range sems {
 		m.stop()
 	}
+	if s.view {
+		return nil
+	}
 	return s.client.Close()
+}
+
+// Scoped returns a view of s whose keys live under another scope (each
+// Dagu server of a gateway that fronts several has its own): it shares s's
+// connections, health and metrics. Closing the view stops only its own
+// semaphores; s's Close ends the connections. A nil s gives nil.
+func (s *Store) Scoped(scope string) *Store {
+	if s == nil {
+		return nil
+	}
+	o := s.opts
+	o.Scope = scope
+	return &Store{opts: o, client: s.client, metrics: s.metrics, health: s.health, prefix: keyPrefix(scope), view: true}
 }
 
 // URL is the configured URL with any password replaced by "xxxxx".

@@ -94,6 +94,34 @@ func New(o Options) (*Verifier, error) {
 		return nil, errors.New("trust: no Check")
 	}
 	o = o.withDefaults()
+	l, err := newLane(o)
+	if err != nil {
+		return nil, err
+	}
+	m, err := newMetrics(o.Registerer)
+	if err != nil {
+		return nil, err
+	}
+	return withCaches(o, l, m)
+}
+
+// Sibling returns a Verifier of another Dagu server: its verdicts, known
+// keys and identities are its own (a key one server accepted is unknown to
+// the other, and is checked by check, against that server only), while
+// the lane of unknown keys and the metrics are v's, so one process keeps
+// one bound on the checks of unknown keys however many servers it fronts.
+func (v *Verifier) Sibling(check Check) (*Verifier, error) {
+	if check == nil {
+		return nil, errors.New("trust: no Check")
+	}
+	o := v.opts
+	o.Check = check
+	return withCaches(o, v.lane, v.metrics)
+}
+
+// withCaches builds a Verifier's own verdict caches around a lane and
+// metrics.
+func withCaches(o Options, l *lane, m *metrics) (*Verifier, error) {
 	accepted, err := cache.New[string](cache.Options[string]{
 		Name: "trust_accepted", MaxEntries: o.MaxCredentials, TTL: o.RecheckAfter, StaleFor: o.KnownFor,
 		LoadTimeout: checkTimeout, Now: o.Now,
@@ -113,15 +141,14 @@ func New(o Options) (*Verifier, error) {
 	if err != nil {
 		return nil, err
 	}
-	l, err := newLane(o)
-	if err != nil {
-		return nil, err
-	}
-	m, err := newMetrics(o.Registerer)
-	if err != nil {
-		return nil, err
-	}
 	return &Verifier{opts: o, accepted: accepted, refused: refused, waiting: waiting, lane: l, metrics: m}, nil
+}
+
+// Verify is Decide in the form of the front door's frontdoor.Verifier:
+// the request's trust and the caller's name.
+func (v *Verifier) Verify(ctx context.Context, credential, clientAddr string) (reqctx.Trust, string) {
+	d := v.Decide(ctx, credential, clientAddr)
+	return d.Verdict.Trust(), d.Caller
 }
 
 // Decide returns the decision for a request that sent credential ("" for

@@ -409,3 +409,32 @@ func TestConcurrentRequestsShareOneCheck(t *testing.T) {
 		t.Errorf("%d checks, want 1", got)
 	}
 }
+
+// TestSiblingsShareTheLaneNotTheVerdicts: a key one Dagu accepted is not
+// known to a sibling of another Dagu, which asks its own Dagu, and made-up
+// keys sent to both draw on one lane.
+func TestSiblingsShareTheLaneNotTheVerdicts(t *testing.T) {
+	t.Parallel()
+	prod, prodDagu, _ := newVerifier(t)
+	stagingDagu := &fakeDagu{}
+	staging, err := prod.Sibling(stagingDagu.check)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if d := prod.Decide(reqctx.WithCredential(ctx, goodKey), goodKey, "10.0.0.1:1"); d.Verdict != Verified {
+		t.Fatalf("prod: %+v", d)
+	}
+	stagingDagu.revoke(goodKey) // staging's Dagu does not know prod's key
+	if d := staging.Decide(reqctx.WithCredential(ctx, goodKey), goodKey, "10.0.0.1:1"); d.Verdict != Refused {
+		t.Fatalf("a key prod accepted is known on staging: %+v", d)
+	}
+	if prodDagu.checks.Load() != 1 || stagingDagu.checks.Load() != 1 {
+		t.Fatalf("checks: prod %d, staging %d; want each Dagu asked once", prodDagu.checks.Load(), stagingDagu.checks.Load())
+	}
+	flood(prod, "p", 300, oneAddress)
+	flood(staging, "s", 300, oneAddress)
+	if got := prodDagu.checks.Load() + stagingDagu.checks.Load() - 2; got != DefaultChecksBurst {
+		t.Errorf("made-up keys from one address to two Dagus made %d checks, want one lane's %d", got, DefaultChecksBurst)
+	}
+}

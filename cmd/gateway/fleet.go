@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/cluster"
+	"github.com/dagu-mcp-gateway/gateway/internal/config"
+	"github.com/dagu-mcp-gateway/gateway/internal/endpoints"
+	"github.com/dagu-mcp-gateway/gateway/internal/frontdoor"
+	"github.com/dagu-mcp-gateway/gateway/internal/instances"
+	"github.com/dagu-mcp-gateway/gateway/internal/membudget"
+	"github.com/dagu-mcp-gateway/gateway/internal/readparts"
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
+	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
+	"github.com/dagu-mcp-gateway/gateway/internal/startwarn"
+	"github.com/dagu-mcp-gateway/gateway/internal/telemetry"
+	"github.com/dagu-mcp-gateway/gateway/internal/trust"
+)
+
+// fleet is serve with an instances file: what the process has once and the
+// set of the instances' gateways, each with its own REST client, adapter,
+// caches, shared-state scope, MCP server, metrics and key verdicts.
+type fleet struct {
+	cfg    config.Config
+	log    *slog.Logger
+	reg    *prometheus.Registry
+	memory *membudget.Budget
+	shared *sharedstate.Store
+	limits *restclient.Limits
+	parts  *readparts.Parts
+	lane   *trust.Verifier // passthrough: owns the lane of unknown keys; checks none itself
+	ctx    context.Context // bounds the instances' background work
+	set    *endpoints.Set
+}
+
+// newFleet builds the process's parts and an empty set of instances.
+func newFleet(ctx context.Context, cfg config.Config, log *slog.Logger) (*fleet, error) {
+	f := &fleet{cfg: cfg, log: log, reg: telemetry.NewRegistry(), ctx: ctx}
+	var budget restclient.SharedBudget
+	var err error
+	if f.shared, budget, f.memory, err = processParts(cfg, cluster.Scope("", "", version), log, f.reg); err != nil {
+		return nil, err
+	}
+	f.limits = restclient.NewLimits(restclient.Config{Concurrency: cfg.UpstreamConcurrency, SharedBudget: budget, BodyBudget: cfg.UpstreamBodyBudget, Memory: f.memory})
+	if f.parts, err = readparts.New(cfg, log, f.reg, f.shared); err != nil {
+		return nil, errors.Join(err, f.shared.Close())
+	}
+	if cfg.Passthrough() {
+		noCheck := func(context.Context, string) (trust.Result, error) { return trust.Result{}, errors.New("no instance") }
+		if f.lane, err = trust.New(trust.Options{Check: noCheck, Base: ctx, Registerer: f.reg}); err != nil {
+			return nil, errors.Join(err, f.shared.Close())
+		}
+	}
+	f.set = endpoints.New(f.build, cfg.UpstreamAuth, f.reg)
+	return f, nil
+}
+
+// build wires one instance.
+func (f *fleet) build(in instances.Instance) (*endpoints.Member, error) {
+	if err := in.CheckKeyFile(); err != nil {
+		return nil, err
+	}
+	cfg, log, reg := instances.ConfigOf(f.cfg, in), f.log.With("instance", in.Name), prometheus.NewRegistry()
+	rc := restConfig(cfg, log, reg)
+	rc.Limits = f.limits
+	client, err := restclient.New(rc)
+	if err != nil {
+		return nil, fmt.Errorf("dagu client: %w", err)
+	}
+	g, err := assemble(cfg, log, reg, client, f.shared.Scoped(cluster.Scope(in.URL, in.Name, version)), f.parts)
+	if err != nil {
+		return nil, err
+	}
+	g.memory = f.memory
+	ctx, stop := context.WithCancel(f.ctx)
+	m := &endpoints.Member{Endpoint: frontdoor.Endpoint{MCP: g.mcpHandler()}, Metrics: reg, Ready: g.ready, Close: func() { stop(); g.close() }}
+	if f.lane != nil {
+		v, err := f.lane.Sibling(g.checkCredential)
+		if err != nil {
+			stop()
+			return nil, err
+		}
+		m.Endpoint.Verify = v.Verify
+	}
+	startwarn.InsecureTLS(log, cfg)
+	g.adapter.Start(ctx)
+	return m, nil
+}
+
+// serveInstances wires the instances of --instances for the front door
+// (read again on change and on SIGHUP while ctx lasts): its options, the
+// metrics handler and what releases it all.
+func serveInstances(ctx context.Context, cfg config.Config, log *slog.Logger) (frontdoor.Options, http.Handler, func(), error) {
+	f, err := newFleet(ctx, cfg, log)
+	if err != nil {
+		return frontdoor.Options{}, nil, nil, err
+	}
+	w, err := instances.NewWatcher(instances.WatcherOptions{Path: cfg.InstancesFile, Apply: f.set.Apply, Logger: log})
+	if err != nil {
+		f.close()
+		return frontdoor.Options{}, nil, nil, err
+	}
+	go w.Run(ctx)
+	o := frontdoor.Options{Instances: f.set, Ready: f.set.Ready, ReadyInstance: f.set.ReadyInstance, Memory: f.memory}
+	if cfg.Passthrough() {
+		o.Verify = f.set.VerifyMetrics
+	}
+	return o, telemetry.GathererHandler(f.set, f.reg), f.close, nil
+}
+
+// close retires every instance and closes the shared state.
+func (f *fleet) close() {
+	f.set.Close()
+	if err := f.shared.Close(); err != nil {
+		f.log.Debug("closing the shared state", "error", err)
+	}
+}

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Package endpoints serves the instances of an instances file to the front
+// door: it keeps one Member per instance in an instances.Pool (built by the
+// command's wiring), and answers for all of them what the front door and
+// the operator ask of the whole (frontdoor.Endpoints, /metrics with an
+// instance label, /readyz, the passthrough check of a /metrics caller).
+package endpoints
+
+import (
+	"context"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/frontdoor"
+	"github.com/dagu-mcp-gateway/gateway/internal/instances"
+	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
+	"github.com/dagu-mcp-gateway/gateway/internal/telemetry"
+)
+
+// Member is one instance's wired gateway.
+type Member struct {
+	// Endpoint is what the front door serves at /dagu/<name>/mcp.
+	Endpoint frontdoor.Endpoint
+	// Metrics gathers the instance's own metrics (its registry).
+	Metrics prometheus.Gatherer
+	// Ready answers the instance's part of /readyz.
+	Ready func(ctx context.Context, detailed bool) (bool, any)
+	// Close releases the instance (called once no request holds it).
+	Close func()
+}
+
+// Set is the instances in service. It is safe for concurrent use.
+type Set struct {
+	pool    *instances.Pool[*Member]
+	auth    string
+	process prometheus.Gatherer
+}
+
+// New returns an empty set whose members build builds; auth is the
+// process's --upstream-auth, which every instance must agree with, and
+// process the metrics of the process (gathered without the label).
+func New(build func(instances.Instance) (*Member, error), auth string, process prometheus.Gatherer) *Set {
+	return &Set{pool: instances.NewPool(build, func(m *Member) { m.Close() }), auth: auth, process: process}
+}
+
+// Apply puts a version of the instances file in service (see
+// instances.Pool.Apply), after checking that its instances agree with the
+// process's upstream authentication.
+func (s *Set) Apply(set instances.Set) error {
+	if err := instances.CheckAuth(set, s.auth); err != nil {
+		return err
+	}
+	return s.pool.Apply(set)
+}
+
+// Endpoint is frontdoor.Endpoints: the instance's endpoint, held until
+// release.
+func (s *Set) Endpoint(name string) (frontdoor.Endpoint, func(), bool) {
+	m, release, ok := s.pool.Acquire(name)
+	if !ok {
+		return frontdoor.Endpoint{}, nil, false
+	}
+	return m.Endpoint, release, true
+}
+
+// Names is frontdoor.Endpoints: the instances in service, in file order.
+func (s *Set) Names() []string { return s.pool.Names() }
+
+// Each calls fn with every instance in service and its member.
+func (s *Set) Each(fn func(instances.Instance, *Member)) { s.pool.Each(fn) }
+
+// Gather gathers the process's metrics and every instance's, the latter
+// labelled instance="<name>" (names are the file's: bounded).
+func (s *Set) Gather() ([]*dto.MetricFamily, error) {
+	gatherers := prometheus.Gatherers{s.process}
+	s.pool.Each(func(in instances.Instance, m *Member) {
+		gatherers = append(gatherers, telemetry.WithLabel(m.Metrics, "instance", in.Name))
+	})
+	return gatherers.Gather()
+}
+
+// Ready answers /readyz: ready when every instance is, each instance's
+// answer under "instances".
+func (s *Set) Ready(ctx context.Context, detailed bool) (bool, any) {
+	all, each := true, map[string]any{}
+	s.pool.Each(func(in instances.Instance, m *Member) {
+		ok, body := m.Ready(ctx, detailed)
+		all = all && ok
+		each[in.Name] = body
+	})
+	status := "ready"
+	if !all {
+		status = "not ready"
+	}
+	return all, map[string]any{"status": status, "instances": each}
+}
+
+// ReadyInstance answers /readyz?instance=NAME (frontdoor.Options.
+// ReadyInstance): that instance's answer; found is false for a name not
+// served.
+func (s *Set) ReadyInstance(ctx context.Context, name string, detailed bool) (found, ok bool, body any) {
+	m, release, found := s.pool.Acquire(name)
+	if !found {
+		return false, false, nil
+	}
+	defer release()
+	ok, body = m.Ready(ctx, detailed)
+	return true, ok, body
+}
+
+// VerifyMetrics is the passthrough check of a /metrics caller, which no
+// endpoint names: a key the instance named default accepts, else the first
+// instance's.
+func (s *Set) VerifyMetrics(ctx context.Context, credential, clientAddr string) (reqctx.Trust, string) {
+	names := s.pool.Names()
+	if len(names) == 0 {
+		return reqctx.TrustUnchecked, "unverified"
+	}
+	name := names[0]
+	if _, ok := s.pool.Set().Lookup(instances.DefaultName); ok {
+		name = instances.DefaultName
+	}
+	ep, release, ok := s.Endpoint(name)
+	if !ok || ep.Verify == nil {
+		return reqctx.TrustUnchecked, "unverified"
+	}
+	defer release()
+	return ep.Verify(ctx, credential, clientAddr)
+}
+
+// Close retires every instance; each closes once its last request is done.
+func (s *Set) Close() { s.pool.Close() }

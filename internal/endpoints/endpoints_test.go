@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package endpoints
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/instances"
+	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
+)
+
+// members builds members whose registry counts one read, whose readiness
+// is down for the instance named down, and whose verifier accepts
+// "key-of-<name>"; closed counts the closes.
+func members(closed *atomic.Int32) func(instances.Instance) (*Member, error) {
+	return func(in instances.Instance) (*Member, error) {
+		if in.Name == "broken" {
+			return nil, errors.New("cannot build")
+		}
+		reg := prometheus.NewRegistry()
+		reads := prometheus.NewCounter(prometheus.CounterOpts{Name: "reads_total", Help: "Reads."})
+		reg.MustRegister(reads)
+		reads.Inc()
+		return &Member{
+			Metrics: reg,
+			Ready:   func(context.Context, bool) (bool, any) { return in.Name != "down", in.Name },
+			Close:   func() { closed.Add(1) },
+		}, nil
+	}
+}
+
+func set(names ...string) instances.Set {
+	var s instances.Set
+	for _, n := range names {
+		s.Instances = append(s.Instances, instances.Instance{Name: n, URL: "http://" + n})
+	}
+	return s
+}
+
+func TestSetGathersReadiesAndCloses(t *testing.T) {
+	t.Parallel()
+	var closed atomic.Int32
+	process := prometheus.NewRegistry()
+	process.MustRegister(prometheus.NewGauge(prometheus.GaugeOpts{Name: "memory_bytes", Help: "Memory."}))
+	s := New(members(&closed), instances.AuthService, process)
+	if err := s.Apply(set("prod", "down")); err != nil {
+		t.Fatal(err)
+	}
+	want := `
+# HELP memory_bytes Memory.
+# TYPE memory_bytes gauge
+memory_bytes 0
+# HELP reads_total Reads.
+# TYPE reads_total counter
+reads_total{instance="down"} 1
+reads_total{instance="prod"} 1
+`
+	if err := testutil.GatherAndCompare(s, strings.NewReader(want)); err != nil {
+		t.Fatal(err)
+	}
+	ok, body := s.Ready(context.Background(), true)
+	got := body.(map[string]any)
+	if ok || got["status"] != "not ready" || got["instances"].(map[string]any)["prod"] != "prod" {
+		t.Fatalf("ready %v %v", ok, body)
+	}
+	if found, ok, body := s.ReadyInstance(context.Background(), "prod", false); !found || !ok || body != "prod" {
+		t.Fatalf("prod alone: %v %v %v", found, ok, body)
+	}
+	if found, _, _ := s.ReadyInstance(context.Background(), "dev", false); found {
+		t.Fatal("an instance not served was found")
+	}
+	if err := s.Apply(set("prod", "broken")); err == nil || s.Names()[1] != "down" {
+		t.Fatalf("a failed build changed the set: %v %v", err, s.Names())
+	}
+	mixed := set("prod")
+	mixed.Instances[0].UpstreamAuth = instances.AuthPassthrough
+	if err := s.Apply(mixed); err == nil {
+		t.Fatal("an instance of another upstream auth was accepted")
+	}
+	s.Close()
+	if closed.Load() != 2 { // prod and down; the failed apply built nothing (prod was unchanged)
+		t.Fatalf("%d closed, want 2", closed.Load())
+	}
+}
+
+func TestSetVerifiesMetricsCallersAtTheDefaultInstance(t *testing.T) {
+	t.Parallel()
+	var closed atomic.Int32
+	build := func(in instances.Instance) (*Member, error) {
+		m, _ := members(&closed)(in)
+		m.Endpoint.MCP = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, in.Name) })
+		m.Endpoint.Verify = func(_ context.Context, credential, _ string) (reqctx.Trust, string) {
+			if credential == "key-of-"+in.Name {
+				return reqctx.TrustVerified, in.Name
+			}
+			return reqctx.TrustRefused, "unverified"
+		}
+		return m, nil
+	}
+	s := New(build, instances.AuthPassthrough, prometheus.NewRegistry())
+	if trust, _ := s.VerifyMetrics(context.Background(), "key-of-prod", ""); trust != reqctx.TrustUnchecked {
+		t.Fatalf("an empty set verified a caller: %v", trust)
+	}
+	for _, tt := range []struct {
+		names []string
+		key   string
+		want  reqctx.Trust
+	}{
+		{[]string{"prod", "staging"}, "key-of-prod", reqctx.TrustVerified},
+		{[]string{"prod", "staging"}, "key-of-staging", reqctx.TrustRefused},
+		{[]string{"staging", "default"}, "key-of-default", reqctx.TrustVerified},
+		{[]string{"staging", "default"}, "key-of-staging", reqctx.TrustRefused},
+	} {
+		if err := s.Apply(set(tt.names...)); err != nil {
+			t.Fatal(err)
+		}
+		if trust, _ := s.VerifyMetrics(context.Background(), tt.key, ""); trust != tt.want {
+			t.Errorf("%v, %s: %v, want %v", tt.names, tt.key, trust, tt.want)
+		}
+	}
+	ep, release, ok := s.Endpoint("default")
+	if !ok || ep.MCP == nil {
+		t.Fatal("no default endpoint")
+	}
+	release()
+	if _, _, ok := s.Endpoint("prod"); ok {
+		t.Fatal("a removed instance is still served")
+	}
+}

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package restclient
+
+// Limits are the caps of calls to Dagu that several clients share: a
+// gateway in front of several Dagu servers keeps one concurrency cap (with
+// its cluster-wide budget) and one budget of answer bodies for all of them,
+// never one per server.
+type Limits struct {
+	cap    *concurrencyCap
+	bodies *bodyBudget
+}
+
+// NewLimits builds the shared caps from cfg's Concurrency, SharedBudget,
+// BodyBudget and Memory (with their defaults); the other fields are not
+// read.
+func NewLimits(cfg Config) *Limits {
+	return &Limits{cap: newConcurrencyCap(cfg.Concurrency, cfg.SharedBudget), bodies: newBodyBudget(cfg.BodyBudget, cfg.Memory)}
+}
