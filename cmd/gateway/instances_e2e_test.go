@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -72,6 +73,12 @@ func startRecordingDagu(t *testing.T, o fakedagu.Options) (*recordingDagu, strin
 // returns its base URL and both fakes. passthrough leaves the key files
 // out: callers bring their own keys.
 func twoDagus(t *testing.T, passthrough bool, args ...string) (string, *recordingDagu, *recordingDagu) {
+	base, prod, staging, _ := twoDagusFile(t, passthrough, args...)
+	return base, prod, staging
+}
+
+// twoDagusFile is twoDagus that also returns the instances file's path.
+func twoDagusFile(t *testing.T, passthrough bool, args ...string) (string, *recordingDagu, *recordingDagu, string) {
 	t.Helper()
 	prod, prodURL := startRecordingDagu(t, fakedagu.Options{APIKey: prodKey, RecordedOnly: true})
 	staging, stagingURL := startRecordingDagu(t, fakedagu.Options{APIKey: stagingKey, Profile: fakedagu.Profile129, RecordedOnly: true})
@@ -95,7 +102,7 @@ func twoDagus(t *testing.T, passthrough bool, args ...string) (string, *recordin
 	if err != nil {
 		t.Fatal(err)
 	}
-	return serveConfig(t, cfg), prod, staging
+	return serveConfig(t, cfg), prod, staging, path
 }
 
 // latestRunID reads the latest run of failing_job through an endpoint.
@@ -207,4 +214,40 @@ func do(t *testing.T, req *http.Request, token string) (int, string) {
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	return resp.StatusCode, string(body)
+}
+
+// TestInstancesFileReloads: a changed file is served without a restart
+// (the file is looked at once a second); the watcher's tests cover broken
+// files and the pool's the requests in flight.
+func TestInstancesFileReloads(t *testing.T) {
+	t.Parallel()
+	base, _, _, path := twoDagusFile(t, false, "--auth-token", goodToken)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prodOnly, _, _ := strings.Cut(string(data), "  - name: staging")
+	if err := os.WriteFile(path+".new", []byte(prodOnly), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(path+".new", path); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { status, _ := postMCP(t, base+"/dagu/staging/mcp", goodToken); return status == http.StatusNotFound })
+	if status, body := postMCP(t, base+"/dagu/prod/mcp", goodToken); status != http.StatusOK {
+		t.Fatalf("prod after the reload: %d %s", status, body)
+	}
+}
+
+// waitFor polls cond until it holds, failing the test after 10 seconds
+// (a reload is looked for once a second).
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("the condition never held")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

@@ -200,8 +200,19 @@ func endpointList(endpoints Endpoints, scope instanceScope) string {
 // refuseJSONRPC answers an MCP request the front door refuses with a
 // JSON-RPC error body (as the batch refusal), which MCP clients show.
 func refuseJSONRPC(w http.ResponseWriter, status int, message string) {
-	writeJSONText(w, status, map[string]any{
-		"jsonrpc": "2.0", "id": nil,
-		"error": map[string]any{"code": -32600, "message": message},
-	})
+	writeJSONText(w, status, jsonRPCRefusal{JSONRPC: "2.0", Error: jsonRPCError{Code: -32600, Message: message}})
+}
+
+// jsonRPCRefusal is a JSON-RPC error answer without a request ID, its
+// fields in the order of the specification's examples.
+type jsonRPCRefusal struct {
+	JSONRPC string       `json:"jsonrpc"`
+	ID      *int         `json:"id"`
+	Error   jsonRPCError `json:"error"`
+}
+
+// jsonRPCError is the error member of a JSON-RPC answer.
+type jsonRPCError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
 }
