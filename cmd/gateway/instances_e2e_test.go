@@ -233,7 +233,10 @@ func TestInstancesFileReloads(t *testing.T) {
 	if err := os.Rename(path+".new", path); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, func() bool { status, _ := postMCP(t, base+"/dagu/staging/mcp", goodToken); return status == http.StatusNotFound })
+	waitFor(t, func() bool {
+		status, _ := postMCP(t, base+"/dagu/staging/mcp", goodToken)
+		return status == http.StatusNotFound
+	})
 	if status, body := postMCP(t, base+"/dagu/prod/mcp", goodToken); status != http.StatusOK {
 		t.Fatalf("prod after the reload: %d %s", status, body)
 	}
