@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -38,7 +39,10 @@ type fleet struct {
 	parts  *readparts.Parts
 	lane   *trust.Verifier // passthrough: owns the lane of unknown keys; checks none itself
 	ctx    context.Context // bounds the instances' background work
-	set    *endpoints.Set
+	// count is the number of instances of the version being applied:
+	// --run-cache-size is split between them.
+	count atomic.Int64
+	set   *endpoints.Set
 }
 
 // newFleet builds the process's parts and an empty set of instances.
@@ -69,6 +73,7 @@ func (f *fleet) build(in instances.Instance) (*endpoints.Member, error) {
 		return nil, err
 	}
 	cfg, log, reg := instances.ConfigOf(f.cfg, in), f.log.With("instance", in.Name), prometheus.NewRegistry()
+	cfg.RunCacheSize /= max(f.count.Load(), 1) // the process's memory for finished runs, not each instance's
 	rc := restConfig(cfg, log, reg)
 	rc.Limits = f.limits
 	client, err := restclient.New(rc)
@@ -103,7 +108,11 @@ func serveInstances(ctx context.Context, cfg config.Config, log *slog.Logger) (f
 	if err != nil {
 		return frontdoor.Options{}, nil, nil, err
 	}
-	w, err := instances.NewWatcher(instances.WatcherOptions{Path: cfg.InstancesFile, Apply: f.set.Apply, Logger: log})
+	apply := func(set instances.Set) error {
+		f.count.Store(int64(len(set.Instances)))
+		return f.set.Apply(set)
+	}
+	w, err := instances.NewWatcher(instances.WatcherOptions{Path: cfg.InstancesFile, Apply: apply, Logger: log})
 	if err != nil {
 		f.close()
 		return frontdoor.Options{}, nil, nil, err
