@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // Package archtest enforces the gateway's package layering: cmd -> readtool
-// -> ports <- upstream -> (restclient, mapping, cache), with the command's
+// -> ports <- (readcache's layer) <- upstream -> (restclient, mapping,
+// readcache), with the command's
 // front door, configuration and telemetry beside it (frontdoor -> config <-
 // telemetry), none of which knows REST, the generated client, the mapping or
 // the contract. Only tests may import the shared test helpers
@@ -61,12 +62,16 @@ var rules = []rule{
 	// The tool sees Dagu only through its ports.
 	{pkg: "internal/readtool", direct: []string{"internal/model", "internal/reqctx", "internal/membudget", "internal/logsample"},
 		forbidden: []string{"internal/restclient", "internal/restclient/gen", "internal/mapping", "internal/upstream"}},
-	// Upstream decides the REST calls; the shared level of its run and
-	// list caches is reached through the read cache's package.
-	{pkg: "internal/upstream", forbidden: []string{"internal/readtool"}, indirect: []string{"internal/sharedstate"}},
-	// The read cache layer wraps the ports from outside: it knows the
-	// contract's models and its two levels, never REST or the tool.
-	{pkg: "internal/readcache", direct: []string{"internal/cache", "internal/model", "internal/sharedstate"}},
+	// Upstream decides the REST calls; every cache it consults (run
+	// parts, lists, latest hints, roles) and the shared level behind them
+	// are package readcache's.
+	{pkg: "internal/upstream", forbidden: []string{"internal/readtool"}, indirect: []string{"internal/cache", "internal/sharedstate"}},
+	// The read cache wraps the ports from outside and keeps the REST parts
+	// of runs and lists for upstream's plans: it knows REST's types and the
+	// contract's models, never the tool or the plans.
+	{pkg: "internal/readcache", direct: []string{"internal/cache", "internal/model", "internal/sharedstate",
+		"internal/restclient", "internal/restclient/gen", "internal/mapping"},
+		forbidden: []string{"internal/readtool", "internal/upstream"}},
 	// The MCP server around the tool registers it and times every method;
 	// it knows the contract's codes only through readtool.
 	{pkg: "internal/mcpserver", direct: []string{"internal/readtool", "internal/model"},
@@ -120,7 +125,7 @@ var rules = []rule{
 var testOnly = []string{"internal/testkit", "internal/readtool/readtooltest"}
 
 // genImporters are the only packages that may import the generated client.
-var genImporters = []string{"internal/restclient", "internal/mapping", "internal/upstream"}
+var genImporters = []string{"internal/restclient", "internal/mapping", "internal/upstream", "internal/readcache"}
 
 func TestLayering(t *testing.T) {
 	imports := importGraph(t, "../..")

@@ -5,6 +5,7 @@ package upstream
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -12,7 +13,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/dagu-mcp-gateway/gateway/internal/cache"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
@@ -142,14 +142,16 @@ type Adapter struct {
 	client *restclient.Client
 	opts   AdapterOptions
 	log    *slog.Logger
-	caches adapterCaches
-	// runs is the one way to the parts of runs: the run cache layer over
-	// the REST reads.
-	runs  *cachedRuns
-	lists listCache
+	// eventLogs remembers whether each key's role may read the event log.
+	eventLogs *readcache.Roles
+	// runs is the one way to the parts of runs: the run cache
+	// (readcache.Runs) over the REST reads.
+	runs *readcache.Runs
+	// lists is the list micro-cache (readcache.Lists).
+	lists *readcache.Lists
 	// latestHints remembers, per key and DAG, the run the DAG's latest run
 	// last resolved to (see latestMayBeCached); nil with the run cache off.
-	latestHints *cache.Cache[dagKey, string]
+	latestHints *readcache.LatestHints
 
 	// caps holds the last successful capability detection; nil until one
 	// succeeded.
@@ -176,26 +178,26 @@ func NewAdapter(o AdapterOptions) (*Adapter, error) {
 		return nil, errors.New("upstream adapter: a restclient.Client is required")
 	}
 	o = o.withDefaults()
-	caches, err := newAdapterCaches(o)
+	eventLogs, err := readcache.NewRoles(o.CapabilityRefresh, o.Now, o.Registerer)
+	if err != nil {
+		return nil, fmt.Errorf("upstream adapter: %w", err)
+	}
+	lists, err := readcache.NewLists(readcache.ListsOptions{TTL: o.ListCacheTTL, Shared: o.Shared, Now: o.Now, Registerer: o.Registerer})
 	if err != nil {
 		return nil, err
 	}
-	store, err := newRunStore(o)
+	a := &Adapter{client: o.Client, opts: o, log: o.Logger, eventLogs: eventLogs, lists: lists, baseCtx: context.Background()}
+	rest := restRuns{client: o.Client, apiBase: func() restclient.APIBase { return a.capsOrCurrent().APIBase }}
+	a.runs, err = readcache.NewRuns(rest, readcache.RunsOptions{Bytes: o.RunCacheBytes, TTL: o.RunCacheTTL, Shared: o.Shared,
+		Fingerprint: o.Client.Fingerprint, Now: o.Now, Registerer: o.Registerer})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("upstream adapter: %w", err)
 	}
-	lists, err := newListCache(o)
-	if err != nil {
-		return nil, err
-	}
-	a := &Adapter{client: o.Client, opts: o, log: o.Logger, caches: caches, lists: lists, baseCtx: context.Background()}
-	if store.enabled() {
-		if a.latestHints, err = newLatestHints(o); err != nil {
+	if a.runs.Enabled() {
+		if a.latestHints, err = readcache.NewLatestHints(o.RunCacheTTL, o.Now); err != nil {
 			return nil, err
 		}
 	}
-	rest := restRuns{client: o.Client, apiBase: func() restclient.APIBase { return a.capsOrCurrent().APIBase }}
-	a.runs = &cachedRuns{next: rest, store: store, client: o.Client}
 	return a, nil
 }
 

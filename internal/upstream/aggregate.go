@@ -29,7 +29,7 @@ func (a *Adapter) aggregateItems(ctx context.Context, t runTarget, step string, 
 	if err != nil {
 		return nil, err
 	}
-	out := mapping.AggregateItems(agg, t.uris(), step, q)
+	out := mapping.AggregateItems(agg, runURIs(t), step, q)
 	return &out, nil
 }
 
@@ -39,9 +39,9 @@ func (a *Adapter) aggregateItem(ctx context.Context, t runTarget, step, item str
 	if err != nil {
 		return nil, err
 	}
-	out, ok := mapping.AggregateItem(agg, t.uris(), step, item)
+	out, ok := mapping.AggregateItem(agg, runURIs(t), step, item)
 	if !ok {
-		return nil, notFound(a.client.RunRoutes(t.ref).Details, model.FieldItem, "")
+		return nil, notFound(a.client.RunRoutes(t.Ref).Details, model.FieldItem, "")
 	}
 	return &out, nil
 }
@@ -66,7 +66,7 @@ func (a *Adapter) aggregateOf(ctx context.Context, t runTarget, step string, nes
 	if err != nil {
 		return mapping.Aggregate{}, err
 	}
-	route := a.client.RunRoutes(t.ref).Details
+	route := a.client.RunRoutes(t.Ref).Details
 	n := stepNode(d, step)
 	switch {
 	case n == nil:
@@ -97,15 +97,15 @@ type pendingSummary struct {
 // download of a step's stdout, bounded like every answer, is the cost.
 // Nested items are never in the summary, so nothing is started for them.
 func (a *Adapter) summaryAhead(ctx context.Context, t *runTarget, step string, nested bool) pendingSummary {
-	ref := t.ref
+	ref := t.Ref
 	later := pendingSummary{
 		get:  func() (mapping.Aggregate, error) { return a.downloadAggregate(ctx, ref, step) },
 		drop: func() {},
 	}
-	if nested || t.fetched != nil {
+	if nested || t.Fetched != nil {
 		return later
 	}
-	if _, known := a.runs.knownDetails(ctx, t); known {
+	if _, known := a.runs.KnownDetails(ctx, t); known {
 		return later
 	}
 	ctx, cancel := context.WithCancel(ctx)

@@ -3,11 +3,12 @@
 // Package upstream implements the read tool's Upstream port over Dagu's
 // REST API: it decides which REST calls answer each read (as few as the
 // read allows), runs them through package restclient, turns the answers
-// into the contract's models with package mapping. What a port answers
-// whole (DAG specs, the name list) is cached around it by package
-// readcache; the parts of final runs and identical list reads, which several
-// reads share, are cached here, keyed by the credential's fingerprint, with
-// readcache's shared level behind them.
+// into the contract's models with package mapping. It caches nothing
+// itself: what a port answers whole (DAG specs, the name list) is cached
+// around it by readcache.Layer, and the REST parts several reads share
+// (parts of final runs, identical list reads, latest-run hints, the key's
+// role) are kept by package readcache's Runs, Lists, LatestHints and Roles,
+// which the call plans ask.
 //
 // ports.go is the package's public face: one method per read, each
 // reporting failures as *model.Failure values that name the input at fault

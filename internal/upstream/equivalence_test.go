@@ -152,7 +152,7 @@ func TestCachedAnswersEqualUncached(t *testing.T) {
 					}
 				}
 			}
-			if s := cached.adapter.runs.store.c.Stats(); s.Hits == 0 {
+			if s := cached.adapter.runs.Stats(); s.Hits == 0 {
 				t.Errorf("the run cache answered nothing: %+v", s)
 			}
 		})

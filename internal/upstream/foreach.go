@@ -36,7 +36,7 @@ func (a *Adapter) listForeachItems(ctx context.Context, addr model.StepAddress, 
 	}
 	out, err := a.foreachItemsOf(ctx, t, addr.StepName, q)
 	if out != nil {
-		out.DAGRunID = t.ref.RunID
+		out.DAGRunID = t.Ref.RunID
 	}
 	return out, err
 }
@@ -64,7 +64,7 @@ func (a *Adapter) getForeachItem(ctx context.Context, addr model.StepAddress) (*
 	}
 	out, err := a.foreachItemOf(ctx, t, addr.StepName, addr.Item)
 	if out != nil {
-		out.DAGRunID = t.ref.RunID
+		out.DAGRunID = t.Ref.RunID
 	}
 	return out, err
 }
@@ -102,7 +102,7 @@ func (a *Adapter) unsupportedStepRead(ctx context.Context, addr model.StepAddres
 	if err != nil {
 		return err
 	}
-	details := a.client.RunRoutes(t.ref).Details
+	details := a.client.RunRoutes(t.Ref).Details
 	switch n := stepNode(d, addr.StepName); {
 	case n == nil:
 		return notFound(details, model.FieldStepName, "")
@@ -115,7 +115,7 @@ func (a *Adapter) unsupportedStepRead(ctx context.Context, addr model.StepAddres
 // routeItems reads the foreach list route. A router-level 404 is returned
 // as is, for the caller to fall back on.
 func (a *Adapter) routeItems(ctx context.Context, t runTarget, step string, q model.ForeachQuery) (*model.ForeachItems, error) {
-	list, err := a.client.ListForeachItems(ctx, t.ref, step, restclient.ForeachQuery{
+	list, err := a.client.ListForeachItems(ctx, t.Ref, step, restclient.ForeachQuery{
 		Parent: q.Parent, Status: gen.ForeachStatusBucket(q.Status), Page: q.Page, PerPage: q.PerPage,
 	})
 	if err != nil {
@@ -125,17 +125,17 @@ func (a *Adapter) routeItems(ctx context.Context, t runTarget, step string, q mo
 		}
 		return nil, a.foreachRouteError(ctx, t, step, err, field)
 	}
-	out := mapping.ForeachItems(list, t.uris(), step, q)
+	out := mapping.ForeachItems(list, runURIs(t), step, q)
 	return &out, nil
 }
 
 // routeItem reads the foreach item route, like routeItems.
 func (a *Adapter) routeItem(ctx context.Context, t runTarget, step, item string) (*model.ForeachItem, error) {
-	it, err := a.client.GetForeachItem(ctx, t.ref, step, item)
+	it, err := a.client.GetForeachItem(ctx, t.Ref, step, item)
 	if err != nil {
 		return nil, a.foreachRouteError(ctx, t, step, err, model.FieldItem)
 	}
-	out := mapping.ForeachItem(it, t.uris(), step)
+	out := mapping.ForeachItem(it, runURIs(t), step)
 	return &out, nil
 }
 
@@ -168,7 +168,7 @@ func (a *Adapter) missingForeach(ctx context.Context, t runTarget, step string, 
 	case n == nil:
 		return withField(err, model.FieldStepName)
 	case !isForeach(n):
-		return notForeachStep(a.client.RunRoutes(t.ref).Details, step)
+		return notForeachStep(a.client.RunRoutes(t.Ref).Details, step)
 	case itemField == "":
 		return err
 	}

@@ -4,9 +4,8 @@ package upstream
 
 import (
 	"context"
-	"fmt"
 
-	"github.com/dagu-mcp-gateway/gateway/internal/cache"
+	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
 )
@@ -23,41 +22,22 @@ import (
 // only put a round trip before that read.
 func (a *Adapter) latest(ctx context.Context, name string) (*gen.DAGRunDetails, error) {
 	if !a.latestFromCaches() {
-		return a.runs.latest(ctx, name)
+		return a.runs.Latest(ctx, name)
 	}
 	if a.latestMayBeCached(ctx, name) {
 		if s, ok := a.newestSummary(ctx, name); ok {
-			d, cached := a.runs.cached(ctx, restclient.RunRef{Name: name, RunID: s.DagRunId})
-			if cached && sameState(s.Status, s.StartedAt, s.FinishedAt, s.AutoRetryCount, d) {
+			d, cached := a.runs.Cached(ctx, restclient.RunRef{Name: name, RunID: s.DagRunId})
+			if cached && readcache.SameState(s.Status, s.StartedAt, s.FinishedAt, s.AutoRetryCount, d) {
 				a.hintLatest(ctx, name, d.DagRunId)
 				return d, nil
 			}
 		}
 	}
-	d, err := a.runs.latest(ctx, name)
+	d, err := a.runs.Latest(ctx, name)
 	if err == nil {
 		a.hintLatest(ctx, name, d.DagRunId)
 	}
 	return d, err
-}
-
-// dagKey names a DAG as one credential sees it.
-type dagKey struct {
-	fingerprint string
-	name        string
-}
-
-// latestHintEntries bounds the latest-run hints (one run ID per DAG and key).
-const latestHintEntries = 4096
-
-// newLatestHints builds the latest-run hints, kept as long as run-cache
-// entries.
-func newLatestHints(o AdapterOptions) (*cache.Cache[dagKey, string], error) {
-	c, err := cache.New[dagKey, string](cache.Options[string]{MaxEntries: latestHintEntries, TTL: o.RunCacheTTL, Now: o.Now})
-	if err != nil {
-		return nil, fmt.Errorf("upstream adapter: %w", err)
-	}
-	return c, nil
 }
 
 // latestMayBeCached reports whether the DAG's latest run was last resolved
@@ -67,21 +47,19 @@ func (a *Adapter) latestMayBeCached(ctx context.Context, name string) bool {
 	if a.latestHints == nil {
 		return true
 	}
-	id, ok := a.latestHints.Get(dagKey{fingerprint: a.client.Fingerprint(ctx), name: name})
-	return ok && a.runs.has(ctx, restclient.RunRef{Name: name, RunID: id})
+	id, ok := a.latestHints.Get(a.client.Fingerprint(ctx), name)
+	return ok && a.runs.Has(ctx, restclient.RunRef{Name: name, RunID: id})
 }
 
 // hintLatest remembers the run a DAG's latest run resolved to.
 func (a *Adapter) hintLatest(ctx context.Context, name, runID string) {
-	if a.latestHints != nil && runID != "" {
-		a.latestHints.Add(dagKey{fingerprint: a.client.Fingerprint(ctx), name: name}, runID)
-	}
+	a.latestHints.Add(a.client.Fingerprint(ctx), name, runID)
 }
 
 // latestFromCaches reports whether latest may answer from the caches: the
 // run cache and the list micro-cache are both on, on the current REST API.
 func (a *Adapter) latestFromCaches() bool {
-	return a.lists.store != nil && a.runs.store.enabled() && a.capsOrCurrent().APIBase == restclient.APIv1
+	return a.lists.Enabled() && a.runs.Enabled() && a.capsOrCurrent().APIBase == restclient.APIv1
 }
 
 // newestRunQuery is the list-cache key of a newest-run summary read.

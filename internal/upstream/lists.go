@@ -6,57 +6,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"time"
 
-	"github.com/dagu-mcp-gateway/gateway/internal/cache"
 	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
 )
 
-// List micro-cache bounds. The TTL is short (ListCacheTTL), so these only
-// matter under a burst of distinct queries.
-const (
-	listCacheEntries = 256
-	listCacheBytes   = 16 << 20
-	// listLoadTimeout bounds one shared list call; the REST client's own
-	// timeout is the bound that normally applies.
-	listLoadTimeout = 5 * time.Minute
-)
-
-// listCache makes identical reads of lists (dags, runs, dag) share one REST
-// call: concurrent ones always, and later ones for ListCacheTTL when the
-// micro-cache is on. Keys hold the credential's fingerprint, the REST base,
-// the route and the exact REST query, so a runs answer is never reused for
-// another run window.
-type listCache struct {
-	store   *cache.Cache[string, any] // nil when the micro-cache is off
-	flights *cache.Flights[string, any]
-}
-
-func newListCache(o AdapterOptions) (listCache, error) {
-	var l listCache
-	var err error
-	l.flights, err = cache.NewFlights[string, any]("dagu_lists", listLoadTimeout)
-	if err != nil {
-		return l, fmt.Errorf("upstream adapter: %w", err)
-	}
-	if o.ListCacheTTL <= 0 {
-		return l, nil
-	}
-	l.store, err = cache.New[string, any](cache.Options[any]{
-		Name: "dagu_lists", MaxEntries: listCacheEntries, MaxBytes: listCacheBytes, TTL: o.ListCacheTTL,
-		LoadTimeout: listLoadTimeout, SizeOf: cache.ApproxSize, Registerer: o.Registerer, Now: o.Now,
-	})
-	if err != nil {
-		return l, fmt.Errorf("upstream adapter: %w", err)
-	}
-	return l, nil
-}
-
-// sharedRead answers one list read through the listCache (and, with the
-// micro-cache on, the replicas' shared level behind it). route names the
+// sharedRead answers one list read through the list micro-cache
+// (readcache.Lists, and with it on, the replicas' shared level behind it). route names the
 // REST route and query its exact parameters. The answer is shared between
 // callers and must not be changed.
 func sharedRead[T any](ctx context.Context, a *Adapter, route string, query any, read func(context.Context) (*T, error)) (*T, error) {
@@ -64,20 +21,11 @@ func sharedRead[T any](ctx context.Context, a *Adapter, route string, query any,
 	if err != nil {
 		return read(ctx)
 	}
-	fingerprint, base := a.client.Fingerprint(ctx), string(a.client.APIBase())
-	key := fingerprint + "\x00" + base + "\x00" + route + "\x00" + string(q)
-	var v any
-	if a.lists.store != nil {
-		shared := a.opts.Shared.Key(readcache.KindList, fingerprint, base, route, string(q))
-		read := readcache.Through(a.opts.Shared, shared, a.opts.ListCacheTTL, read)
-		v, err = a.lists.store.GetOrLoad(ctx, key, func(ctx context.Context) (any, error) { return read(ctx) })
-	} else {
-		v, err = a.lists.flights.Do(ctx, key, func(ctx context.Context) (any, error) { return read(ctx) })
-	}
+	lq := readcache.ListQuery{Fingerprint: a.client.Fingerprint(ctx), APIBase: string(a.client.APIBase()), Route: route, Query: string(q)}
+	out, err := readcache.ReadList(ctx, a.lists, lq, read)
 	if err != nil {
 		return nil, callerGone(ctx, route, err)
 	}
-	out, _ := v.(*T)
 	return out, nil
 }
 
@@ -107,7 +55,7 @@ func (a *Adapter) fetchDAG(ctx context.Context, name string) (*gen.DAGDetailsRes
 		return a.client.GetDAG(ctx, name)
 	})
 	if err == nil {
-		a.runs.noteLatest(ctx, &resp.LatestDAGRun)
+		a.runs.NoteLatest(ctx, &resp.LatestDAGRun)
 	}
 	return resp, err
 }
@@ -120,7 +68,7 @@ func (a *Adapter) fetchRunList(ctx context.Context, p gen.ListDAGRunsParams) (*g
 		return a.client.ListRuns(ctx, p)
 	})
 	if err == nil {
-		a.runs.noteSummaries(ctx, resp.DagRuns)
+		a.runs.NoteSummaries(ctx, resp.DagRuns)
 	}
 	return resp, err
 }

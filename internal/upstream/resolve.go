@@ -10,6 +10,7 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/mapping"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
 )
 
@@ -20,22 +21,13 @@ const latestRunID = model.LatestRun
 // executorForeach is the executor type Dagu gives a foreach step.
 const executorForeach = "foreach"
 
-// runTarget is a run address whose root run ID is concrete.
-type runTarget struct {
-	ref restclient.RunRef
-	// root holds the root run's details when the adapter has them (read
-	// while resolving "latest", or cached); nil otherwise.
-	root *gen.DAGRunDetails
-	// fetched and fetchErr hold the outcome of a read of the target run's
-	// own details made alongside other calls (see withDetails); both nil
-	// when none was made. A root run's details also go to root.
-	fetched  *gen.DAGRunDetails
-	fetchErr error
-}
+// runTarget is a run address whose root run ID is concrete, with what the
+// read already knows of it (readcache.RunTarget: the read's memo).
+type runTarget = readcache.RunTarget
 
-// uris is where the run lives in dagu:// URIs.
-func (t runTarget) uris() mapping.RunAddressForURIs {
-	return mapping.RunAddressForURIs{RootName: t.ref.Name, RootID: t.ref.RunID, SubRunID: t.ref.SubRunID}
+// runURIs is where the run lives in dagu:// URIs.
+func runURIs(t runTarget) mapping.RunAddressForURIs {
+	return mapping.RunAddressForURIs{RootName: t.Ref.Name, RootID: t.Ref.RunID, SubRunID: t.Ref.SubRunID}
 }
 
 // resolveRun makes the root run ID concrete: "latest" costs one call to
@@ -47,8 +39,8 @@ func (a *Adapter) resolveRun(ctx context.Context, addr model.RunAddress) (runTar
 		return runTarget{}, unsupported(a.client.RunRoutes(ref).Details, model.ReasonNoSubRuns, nil)
 	}
 	if addr.DAGRunID != latestRunID {
-		t := runTarget{ref: ref}
-		t.root, _ = a.runs.cached(ctx, restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID})
+		t := runTarget{Ref: ref}
+		t.Root, _ = a.runs.Cached(ctx, restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID})
 		return t, nil
 	}
 	d, err := a.latest(ctx, addr.Name)
@@ -56,7 +48,7 @@ func (a *Adapter) resolveRun(ctx context.Context, addr model.RunAddress) (runTar
 		return runTarget{}, blame(err, model.FieldDAGRunID, http.StatusNotFound)
 	}
 	ref.RunID = d.DagRunId
-	return runTarget{ref: ref, root: d}, nil
+	return runTarget{Ref: ref, Root: d}, nil
 }
 
 // rootDetails reads a root run's details, resolving latest; a concrete
@@ -65,7 +57,7 @@ func (a *Adapter) rootDetails(ctx context.Context, name, runID string) (*gen.DAG
 	if runID == latestRunID {
 		return a.latest(ctx, name)
 	}
-	return a.runs.details(ctx, runTarget{ref: restclient.RunRef{Name: name, RunID: runID}})
+	return a.runs.Details(ctx, runTarget{Ref: restclient.RunRef{Name: name, RunID: runID}})
 }
 
 // runDetails returns the details of the run t names, root or sub-run,
@@ -74,14 +66,14 @@ func (a *Adapter) rootDetails(ctx context.Context, name, runID string) (*gen.DAG
 // the ID that names nothing (see missingRun).
 func (a *Adapter) runDetails(ctx context.Context, t runTarget) (*gen.DAGRunDetails, error) {
 	switch {
-	case !t.ref.IsSub() && t.root != nil:
-		return t.root, nil
-	case t.fetched != nil:
-		return t.fetched, nil
-	case t.fetchErr != nil:
-		return nil, a.missingRun(ctx, t, t.fetchErr)
+	case !t.Ref.IsSub() && t.Root != nil:
+		return t.Root, nil
+	case t.Fetched != nil:
+		return t.Fetched, nil
+	case t.FetchErr != nil:
+		return nil, a.missingRun(ctx, t, t.FetchErr)
 	}
-	d, err := a.runs.details(ctx, t)
+	d, err := a.runs.Details(ctx, t)
 	if err != nil {
 		return nil, a.missingRun(ctx, t, err)
 	}
@@ -96,12 +88,12 @@ func (a *Adapter) missingRun(ctx context.Context, t runTarget, err error) error 
 	switch {
 	case !isHTTP(err, http.StatusNotFound):
 		return err
-	case !t.ref.IsSub():
+	case !t.Ref.IsSub():
 		return withField(err, model.FieldDAGRunID)
-	case t.root != nil:
+	case t.Root != nil:
 		return withField(err, model.FieldSubRunID)
 	}
-	_, rootErr := a.runs.details(ctx, runTarget{ref: restclient.RunRef{Name: t.ref.Name, RunID: t.ref.RunID}})
+	_, rootErr := a.runs.Details(ctx, runTarget{Ref: restclient.RunRef{Name: t.Ref.Name, RunID: t.Ref.RunID}})
 	switch {
 	case rootErr == nil:
 		return withField(err, model.FieldSubRunID)

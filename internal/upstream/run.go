@@ -30,7 +30,7 @@ func (a *Adapter) getRun(ctx context.Context, addr model.RunAddress) (*model.Run
 	if err != nil {
 		return nil, err
 	}
-	out := mapping.RunDetail(d, mapping.RunAddressForURIs{RootName: addr.Name, RootID: t.ref.RunID, SubRunID: addr.SubRunID})
+	out := mapping.RunDetail(d, mapping.RunAddressForURIs{RootName: addr.Name, RootID: t.Ref.RunID, SubRunID: addr.SubRunID})
 	out.AttemptID = a.attemptID(ctx, t, d, ahead)
 	return &out, nil
 }
@@ -43,7 +43,7 @@ func (a *Adapter) runForDetail(ctx context.Context, addr model.RunAddress) (*gen
 		if err != nil {
 			return nil, runTarget{}, blame(err, model.FieldDAGRunID, http.StatusNotFound)
 		}
-		return d, runTarget{ref: restclient.RunRef{Name: addr.Name, RunID: d.DagRunId}, root: d}, nil
+		return d, runTarget{Ref: restclient.RunRef{Name: addr.Name, RunID: d.DagRunId}, Root: d}, nil
 	}
 	t, err := a.resolveRun(ctx, addr)
 	if err != nil {
@@ -58,12 +58,12 @@ func (a *Adapter) runForDetail(ctx context.Context, addr model.RunAddress) (*gen
 
 // attemptID looks the run's current attempt up in the event log, when that
 // is possible and allowed; the attempt of a final run is kept in the run
-// cache once found (see cachedRuns.attempt).
+// cache once found (see readcache.Runs.Attempt).
 func (a *Adapter) attemptID(ctx context.Context, t runTarget, d *gen.DAGRunDetails, ahead pendingAttempt) string {
 	if !a.mayReadAttempts(ctx) {
 		return ""
 	}
-	return a.runs.attempt(ctx, t, d, func() string { return ahead.get(d) })
+	return a.runs.Attempt(ctx, t, d, func() string { return ahead.get(d) })
 }
 
 // mayReadAttempts reports whether the last capability detection found the

@@ -12,7 +12,6 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
-	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
 )
 
 // withCaches turns the run cache and the list micro-cache on at their
@@ -192,39 +191,6 @@ func TestRunningRunIsAlwaysReRead(t *testing.T) {
 	}
 }
 
-func TestFinalRun(t *testing.T) {
-	t.Parallel()
-	limit := func(n int) *int { return &n }
-	tests := []struct {
-		name string
-		d    *gen.DAGRunDetails
-		want bool
-	}{
-		{"nil", nil, false},
-		{"never ran", &gen.DAGRunDetails{Status: 4}, false},
-		{"not started", &gen.DAGRunDetails{DagRunId: "r", Status: 0}, false},
-		{"running", &gen.DAGRunDetails{DagRunId: "r", Status: 1}, false},
-		{"failed", &gen.DAGRunDetails{DagRunId: "r", Status: 2}, true},
-		{"aborted", &gen.DAGRunDetails{DagRunId: "r", Status: 3}, true},
-		{"succeeded", &gen.DAGRunDetails{DagRunId: "r", Status: 4}, true},
-		{"queued", &gen.DAGRunDetails{DagRunId: "r", Status: 5}, false},
-		{"partially succeeded", &gen.DAGRunDetails{DagRunId: "r", Status: 6}, true},
-		{"waiting", &gen.DAGRunDetails{DagRunId: "r", Status: 7}, false},
-		{"rejected", &gen.DAGRunDetails{DagRunId: "r", Status: 8}, true},
-		{"unknown", &gen.DAGRunDetails{DagRunId: "r", Status: 9}, false},
-		{"failed, automatic retry pending", &gen.DAGRunDetails{DagRunId: "r", Status: 2, AutoRetryCount: 1, AutoRetryLimit: limit(3)}, false},
-		{"failed, automatic retries used up", &gen.DAGRunDetails{DagRunId: "r", Status: 2, AutoRetryCount: 3, AutoRetryLimit: limit(3)}, true},
-		{"succeeded with retries configured", &gen.DAGRunDetails{DagRunId: "r", Status: 4, AutoRetryLimit: limit(3)}, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := finalRun(tt.d); got != tt.want {
-				t.Errorf("finalRun = %v, want %v", got, tt.want)
-			}
-		})
-	}
-}
-
 // TestRunCacheByteBudget: the cache never holds more than its budget, and
 // a run too large for it is simply read again.
 func TestRunCacheByteBudget(t *testing.T) {
@@ -241,12 +207,12 @@ func TestRunCacheByteBudget(t *testing.T) {
 			if _, err := env.adapter.GetRunLogs(ctx, r, model.LogQuery{}); err != nil {
 				t.Fatal(err)
 			}
-			if s := env.adapter.runs.store.c.Stats(); s.Bytes > budget {
+			if s := env.adapter.runs.Stats(); s.Bytes > budget {
 				t.Fatalf("the run cache holds %d bytes, over its %d budget", s.Bytes, budget)
 			}
 		}
 	}
-	if s := env.adapter.runs.store.c.Stats(); s.Evictions == 0 {
+	if s := env.adapter.runs.Stats(); s.Evictions == 0 {
 		t.Errorf("no eviction under a tight budget: %+v", s)
 	}
 }
@@ -303,8 +269,8 @@ func TestRunCacheSeesRetries(t *testing.T) {
 func TestCachesAreOffInTheZeroOptions(t *testing.T) {
 	t.Parallel()
 	env := newAdapterEnv(t, envOptions{detect: true})
-	if env.adapter.runs.store.enabled() || env.adapter.lists.store != nil || env.adapter.opts.RunCacheTTL != DefaultRunCacheTTL {
-		t.Fatalf("caches on by default: runs %v, lists %v, options %+v", env.adapter.runs.store.enabled(), env.adapter.lists.store != nil, env.adapter.opts)
+	if env.adapter.runs.Enabled() || env.adapter.lists.Enabled() || env.adapter.opts.RunCacheTTL != DefaultRunCacheTTL {
+		t.Fatalf("caches on by default: runs %v, lists %v, options %+v", env.adapter.runs.Enabled(), env.adapter.lists.Enabled(), env.adapter.opts)
 	}
 	for i := range 2 {
 		calls := env.calls(func() {

@@ -7,35 +7,16 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
 )
 
-// runSource reads the parts of a run the run cache may keep. restRuns reads
-// them from Dagu; cachedRuns (runcache.go) is the one cache layer, a
-// decorator around a runSource. Reads handle no cache themselves: they go
-// through Adapter.runs. Which REST route reads a part (root run, sub-run,
-// foreach body step) is decided by restclient (RunRoutes, StepLogRoute).
-type runSource interface {
-	// details reads the details of the run t names, root or sub-run.
-	details(ctx context.Context, t runTarget) (*gen.DAGRunDetails, error)
-	// latest reads a DAG's most recent run.
-	latest(ctx context.Context, name string) (*gen.DAGRunDetails, error)
-	// stepLog reads one window of each stream of a step, concurrently,
-	// keeping each outcome. t holds what this read knows of the run; a
-	// source may return it with more (details it read alongside).
-	stepLog(ctx context.Context, t runTarget, step restclient.StepRef, streams []gen.LogStream, w restclient.LogWindow) (runTarget, []streamRead)
-}
+// streamRead is the outcome of reading one stream of a step log.
+type streamRead = readcache.StreamRead
 
-// streamRead is the outcome of reading one stream of a step log: its
-// window, or the failure.
-type streamRead struct {
-	stream gen.LogStream
-	log    *gen.Log
-	err    error
-}
-
-// restRuns is the uncached runSource: one REST call per part.
+// restRuns is the uncached readcache.RunSource: one REST call per part.
+// Reads reach it only through the run cache (Adapter.runs).
 type restRuns struct {
 	client *restclient.Client
 	// apiBase is the REST base of the last capability detection (or the
@@ -43,15 +24,15 @@ type restRuns struct {
 	apiBase func() restclient.APIBase
 }
 
-func (r restRuns) details(ctx context.Context, t runTarget) (*gen.DAGRunDetails, error) {
-	return r.client.GetRun(ctx, t.ref)
+func (r restRuns) Details(ctx context.Context, t runTarget) (*gen.DAGRunDetails, error) {
+	return r.client.GetRun(ctx, t.Ref)
 }
 
-// latest reads the latest alias (1 call). Dagu 1.x (the /api/v2 releases)
+// Latest reads the latest alias (1 call). Dagu 1.x (the /api/v2 releases)
 // may not know the alias (1.17 answers 404 for it), so there a 404 is
 // followed by the DAG's run list, newest first, and the details of its
 // first run (2 more calls); when the list is empty the alias's 404 stands.
-func (r restRuns) latest(ctx context.Context, name string) (*gen.DAGRunDetails, error) {
+func (r restRuns) Latest(ctx context.Context, name string) (*gen.DAGRunDetails, error) {
 	d, err := r.client.GetRun(ctx, restclient.RunRef{Name: name, RunID: latestRunID})
 	if err == nil || !isHTTP(err, http.StatusNotFound) || r.apiBase() != restclient.APIv2 {
 		return d, err
@@ -64,13 +45,13 @@ func (r restRuns) latest(ctx context.Context, name string) (*gen.DAGRunDetails, 
 	return r.client.GetRun(ctx, restclient.RunRef{Name: name, RunID: list.DagRuns[0].DagRunId})
 }
 
-func (r restRuns) stepLog(ctx context.Context, t runTarget, step restclient.StepRef, streams []gen.LogStream, w restclient.LogWindow) (runTarget, []streamRead) {
+func (r restRuns) StepLog(ctx context.Context, t runTarget, step restclient.StepRef, streams []gen.LogStream, w restclient.LogWindow) (runTarget, []streamRead) {
 	reads := make([]streamRead, len(streams))
 	var wg sync.WaitGroup
 	for i, s := range streams {
 		wg.Go(func() {
 			l, err := r.client.GetStepLog(ctx, step, s, w)
-			reads[i] = streamRead{stream: s, log: l, err: err}
+			reads[i] = streamRead{Stream: s, Log: l, Err: err}
 		})
 	}
 	wg.Wait()

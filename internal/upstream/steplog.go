@@ -19,7 +19,7 @@ import (
 // StepLogTail lines are read; a lone limit reads from line 1, as Dagu does.
 // A body step of a foreach item (Item and BodyStepName) needs the foreach
 // routes; without them the run and step are still looked up (see
-// unsupportedStepRead). Windows of a final run come from the run cache (cachedRuns).
+// unsupportedStepRead). Windows of a final run come from the run cache (readcache.Runs).
 //
 // 404s are told apart by one follow-up read, never by Dagu's message: the
 // run's details (the run, or the step, is missing) or, for a body step, the
@@ -41,12 +41,12 @@ func (a *Adapter) getStepLog(ctx context.Context, addr model.StepAddress, q mode
 	if err != nil {
 		return nil, err
 	}
-	step.Run = t.ref
+	step.Run = t.Ref
 	w, defaulted := a.stepLogWindow(q)
-	t, reads := a.runs.stepLog(ctx, t, step, streams, w)
+	t, reads := a.runs.StepLog(ctx, t, step, streams, w)
 	if defaulted {
 		for i := range reads {
-			reads[i].log = mapping.KeepTail(reads[i].log, a.opts.LogBudget)
+			reads[i].Log = mapping.KeepTail(reads[i].Log, a.opts.LogBudget)
 		}
 	}
 	missing, err := a.checkReads(reads, step.IsBody(), route)
@@ -59,12 +59,12 @@ func (a *Adapter) getStepLog(ctx context.Context, addr model.StepAddress, q mode
 		}
 		out, err := streamGaps(route, addr, reads)
 		if out != nil {
-			out.DAGRunID = t.ref.RunID
+			out.DAGRunID = t.Ref.RunID
 		}
 		return out, err
 	}
 	out := mapping.StepLog(logOf(reads, gen.StreamStdout), logOf(reads, gen.StreamStderr))
-	out.DAGRunID = t.ref.RunID
+	out.DAGRunID = t.Ref.RunID
 	return &out, nil
 }
 
@@ -106,22 +106,22 @@ func (a *Adapter) stepLogWindow(q model.LogQuery) (w restclient.LogWindow, defau
 func (a *Adapter) checkReads(reads []streamRead, body bool, route string) (missing, err error) {
 	for _, r := range reads {
 		switch {
-		case r.err == nil:
-		case body && restclient.IsRouteMissing(r.err):
+		case r.Err == nil:
+		case body && restclient.IsRouteMissing(r.Err):
 			a.redetectSoon()
-			return nil, unsupported(route, model.ReasonNoBodyStepLogs, r.err)
-		case body && isHTTP(r.err, http.StatusBadRequest):
-			return nil, withField(r.err, model.FieldItem) // the item path is the one value Dagu parses
-		case isHTTP(r.err, http.StatusNotFound):
+			return nil, unsupported(route, model.ReasonNoBodyStepLogs, r.Err)
+		case body && isHTTP(r.Err, http.StatusBadRequest):
+			return nil, withField(r.Err, model.FieldItem) // the item path is the one value Dagu parses
+		case isHTTP(r.Err, http.StatusNotFound):
 			if missing == nil {
-				missing = r.err
+				missing = r.Err
 			}
-		case a.unreadableLogFile(r.err):
+		case a.unreadableLogFile(r.Err):
 			if missing == nil {
-				missing = &model.Failure{Kind: model.FailureNotFound, Cause: r.err}
+				missing = &model.Failure{Kind: model.FailureNotFound, Cause: r.Err}
 			}
 		default:
-			return nil, r.err
+			return nil, r.Err
 		}
 	}
 	return missing, nil
@@ -158,7 +158,7 @@ func (a *Adapter) locateStep(ctx context.Context, t runTarget, addr model.StepAd
 		}
 		return nil
 	}
-	it, err := a.client.GetForeachItem(ctx, t.ref, addr.StepName, addr.Item)
+	it, err := a.client.GetForeachItem(ctx, t.Ref, addr.StepName, addr.Item)
 	switch {
 	case isHTTP(err, http.StatusNotFound) && !restclient.IsRouteMissing(err):
 		return a.missingForeach(ctx, t, addr.StepName, err, model.FieldItem)
@@ -192,15 +192,15 @@ func streamGaps(route string, addr model.StepAddress, reads []streamRead) (*mode
 	}
 	if len(reads) == 1 {
 		return nil, notFound(route, model.ParamStream, model.ReasonNoStreamLog,
-			addr.StepName, addr.Item, addr.BodyStepName, string(reads[0].stream))
+			addr.StepName, addr.Item, addr.BodyStepName, string(reads[0].Stream))
 	}
 	found := 0
 	for i := range reads {
-		if reads[i].err == nil {
+		if reads[i].Err == nil {
 			found++
 			continue
 		}
-		reads[i].log = &gen.Log{}
+		reads[i].Log = &gen.Log{}
 	}
 	if found == 0 {
 		return nil, notFound(route, field, model.ReasonNoLogOutput, addr.StepName, addr.Item, addr.BodyStepName)
@@ -212,8 +212,8 @@ func streamGaps(route string, addr model.StepAddress, reads []streamRead) (*mode
 // logOf returns the log read for a stream, or nil when it was not read.
 func logOf(reads []streamRead, stream gen.LogStream) *gen.Log {
 	for _, r := range reads {
-		if r.stream == stream {
-			return r.log
+		if r.Stream == stream {
+			return r.Log
 		}
 	}
 	return nil

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package upstream
+package readcache
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 )
 
 // runCacheEntries bounds the number of run-cache entries; the byte budget
-// (AdapterOptions.RunCacheBytes) is meant to be the bound that binds.
+// (RunsOptions.Bytes) is meant to be the bound that binds.
 const runCacheEntries = 1 << 16
 
 // runKey names one run, root or sub-run, as one credential sees it. The
@@ -32,7 +32,7 @@ const (
 	partAttempt                     // string
 	partPresence                    // map[string]mapping.StreamPresence
 	partSchedulerLog                // *gen.Log
-	partStepLog                     // streamRead
+	partStepLog                     // StreamRead
 )
 
 // runCacheKey addresses one entry: a part of a run and, for logs, which
@@ -55,28 +55,27 @@ type runCacheValue struct {
 
 // runStore is the storage of the run cache: what a run in a final state
 // can no longer change (its details, attempt ID, stream presence and log
-// windows). Entries expire after RunCacheTTL (a retried run gets a new
-// attempt under the same ID) and are dropped as soon as the adapter sees
-// the run changed. Only the cache layer (cachedRuns, runcache.go) and the
-// run_logs read use it. The zero value is a disabled store.
+// windows). Entries expire after RunsOptions.TTL (a retried run gets a new
+// attempt under the same ID) and are dropped as soon as a read shows the
+// run changed. Only Runs (runs.go) uses it. The zero value is a disabled store.
 type runStore struct {
 	c *cache.Cache[runCacheKey, runCacheValue]
-	// shared is the second level behind c (AdapterOptions.Shared).
+	// shared is the second level behind c (RunsOptions.Shared).
 	shared sharedRuns
 }
 
-func newRunStore(o AdapterOptions) (runStore, error) {
-	if o.RunCacheBytes <= 0 {
+func newRunStore(o RunsOptions) (runStore, error) {
+	if o.Bytes <= 0 {
 		return runStore{}, nil
 	}
 	c, err := cache.New[runCacheKey, runCacheValue](cache.Options[runCacheValue]{
-		Name: "dagu_finished_runs", MaxEntries: runCacheEntries, MaxBytes: o.RunCacheBytes, TTL: o.RunCacheTTL,
+		Name: "dagu_finished_runs", MaxEntries: runCacheEntries, MaxBytes: o.Bytes, TTL: o.TTL,
 		SizeOf: func(v runCacheValue) int64 { return v.size }, Registerer: o.Registerer, Now: o.Now,
 	})
 	if err != nil {
-		return runStore{}, fmt.Errorf("upstream adapter: %w", err)
+		return runStore{}, fmt.Errorf("run cache: %w", err)
 	}
-	return runStore{c: c, shared: sharedRuns{store: o.Shared, ttl: o.RunCacheTTL}}, nil
+	return runStore{c: c, shared: sharedRuns{store: o.Shared, ttl: o.TTL}}, nil
 }
 
 // enabled reports whether the cache stores anything.
@@ -123,7 +122,7 @@ func (r runStore) forget(run runKey) {
 	})
 }
 
-// details returns a run's cached details.
+// Details returns a run's cached details.
 func (r runStore) details(k runKey) (*gen.DAGRunDetails, bool) {
 	v, ok := r.get(runCacheKey{run: k, part: partDetails})
 	d, _ := v.(*gen.DAGRunDetails)
@@ -175,18 +174,18 @@ func (r runStore) putSchedulerLog(k runKey, w restclient.LogWindow, l *gen.Log) 
 }
 
 // stream returns a stored outcome of one stream window of a step.
-func (r runStore) stream(k runCacheKey) (streamRead, bool) {
+func (r runStore) stream(k runCacheKey) (StreamRead, bool) {
 	v, ok := r.get(k)
-	o, _ := v.(streamRead)
+	o, _ := v.(StreamRead)
 	return o, ok
 }
 
 // putStream keeps the outcome of one stream window of a step.
-func (r runStore) putStream(k runCacheKey, o streamRead) {
+func (r runStore) putStream(k runCacheKey, o StreamRead) {
 	r.put(k, o)
 }
 
-// has reports whether the run's details are cached, without counting a
+// Has reports whether the run's details are cached, without counting a
 // lookup; details only the shared level holds are kept here first.
 func (r runStore) has(k runKey) bool {
 	if _, ok := r.peekDetails(k); ok {

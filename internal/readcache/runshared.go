@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package upstream
+package readcache
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/mapping"
-	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
 )
 
@@ -19,7 +18,7 @@ import (
 // run's details are shared under its ID alone and deleted when a replica
 // sees the run changed. The zero value shares nothing.
 type sharedRuns struct {
-	store *readcache.Shared
+	store *Shared
 	ttl   time.Duration
 }
 
@@ -28,19 +27,19 @@ func (s sharedRuns) enabled() bool { return s.store != nil }
 
 // key is the shared key of a run-store entry; ok is false when the entry
 // cannot be shared (the run's own details are not held here).
-func (r runStore) sharedKey(k runCacheKey) (readcache.SharedKey, bool) {
+func (r runStore) sharedKey(k runCacheKey) (SharedKey, bool) {
 	run := k.run
 	parts := []string{run.name, run.rootID, run.subID, strconv.Itoa(int(k.part))}
 	if run.subID != "" || k.part != partDetails {
 		root, ok := r.peekDetails(runKey{fingerprint: run.fingerprint, name: run.name, rootID: run.rootID})
 		if !ok {
-			return readcache.SharedKey{}, false
+			return SharedKey{}, false
 		}
 		parts = append(parts, stateSignature(root))
 		if run.subID != "" && k.part != partDetails {
 			sub, ok := r.peekDetails(run)
 			if !ok {
-				return readcache.SharedKey{}, false
+				return SharedKey{}, false
 			}
 			parts = append(parts, stateSignature(sub))
 		}
@@ -50,7 +49,7 @@ func (r runStore) sharedKey(k runCacheKey) (readcache.SharedKey, bool) {
 		parts = append(parts, k.step, k.item, k.bodyStep, string(k.stream),
 			strconv.Itoa(w.Tail), strconv.Itoa(w.Head), strconv.Itoa(w.Offset), strconv.Itoa(w.Limit))
 	}
-	return r.shared.store.Key(readcache.KindRun, run.fingerprint, parts...), true
+	return r.shared.store.Key(KindRun, run.fingerprint, parts...), true
 }
 
 // stateSignature names one attempt of a run in one state.
@@ -71,19 +70,19 @@ func (r runStore) sharedGet(k runCacheKey) (any, bool) {
 	ctx, s := context.Background(), r.shared.store
 	switch k.part {
 	case partDetails:
-		d, ok := readcache.Get[*gen.DAGRunDetails](ctx, s, key)
+		d, ok := Get[*gen.DAGRunDetails](ctx, s, key)
 		return d, ok && d != nil
 	case partAttempt:
-		return readcache.Get[string](ctx, s, key)
+		return Get[string](ctx, s, key)
 	case partPresence:
-		p, ok := readcache.Get[map[string]mapping.StreamPresence](ctx, s, key)
+		p, ok := Get[map[string]mapping.StreamPresence](ctx, s, key)
 		return p, ok && p != nil
 	case partSchedulerLog:
-		l, ok := readcache.Get[*gen.Log](ctx, s, key)
+		l, ok := Get[*gen.Log](ctx, s, key)
 		return l, ok && l != nil
 	case partStepLog:
-		l, ok := readcache.Get[*gen.Log](ctx, s, key)
-		return streamRead{stream: k.stream, log: l}, ok && l != nil
+		l, ok := Get[*gen.Log](ctx, s, key)
+		return StreamRead{Stream: k.stream, Log: l}, ok && l != nil
 	}
 	return nil, false
 }
@@ -93,11 +92,11 @@ func (r runStore) sharedPut(k runCacheKey, v any) {
 	if !r.shared.enabled() {
 		return
 	}
-	if sr, ok := v.(streamRead); ok {
-		if sr.err != nil || sr.log == nil {
+	if sr, ok := v.(StreamRead); ok {
+		if sr.Err != nil || sr.Log == nil {
 			return
 		}
-		v = sr.log
+		v = sr.Log
 	}
 	if key, ok := r.sharedKey(k); ok {
 		r.shared.store.Put(context.Background(), key, v, r.shared.ttl)
@@ -123,7 +122,7 @@ func (r runStore) sharedForget(run runKey) {
 func (r runStore) loadDetails(ctx context.Context, k runKey, read func(context.Context) (*gen.DAGRunDetails, bool, error)) (*gen.DAGRunDetails, error) {
 	if r.shared.enabled() { // first: the key costs a lookup and allocations
 		if key, ok := r.sharedKey(runCacheKey{run: k, part: partDetails}); ok {
-			return readcache.Load(ctx, r.shared.store, key, r.shared.ttl, read)
+			return Load(ctx, r.shared.store, key, r.shared.ttl, read)
 		}
 	}
 	d, _, err := read(ctx)
@@ -144,7 +143,7 @@ func (s sharedRuns) up() bool { return s.store.Up() }
 func loadRunPart[T any](ctx context.Context, r runStore, k runCacheKey, read func(context.Context) (T, bool, error)) (T, error) {
 	if r.shared.enabled() { // first: the key costs a lookup and allocations
 		if key, ok := r.sharedKey(k); ok {
-			return readcache.Load(ctx, r.shared.store, key, r.shared.ttl, read)
+			return Load(ctx, r.shared.store, key, r.shared.ttl, read)
 		}
 	}
 	v, _, err := read(ctx)
