@@ -29,7 +29,7 @@ BENCH_RT_GATEWAY      ?=
 BENCH_RT_GATEWAY_FLAGS ?= --cache-ttl 0 --list-cache-ttl 0 --run-cache-size 0
 BENCH_RT_MIX          ?= dags,dag,dag_spec,runs,run,run_latest,step_log,step_log_latest,foreach_items,foreach_items_latest,foreach_item,run_logs,run_logs_latest,dag_missing,wiki
 
-.PHONY: help build test lint generate check-generate demo bench loadtest bench-dagu bench-roundtrips fuzz docker clean deploy-check release-snapshot hostile
+.PHONY: help build test lint generate check-generate demo bench loadtest bench-dagu bench-roundtrips fuzz docker clean deploy-check release-snapshot hostile instances
 
 help: ## List the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z][a-z-]*:.*## / { printf "  %-15s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -196,6 +196,13 @@ docker: ## Build the container image IMAGE (default dagu-mcp-gateway:local, what
 hostile: ## Attack a built gateway as hostile callers would (tests/hostile, a few minutes; fake Dagu unless HOSTILE_DAGU_URL)
 	$(GO) vet -tags hostile ./tests/hostile/
 	$(GO) test -tags hostile -count=1 -timeout 15m -v ./tests/hostile/
+
+# Two Dagu servers (fakes of two releases; INSTANCES_DAGU_URL and
+# INSTANCES_DAGU_KEY put a real current Dagu in place of one) behind one
+# built gateway with --instances (tests/instances/doc.go).
+instances: ## Run one built gateway in front of two Dagu servers (tests/instances, seconds)
+	$(GO) vet -tags instances ./tests/instances/
+	$(GO) test -tags instances -count=1 -timeout 5m -v ./tests/instances/
 
 # The deployment checks and the release tooling live in the tools module
 # (tools/go.mod), so Helm, kustomize and GoReleaser stay out of go.mod.
