@@ -29,7 +29,7 @@ BENCH_RT_GATEWAY      ?=
 BENCH_RT_GATEWAY_FLAGS ?= --cache-ttl 0 --list-cache-ttl 0 --run-cache-size 0
 BENCH_RT_MIX          ?= dags,dag,dag_spec,runs,run,run_latest,step_log,step_log_latest,foreach_items,foreach_items_latest,foreach_item,run_logs,run_logs_latest,dag_missing,wiki
 
-.PHONY: help build test lint generate check-generate demo bench loadtest bench-dagu bench-roundtrips fuzz docker clean deploy-check release-snapshot hostile instances
+.PHONY: help build test lint generate check-generate demo bench loadtest bench-dagu bench-roundtrips fuzz docker clean deploy-check release-snapshot hostile instances instances-rss
 
 help: ## List the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z][a-z-]*:.*## / { printf "  %-15s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -203,6 +203,9 @@ hostile: ## Attack a built gateway as hostile callers would (tests/hostile, a fe
 instances: ## Run one built gateway in front of two Dagu servers (tests/instances, seconds)
 	$(GO) vet -tags instances ./tests/instances/
 	$(GO) test -tags instances -count=1 -timeout 5m -v ./tests/instances/
+
+instances-rss: ## Measure the resident memory of 20 idle instances against one (about a minute; BENCHMARKS.md)
+	INSTANCES_RSS=1 $(GO) test -tags instances -count=1 -timeout 10m -v -run TestIdleInstancesRSS ./tests/instances/
 
 # The deployment checks and the release tooling live in the tools module
 # (tools/go.mod), so Helm, kustomize and GoReleaser stay out of go.mod.

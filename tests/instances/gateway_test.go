@@ -91,6 +91,7 @@ type gateway struct {
 	cmd  *exec.Cmd
 	logs *lockedBuffer
 	done chan struct{}
+	once sync.Once
 }
 
 // startGateway runs `gateway serve` with args on a free loopback port;
@@ -108,19 +109,27 @@ func startGateway(t *testing.T, args ...string) *gateway {
 	}
 	go func() { _ = cmd.Wait(); close(g.done) }()
 	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		select {
-		case <-g.done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-g.done
-		}
+		g.stop()
 		if t.Failed() {
 			t.Logf("gateway log (last 4 KiB):\n%s", g.logs.tail(4096))
 		}
 	})
 	g.waitHealthy(t)
 	return g
+}
+
+// stop interrupts the gateway and waits for it to exit (10 s, then it is
+// killed); later calls do nothing.
+func (g *gateway) stop() {
+	g.once.Do(func() {
+		_ = g.cmd.Process.Signal(os.Interrupt)
+		select {
+		case <-g.done:
+		case <-time.After(10 * time.Second):
+			_ = g.cmd.Process.Kill()
+			<-g.done
+		}
+	})
 }
 
 // gatewayEnv is this process's environment without the gateway's own
