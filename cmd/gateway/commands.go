@@ -10,6 +10,7 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/gcpolicy"
+	"github.com/dagu-mcp-gateway/gateway/internal/instances"
 	"github.com/dagu-mcp-gateway/gateway/internal/logging"
 )
 
@@ -96,7 +97,13 @@ Example client entry:
   {"command": "gateway", "args": ["stdio"],
    "env": {"DAGU_URL": "https://dagu.example.com", "DAGU_API_KEY_FILE": "/path/to/key"}}`,
 	}
+	instance := addInstanceFlag(cmd, "to serve (default: the one named default)")
 	return withConfig(cmd, env, config.ModeStdio, func(cmd *cobra.Command, cfg config.Config) error {
+		picked, err := instances.Configs(cfg, *instance, false)
+		if err != nil {
+			return err
+		}
+		cfg = picked[0].Config
 		return serveStdio(cmd.Context(), cfg, logging.Install(cfg, keySource(cfg), env.stderr), env)
 	})
 }
@@ -109,8 +116,9 @@ func newDoctorCommand(env environment) *cobra.Command {
 REST routes it offers, and print which dagu_read targets work fully and which
 degrade on this Dagu version. Exits 0 when Dagu is usable, 1 otherwise.`,
 	}
+	instance := addInstanceFlag(cmd, "to check (default: every one)")
 	return withConfig(cmd, env, config.ModeDoctor, func(cmd *cobra.Command, cfg config.Config) error {
-		return runDoctor(cmd.Context(), cfg, env)
+		return runDoctor(cmd.Context(), cfg, *instance, env)
 	})
 }
 

@@ -200,8 +200,8 @@ var settings = []Setting{
 	{Flag: "dagu-insecure-skip-verify", Env: "DAGU_INSECURE_SKIP_VERIFY", Kind: KindBool, ZeroDefault: "false", Chart: "dagu.insecureSkipVerify", Modes: modesDagu,
 		Help:  "skip TLS certificate verification of the Dagu server (unsafe; for testing only)",
 		field: func(c *Config) any { return &c.DaguInsecureSkipVerify }},
-	{Flag: flagInstances, Env: "GATEWAY_INSTANCES_FILE", Kind: KindString, ZeroDefault: "none: one Dagu, from --dagu-url", Chart: "instances", Modes: []Mode{ModeServe},
-		Help:  "YAML file of named Dagu servers (name, url, apiKeyFile or upstreamAuth: passthrough, caFile, insecureSkipVerify, upstreamTimeout, upstreamCompression), each served at /dagu/<name>/mcp (/mcp serves the one named default); read again when it changes or on SIGHUP, a broken version keeping the last good one; exclusive with --dagu-url, --dagu-api-key[-file], --dagu-ca-file and --dagu-insecure-skip-verify",
+	{Flag: flagInstances, Env: "GATEWAY_INSTANCES_FILE", Kind: KindString, ZeroDefault: "none: one Dagu, from --dagu-url", Chart: "instances", Modes: []Mode{ModeServe, ModeStdio, ModeDoctor},
+		Help:  "YAML file of named Dagu servers (name, url, apiKeyFile or upstreamAuth: passthrough, caFile, insecureSkipVerify, upstreamTimeout, upstreamCompression), each served at /dagu/<name>/mcp (/mcp serves the one named default); read again when it changes or on SIGHUP, a broken version keeping the last good one; exclusive with --dagu-url, --dagu-api-key[-file], --dagu-ca-file and --dagu-insecure-skip-verify; stdio serves one (--instance NAME, else the one named default), doctor checks each (--instance NAME: one)",
 		field: func(c *Config) any { return &c.InstancesFile }},
 
 	// HTTP front door.

@@ -41,7 +41,7 @@ func (c Config) Validate(mode Mode, targets []string) error {
 }
 
 func (c Config) validateDagu(mode Mode) []error {
-	if c.InstancesFile != "" && mode == ModeServe {
+	if c.InstancesFile != "" && mode != ModeDemo {
 		return c.validateInstancesFile()
 	}
 	var errs []error

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
+	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu/fakedagutest"
+)
+
+// instancesFile writes an instances file of fakes (name -> profile), each
+// accepting fakedagutest.APIKey from a key file, and returns its path.
+func instancesFile(t *testing.T, fakes map[string]fakedagu.Profile, order ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	key := filepath.Join(dir, "key")
+	if err := os.WriteFile(key, []byte(fakedagutest.APIKey), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("instances:\n")
+	for _, name := range order {
+		_, url := fakedagutest.Start(t, fakedagu.Options{APIKey: fakedagutest.APIKey, Profile: fakes[name]})
+		fmt.Fprintf(&b, "  - name: %s\n    url: %s\n    apiKeyFile: %s\n", name, url, key)
+	}
+	path := filepath.Join(dir, "instances.yaml")
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestDoctorChecksEveryInstance: doctor --instances checks each instance
+// under its name (--instance: one), and exits 1 when any is not usable.
+func TestDoctorChecksEveryInstance(t *testing.T) {
+	t.Parallel()
+	file := instancesFile(t, map[string]fakedagu.Profile{"old": fakedagu.Profile129, "current": fakedagu.ProfileCurrent}, "old", "current")
+	code, out, errOut := runCommand(t, nil, "doctor", "--instances", file)
+	if code != 0 {
+		t.Fatalf("doctor: exit %d\n%s%s", code, out, errOut)
+	}
+	old, current, found := strings.Cut(out, "Instance current (")
+	if !found || !strings.HasPrefix(old, "Instance old (") || !strings.Contains(old, "/api/v2") || !strings.Contains(current, "/api/v1") {
+		t.Fatalf("doctor did not report each instance with its own REST base:\n%s", out)
+	}
+
+	code, out, _ = runCommand(t, nil, "doctor", "--instances", file, "--instance", "current")
+	if code != 0 || strings.Contains(out, "Instance old") || !strings.Contains(out, "Instance current") {
+		t.Fatalf("doctor --instance current: exit %d\n%s", code, out)
+	}
+
+	broken := filepath.Join(t.TempDir(), "instances.yaml")
+	data, _ := os.ReadFile(file)
+	data = append(data, "  - name: down\n    url: http://127.0.0.1:1\n    apiKeyFile: "...)
+	data = append(data, filepath.Join(filepath.Dir(file), "key")+"\n"...)
+	if err := os.WriteFile(broken, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = runCommand(t, nil, "doctor", "--instances", broken)
+	if code != 1 || !strings.Contains(out, "Instance current") || !strings.Contains(out, "Instance down") {
+		t.Fatalf("doctor with a Dagu down: exit %d, want 1 after checking every instance\n%s", code, out)
+	}
+}
+
+// TestInstanceFlagErrors: --instance names an instance of the file, needs
+// the file, and stdio without it serves the one named default or says to
+// choose.
+func TestInstanceFlagErrors(t *testing.T) {
+	t.Parallel()
+	file := instancesFile(t, map[string]fakedagu.Profile{"prod": fakedagu.ProfileCurrent, "staging": fakedagu.Profile26}, "prod", "staging")
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"doctor", "--instances", file, "--instance", "dev"}, `--instance "dev": the instances file has no instance by that name; it names prod, staging`},
+		{[]string{"stdio", "--instances", file}, "names prod, staging and none is default: choose one with --instance NAME"},
+		{[]string{"stdio", "--dagu-url", "http://127.0.0.1:1", "--instance", "prod"}, "--instance prod needs --instances"},
+	}
+	for _, tt := range tests {
+		code, _, errOut := runCommand(t, nil, tt.args...)
+		if code == 0 || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", tt.args, code, errOut, tt.want)
+		}
+	}
+}
+
+// TestStdioServesTheNamedInstance: stdio --instance reads that instance's
+// Dagu (its own run of failing_job).
+func TestStdioServesTheNamedInstance(t *testing.T) {
+	t.Parallel()
+	file := instancesFile(t, map[string]fakedagu.Profile{"old": fakedagu.Profile129, "current": fakedagu.ProfileCurrent}, "old", "current")
+	runs := map[string]string{}
+	for _, name := range []string{"old", "current"} {
+		out := stdioSession(t, "--instances", file, "--instance", name)
+		i := strings.Index(out, `"dagRunId":"`)
+		if i < 0 {
+			t.Fatalf("stdio --instance %s: no run in\n%s", name, out)
+		}
+		runs[name], _, _ = strings.Cut(out[i+len(`"dagRunId":"`):], `"`)
+	}
+	if runs["old"] == runs["current"] {
+		t.Fatalf("both instances answered run %s", runs["old"])
+	}
+}
+
+// stdioSession runs stdio with args, sends initialize and one dagu_read of
+// the latest failing_job run, and returns what it wrote to stdout once the
+// read is answered (20 s at most), then closes its stdin.
+func stdioSession(t *testing.T, args ...string) string {
+	t.Helper()
+	in, feed := io.Pipe()
+	out := &syncBuffer{}
+	var stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(context.Background(), append([]string{"stdio"}, args...), environment{
+			stdin: in, stdout: out, stderr: &stderr, getenv: func(string) string { return "" },
+		})
+	}()
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"dagu_read","arguments":{"target":"run","name":"failing_job","dagRunId":"latest"}}}`,
+	} {
+		if _, err := io.WriteString(feed, line+"\n"); err != nil {
+			t.Fatalf("stdio %v exited early: %v", args, err)
+		}
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(out.String(), `"id":2`) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	_ = feed.Close()
+	if code := <-done; code != 0 {
+		t.Fatalf("stdio %v: exit %d\n%s", args, code, stderr.String())
+	}
+	return out.String()
+}
+
+// syncBuffer is a bytes.Buffer safe for one writer and one reader.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
