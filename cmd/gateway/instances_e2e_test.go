@@ -153,7 +153,7 @@ func TestInstancesServeEachDaguAtItsEndpoint(t *testing.T) {
 		}
 	}
 	_, metrics := get(t, base+"/metrics", goodToken)
-	for _, want := range []string{`instance="prod"`, `instance="staging"`} {
+	for _, want := range []string{`dagu_instance="prod"`, `dagu_instance="staging"`} {
 		if !strings.Contains(metrics, want) {
 			t.Errorf("/metrics has no %s", want)
 		}

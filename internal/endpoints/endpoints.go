@@ -9,6 +9,7 @@ package endpoints
 
 import (
 	"context"
+	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
@@ -71,30 +72,65 @@ func (s *Set) Names() []string { return s.pool.Names() }
 // Each calls fn with every instance in service and its member.
 func (s *Set) Each(fn func(instances.Instance, *Member)) { s.pool.Each(fn) }
 
+// InstanceLabel is the label of an instance's metrics. Not "instance":
+// Prometheus gives every scraped series that target label itself and would
+// rename the gateway's to exported_instance.
+const InstanceLabel = "dagu_instance"
+
 // Gather gathers the process's metrics and every instance's, the latter
-// labelled instance="<name>" (names are the file's: bounded).
+// labelled dagu_instance="<name>" (names are the file's: bounded).
 func (s *Set) Gather() ([]*dto.MetricFamily, error) {
 	gatherers := prometheus.Gatherers{s.process}
 	s.pool.Each(func(in instances.Instance, m *Member) {
-		gatherers = append(gatherers, telemetry.WithLabel(m.Metrics, "instance", in.Name))
+		gatherers = append(gatherers, telemetry.WithLabel(m.Metrics, InstanceLabel, in.Name))
 	})
 	return gatherers.Gather()
 }
 
-// Ready answers /readyz: ready when every instance is, each instance's
-// answer under "instances".
+// Ready answers /readyz: ready while at least one instance is, so that one
+// Dagu's outage never takes the gateway out of a load balancer for the
+// others. The status is "ready" when every instance is, "degraded" when
+// some are not, "not ready" (503) when none is. Instances are asked at
+// once, so one Dagu that does not answer cannot spend the others' time; a
+// trusted caller gets each instance's answer under "instances", the open
+// answer names none.
 func (s *Set) Ready(ctx context.Context, detailed bool) (bool, any) {
-	all, each := true, map[string]any{}
-	s.pool.Each(func(in instances.Instance, m *Member) {
-		ok, body := m.Ready(ctx, detailed)
-		all = all && ok
-		each[in.Name] = body
-	})
-	status := "ready"
-	if !all {
-		status = "not ready"
+	names := s.pool.Names()
+	oks, bodies := make([]bool, len(names)), make([]any, len(names))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		wg.Go(func() {
+			if m, release, ok := s.pool.Acquire(name); ok {
+				defer release()
+				oks[i], bodies[i] = m.Ready(ctx, detailed)
+			}
+		})
 	}
-	return all, map[string]any{"status": status, "instances": each}
+	wg.Wait()
+	up, each := 0, map[string]any{}
+	for i, name := range names {
+		if oks[i] {
+			up++
+		}
+		each[name] = bodies[i]
+	}
+	body := map[string]any{"status": readyStatus(up, len(names))}
+	if detailed {
+		body["instances"] = each
+	}
+	return up > 0, body
+}
+
+// readyStatus names the state of up ready instances out of total.
+func readyStatus(up, total int) string {
+	switch {
+	case up == 0:
+		return "not ready"
+	case up < total:
+		return "degraded"
+	default:
+		return "ready"
+	}
 }
 
 // ReadyInstance answers /readyz?instance=NAME (frontdoor.Options.

@@ -61,16 +61,19 @@ func TestSetGathersReadiesAndCloses(t *testing.T) {
 memory_bytes 0
 # HELP reads_total Reads.
 # TYPE reads_total counter
-reads_total{instance="down"} 1
-reads_total{instance="prod"} 1
+reads_total{dagu_instance="down"} 1
+reads_total{dagu_instance="prod"} 1
 `
 	if err := testutil.GatherAndCompare(s, strings.NewReader(want)); err != nil {
 		t.Fatal(err)
 	}
 	ok, body := s.Ready(context.Background(), true)
 	got := body.(map[string]any)
-	if ok || got["status"] != "not ready" || got["instances"].(map[string]any)["prod"] != "prod" {
-		t.Fatalf("ready %v %v", ok, body)
+	if !ok || got["status"] != "degraded" || got["instances"].(map[string]any)["prod"] != "prod" {
+		t.Fatalf("one instance down: ready %v %v, want degraded and ready", ok, body)
+	}
+	if _, body := s.Ready(context.Background(), false); len(body.(map[string]any)) != 1 {
+		t.Fatalf("the open answer says more than the status: %v", body)
 	}
 	if found, ok, body := s.ReadyInstance(context.Background(), "prod", false); !found || !ok || body != "prod" {
 		t.Fatalf("prod alone: %v %v %v", found, ok, body)
@@ -134,5 +137,33 @@ func TestSetVerifiesMetricsCallersAtTheDefaultInstance(t *testing.T) {
 	release()
 	if _, _, ok := s.Endpoint("prod"); ok {
 		t.Fatal("a removed instance is still served")
+	}
+}
+
+// TestReadyWhileAnyInstanceIs: /readyz fails only when no instance is
+// ready; one down instance makes the gateway degraded, not unready.
+func TestReadyWhileAnyInstanceIs(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		instances  []string
+		wantOK     bool
+		wantStatus string
+	}{
+		{[]string{"prod", "staging"}, true, "ready"},
+		{[]string{"prod", "down"}, true, "degraded"},
+		{[]string{"down"}, false, "not ready"},
+		{nil, false, "not ready"},
+	}
+	for _, tt := range tests {
+		var closed atomic.Int32
+		s := New(members(&closed), instances.AuthService, prometheus.NewRegistry())
+		if err := s.Apply(set(tt.instances...)); err != nil {
+			t.Fatal(err)
+		}
+		ok, body := s.Ready(context.Background(), false)
+		if ok != tt.wantOK || body.(map[string]any)["status"] != tt.wantStatus {
+			t.Errorf("%v: ready %v %v, want %v %s", tt.instances, ok, body, tt.wantOK, tt.wantStatus)
+		}
+		s.Close()
 	}
 }

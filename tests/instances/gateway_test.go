@@ -203,3 +203,18 @@ func (b *lockedBuffer) tail(n int) string {
 	s := b.String()
 	return s[max(0, len(s)-n):]
 }
+
+// loggedLine reports whether one line of the gateway's log holds every
+// part.
+func (g *gateway) loggedLine(parts ...string) bool {
+	for _, line := range strings.Split(g.logs.String(), "\n") {
+		all := true
+		for _, p := range parts {
+			all = all && strings.Contains(line, p)
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}

@@ -61,6 +61,11 @@ func TestEachEndpointReadsItsOwnDagu(t *testing.T) {
 			t.Errorf("%s answered run %s, which the other Dagu knows", e.name, id)
 		}
 	}
+	for _, name := range []string{"old", "current"} {
+		if !g.loggedLine("mcp.tool_call.succeeded", `"instance":"`+name+`"`) {
+			t.Errorf("no access log line of a read of %s with its instance", name)
+		}
+	}
 	if ids["old"] == ids["current"] {
 		t.Errorf("both endpoints answered run %s", ids["old"])
 	}
@@ -128,5 +133,54 @@ func TestPassthroughKeyStaysWithItsInstance(t *testing.T) {
 	}
 	if !a.front.sawCredential(a.key) || !b.front.sawCredential(b.key) {
 		t.Error("a Dagu never received its own caller's key: the check above proves nothing")
+	}
+}
+
+// TestReadyzAndMetricsPerInstance: with one Dagu down, /readyz stays 200
+// ("degraded", naming no instance to an open caller), each instance
+// answers for itself at /readyz?instance=NAME, and every instance's
+// metrics carry its dagu_instance label.
+func TestReadyzAndMetricsPerInstance(t *testing.T) {
+	old := newFake(t, fakedagu.Profile129, oldKey)
+	current := currentDagu(t, currentKey)
+	file := writeInstances(t, []instance{
+		{name: "old", url: old.url, keyFile: writeSecret(t, old.key)},
+		{name: "current", url: current.url, keyFile: writeSecret(t, current.key)},
+		{name: "down", url: "http://127.0.0.1:" + freePort(t), keyFile: writeSecret(t, oldKey)},
+	})
+	g := startGateway(t, "--instances", file, "--auth-token", inboundToken)
+	for _, name := range []string{"old", "current"} {
+		if a := readAt(t, g, "/dagu/"+name+"/mcp", inboundToken, latestRun); a.isError || a.status != http.StatusOK {
+			t.Fatalf("%s: read failed while another Dagu is down: %d %.300s", name, a.status, a.body)
+		}
+	}
+	tests := []struct {
+		path, bearer string
+		want         int
+		has, hasNot  []string
+	}{
+		{"/readyz", "", http.StatusOK, []string{`"status":"degraded"`}, []string{"old", "down"}},
+		{"/readyz", inboundToken, http.StatusOK, []string{`"status":"degraded"`, `"down":{`, `"reason":"network"`, `"old":{`}, nil},
+		{"/readyz?instance=down", "", http.StatusServiceUnavailable, []string{`"reason":"network"`}, nil},
+		{"/readyz?instance=old", "", http.StatusOK, []string{`"status":"ready"`}, nil},
+		{"/readyz?instance=nope", "", http.StatusNotFound, nil, []string{"old"}},
+		{"/metrics", inboundToken, http.StatusOK, []string{`dagu_instance="old"`, `dagu_instance="current"`}, []string{`instance="`}},
+	}
+	for _, tt := range tests {
+		status, body := get(t, g, tt.path, tt.bearer)
+		text := string(body)
+		if status != tt.want {
+			t.Errorf("%s: status %d, want %d: %.300s", tt.path, status, tt.want, text)
+		}
+		for _, s := range tt.has {
+			if !strings.Contains(text, s) {
+				t.Errorf("%s: no %s in %.400s", tt.path, s, text)
+			}
+		}
+		for _, s := range tt.hasNot {
+			if strings.Contains(strings.ReplaceAll(text, "dagu_instance", ""), s) {
+				t.Errorf("%s: %s in %.400s", tt.path, s, text)
+			}
+		}
 	}
 }
