@@ -113,9 +113,12 @@ func TestStdioServesTheNamedInstance(t *testing.T) {
 	}
 }
 
-// stdioSession runs stdio with args, sends initialize and one dagu_read of
-// the latest failing_job run, and returns what it wrote to stdout once the
-// read is answered (20 s at most), then closes its stdin.
+// stdioSession runs stdio with args, sends initialize and reads the latest
+// failing_job run, and returns what it wrote to stdout once a read found
+// the run, then closes its stdin. The read is sent again (up to 50 times,
+// 20 ms apart) while it finds none: until the first capability detection
+// ends, reads use the current release's dialect, which an older Dagu
+// answers with no runs.
 func stdioSession(t *testing.T, args ...string) string {
 	t.Helper()
 	in, feed := io.Pipe()
@@ -127,18 +130,22 @@ func stdioSession(t *testing.T, args ...string) string {
 			stdin: in, stdout: out, stderr: &stderr, getenv: func(string) string { return "" },
 		})
 	}()
-	for _, line := range []string{
-		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
-		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
-		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"dagu_read","arguments":{"target":"run","name":"failing_job","dagRunId":"latest"}}}`,
-	} {
+	send := func(line string) {
 		if _, err := io.WriteString(feed, line+"\n"); err != nil {
 			t.Fatalf("stdio %v exited early: %v", args, err)
 		}
 	}
-	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(out.String(), `"id":2`) && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	for id := 2; id < 52 && !strings.Contains(out.String(), `"dagRunId":"`); id++ {
+		send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"dagu_read","arguments":{"target":"run","name":"failing_job","dagRunId":"latest"}}}`, id))
+		answered := fmt.Sprintf(`"id":%d,`, id)
+		for range 1000 {
+			if strings.Contains(out.String(), answered) {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
 	}
 	_ = feed.Close()
 	if code := <-done; code != 0 {
