@@ -97,7 +97,7 @@ Example client entry:
   {"command": "gateway", "args": ["stdio"],
    "env": {"DAGU_URL": "https://dagu.example.com", "DAGU_API_KEY_FILE": "/path/to/key"}}`,
 	}
-	instance := addInstanceFlag(cmd, "to serve (default: the one named default)")
+	instance := cmd.Flags().String("instance", "", "with --instances: the instance to serve (default: the one named default)")
 	return withConfig(cmd, env, config.ModeStdio, func(cmd *cobra.Command, cfg config.Config) error {
 		picked, err := instances.Configs(cfg, *instance, false)
 		if err != nil {
@@ -116,7 +116,7 @@ func newDoctorCommand(env environment) *cobra.Command {
 REST routes it offers, and print which dagu_read targets work fully and which
 degrade on this Dagu version. Exits 0 when Dagu is usable, 1 otherwise.`,
 	}
-	instance := addInstanceFlag(cmd, "to check (default: every one)")
+	instance := cmd.Flags().String("instance", "", "with --instances: the instance to check (default: every one)")
 	return withConfig(cmd, env, config.ModeDoctor, func(cmd *cobra.Command, cfg config.Config) error {
 		return runDoctor(cmd.Context(), cfg, *instance, env)
 	})
