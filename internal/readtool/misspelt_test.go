@@ -29,7 +29,7 @@ func TestMisspeltTargetsAndParameters(t *testing.T) {
 			message: []string{`Unsupported read target "dagz". Did you mean "dag", "dags"?`}},
 		{args: `{"target":"step-log","name":"a"}`, code: "unsupported_read_target", didYouMean: []string{"step_log"}},
 		{args: `{"target":"queues"}`, code: "unsupported_read_target",
-			message: []string{"The targets are references, reference, dags,", "step_log, foreach_items, foreach_item."}},
+			message: []string{"The targets are " + strings.Join(TargetNames(), ", ") + "."}},
 		{args: `{"target":"runs","query":"statuz=2"}`, code: "invalid_tool_input", didYouMean: []string{"status"},
 			message: []string{`Unsupported query parameter "statuz" for target runs. Did you mean "status"?`}},
 		{args: `{"uri":"dagu://runs?statuz=2"}`, code: "invalid_resource_uri", didYouMean: []string{"status"}},

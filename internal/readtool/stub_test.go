@@ -11,11 +11,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/readtool/readtooltest"
 )
 
 // stubUpstream answers every read with a small fixed model and records the
 // typed requests it received, so tests can check what the tool asked for.
+// A port method it does not answer itself is the embedded stub's.
 type stubUpstream struct {
+	readtooltest.Unsupported
 	mu    sync.Mutex
 	calls []any
 	err   error
