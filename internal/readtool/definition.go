@@ -50,7 +50,7 @@ var description = describe(nil)
 // switched off: they leave the target list, and their mentions the text.
 func describe(disabled []string) string {
 	args := stated()
-	args.Targets = renderText(targetList(disabled), args)
+	args.Targets = renderText(targetList(targetTable, disabled), args)
 	args.URIs = uriList
 	out := render(descriptionText, args)
 	for _, name := range disabled {
@@ -89,11 +89,11 @@ func render(t *template.Template, args descriptionArgs) string {
 // targetList is the rows' describe entries: a line "- ..." per row that
 // does not share its predecessor's line, entries on one line joined by
 // "; ". Disabled targets are left out; a line left empty goes.
-func targetList(disabled []string) string {
+func targetList(rows []targetSpec, disabled []string) string {
 	var lines [][]string
 	line := -1
-	for i := range targetTable {
-		spec := &targetTable[i]
+	for i := range rows {
+		spec := &rows[i]
 		if !spec.sharesLine || line < 0 {
 			lines = append(lines, nil)
 			line++
@@ -115,12 +115,15 @@ func targetList(disabled []string) string {
 // entry names.
 const describedElsewhere = "-"
 
-// uriList is the description's "URIs:" line from the rows' entries, in
-// table order, and the sub-run forms of every run pattern said once.
-var uriList = func() string {
+// uriList is the description's "URIs:" line.
+var uriList = uriEntries(targetTable)
+
+// uriEntries is a "URIs:" line from the rows' entries, in table order,
+// and the sub-run forms of every run pattern said once.
+func uriEntries(rows []targetSpec) string {
 	var entries []string
-	for i := range targetTable {
-		spec := &targetTable[i]
+	for i := range rows {
+		spec := &rows[i]
 		switch spec.uris {
 		case describedElsewhere:
 		case "":
@@ -134,7 +137,7 @@ var uriList = func() string {
 		}
 	}
 	return strings.Join(append(entries, "and the same run forms under "+model.Scheme+runRoot+subRunTail), ", ")
-}()
+}
 
 // Definition returns the MCP tool definition: name, description, input
 // schema (for discovery only; validation is the tool's own) and read-only,

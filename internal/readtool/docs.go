@@ -14,11 +14,13 @@ import (
 // each target's required and optional fields (with their defaults) and
 // what it reads. The gendocs command writes it into README.md, and its
 // test fails when the README drifts from the rows.
-func TargetTableMarkdown() string {
+func TargetTableMarkdown() string { return targetTableMarkdown(targetTable) }
+
+func targetTableMarkdown(rows []targetSpec) string {
 	var b strings.Builder
 	b.WriteString("| Target | Required | Optional | Reads |\n| --- | --- | --- | --- |\n")
-	for i := range targetTable {
-		s := &targetTable[i]
+	for i := range rows {
+		s := &rows[i]
 		row := []string{"`" + s.name + "`", fieldList(s.required, nil), fieldList(s.optional, s.defaults), s.summary}
 		b.WriteString("|")
 		for _, cell := range row {
@@ -35,10 +37,12 @@ func TargetTableMarkdown() string {
 // URITableMarkdown renders read-tool.md's URI shapes table from the rows:
 // a line per row with its patterns (the sub-run forms on a line of their
 // own, after every root form), marked when the target takes a query.
-func URITableMarkdown() string {
+func URITableMarkdown() string { return uriTableMarkdown(targetTable) }
+
+func uriTableMarkdown(rows []targetSpec) string {
 	var root, sub []string
-	for i := range targetTable {
-		s := &targetTable[i]
+	for i := range rows {
+		s := &rows[i]
 		var own, under []string
 		for _, p := range s.patterns {
 			cell := "`" + model.Scheme + p.path + "`"
@@ -64,11 +68,13 @@ func URITableMarkdown() string {
 
 // QueryTableMarkdown renders read-tool.md's Query parameters table: every
 // query parameter of every row, in table order, with its accepted values.
-func QueryTableMarkdown() string {
+func QueryTableMarkdown() string { return queryTableMarkdown(targetTable) }
+
+func queryTableMarkdown(rows []targetSpec) string {
 	var b strings.Builder
 	b.WriteString("| Target | Parameter | Accepted values |\n| --- | --- | --- |\n")
-	for i := range targetTable {
-		s := &targetTable[i]
+	for i := range rows {
+		s := &rows[i]
 		docs := s.reader.queryDocs()
 		for j, key := range s.reader.queryKeys() {
 			b.WriteString("| `" + s.name + "` | `" + key + "` | " + docs[j] + " |\n")

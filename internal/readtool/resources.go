@@ -23,10 +23,10 @@ import (
 // description, in table order; a pattern of a target that takes a query
 // ends in {?query*}. Each call makes new templates, so servers built at
 // once share nothing.
-func resourceTemplates() []*mcp.ResourceTemplate {
+func resourceTemplates(rows []targetSpec) []*mcp.ResourceTemplate {
 	var out []*mcp.ResourceTemplate
-	for i := range targetTable {
-		spec := &targetTable[i]
+	for i := range rows {
+		spec := &rows[i]
 		for _, p := range spec.patterns {
 			if p.description != "" {
 				out = append(out, templateOf(spec, p))
@@ -59,7 +59,7 @@ func anyResource() *mcp.ResourceTemplate {
 // (reference topics, dagu://dags, dagu://runs, dagu://wiki) and their one
 // read handler to an MCP server.
 func (t *Tool) RegisterResources(s *mcp.Server) {
-	for _, r := range append(resourceTemplates(), anyResource()) {
+	for _, r := range append(resourceTemplates(targetTable), anyResource()) {
 		s.AddResourceTemplate(r, t.ReadResource)
 	}
 	for _, r := range t.entryPoints() {

@@ -153,10 +153,12 @@ func lookupTarget(name string) (*targetSpec, bool) {
 
 // TargetRules pairs each target, in the advertised order, with the
 // upstream support rule its row names.
-func TargetRules() []model.TargetRule {
-	rules := make([]model.TargetRule, len(targetTable))
-	for i := range targetTable {
-		rules[i] = model.TargetRule{Target: targetTable[i].name, Support: targetTable[i].support}
+func TargetRules() []model.TargetRule { return targetRules(targetTable) }
+
+func targetRules(rows []targetSpec) []model.TargetRule {
+	rules := make([]model.TargetRule, len(rows))
+	for i := range rows {
+		rules[i] = model.TargetRule{Target: rows[i].name, Support: rows[i].support}
 	}
 	return rules
 }

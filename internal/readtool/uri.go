@@ -63,19 +63,22 @@ func pathSegments(escaped string) ([]string, *Error) {
 // familyAliases are deprecated families read as their successors.
 var familyAliases = map[string]string{"docs": "wiki"}
 
-// familyNouns name each URI family in "Unsupported ... resource path.":
-// the noun its first pattern is called by, else the family's own name.
-var familyNouns = func() map[string]string {
+// familyNouns name each URI family in "Unsupported ... resource path.".
+var familyNouns = nounsOf(targetTable)
+
+// nounsOf names each family of the rows' patterns: the noun its first
+// pattern is called by, else the family's own name.
+func nounsOf(rows []targetSpec) map[string]string {
 	m := map[string]string{}
-	for i := range targetTable {
-		for _, p := range targetTable[i].patterns {
+	for i := range rows {
+		for _, p := range rows[i].patterns {
 			if _, named := m[p.family]; !named {
 				m[p.family] = cmp.Or(p.noun, p.family)
 			}
 		}
 	}
 	return m
-}()
+}
 
 // rowPattern is one pattern together with the row that owns it.
 type rowPattern struct {
@@ -85,11 +88,15 @@ type rowPattern struct {
 
 // patternsByFamily indexes every row's patterns by URI family, in table
 // order; families lists the families in first-seen order.
-var patternsByFamily, families = func() (map[string][]rowPattern, []string) {
+var patternsByFamily, families = indexPatterns(targetTable)
+
+// indexPatterns indexes the rows' patterns by URI family and lists the
+// families in first-seen order.
+func indexPatterns(rows []targetSpec) (map[string][]rowPattern, []string) {
 	m := map[string][]rowPattern{}
 	var order []string
-	for i := range targetTable {
-		spec := &targetTable[i]
+	for i := range rows {
+		spec := &rows[i]
 		for j := range spec.patterns {
 			p := &spec.patterns[j]
 			if _, seen := m[p.family]; !seen {
@@ -99,13 +106,16 @@ var patternsByFamily, families = func() (map[string][]rowPattern, []string) {
 		}
 	}
 	return m, order
-}()
+}
 
 // unsupportedFamily names the families dagu_read reads.
-var unsupportedFamily = func() string {
+var unsupportedFamily = unsupportedFamilyOf(families)
+
+// unsupportedFamilyOf is the message refusing a family, naming families.
+func unsupportedFamilyOf(families []string) string {
 	list := strings.Join(families[:len(families)-1], ", ") + " and " + families[len(families)-1]
 	return "Unsupported resource family %q; dagu_read reads " + list + "."
-}()
+}
 
 // matchURI finds the row and pattern a URI's family and decoded path
 // segments address, and the field values the segments give.
