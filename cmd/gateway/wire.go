@@ -126,7 +126,7 @@ func restConfig(cfg config.Config, log *slog.Logger, reg prometheus.Registerer) 
 // and the shared state (nil: none); parts, when set, are the tool's parts
 // shared with other instances (nil: its own).
 func assemble(cfg config.Config, log *slog.Logger, reg *prometheus.Registry, client *restclient.Client, shared *sharedstate.Store, parts *readparts.Parts) (*gateway, error) {
-	level := readcache.NewShared(shared, "")
+	level := readcache.NewShared(shared)
 	adapter, err := upstream.NewAdapter(upstream.AdapterOptions{
 		Client: client, Logger: log, Registerer: reg,
 		ListCacheTTL: cfg.ListCacheTTL, RunCacheBytes: cfg.RunCacheSize, Shared: level,

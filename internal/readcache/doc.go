@@ -7,7 +7,10 @@
 // upstream adapter, which decides the REST calls).
 //
 // Layer caches what is a port's whole answer: DAG specs and the DAG name
-// list. Every other read passes through to the inner port. A layer is
-// built per Dagu server; several may live in one process, each with its
-// own local caches and its own scope in the shared store (Shared).
+// list; every other read passes through to the inner port. The REST parts
+// several reads share are cached here too, for upstream's call plans to
+// ask: Runs (what a final run can no longer change), Lists (identical list
+// reads), LatestHints and Roles. Each is built per Dagu server; several may
+// live in one process, each with its own local caches and its own view of
+// the shared store (Shared).
 package readcache

@@ -19,23 +19,22 @@ const (
 	KindList  = "list"  // the list micro-cache
 )
 
-// Shared is the second cache level: the replicas' shared store, under one
-// key scope. A nil *Shared shares nothing; every method then does nothing
-// or reads directly.
+// Shared is the second cache level: the replicas' shared store. Its key
+// scope is the store's: each Dagu server of a gateway that fronts several
+// gets its own view (sharedstate.Store.Scoped), so two servers never read
+// each other's entries. A nil *Shared shares nothing; every method then
+// does nothing or reads directly.
 type Shared struct {
 	store *sharedstate.Store
-	scope string
 }
 
-// NewShared returns the shared level over store (nil: none) for one Dagu
-// server. scope tells the servers of one process apart: it becomes part of
-// every key, so two servers never read each other's entries; "" keeps the
-// keys of a gateway with one server.
-func NewShared(store *sharedstate.Store, scope string) *Shared {
+// NewShared returns the shared level over store (nil: none), one Dagu
+// server's view of it.
+func NewShared(store *sharedstate.Store) *Shared {
 	if store == nil {
 		return nil
 	}
-	return &Shared{store: store, scope: scope}
+	return &Shared{store: store}
 }
 
 // Up reports whether the shared level is on and its store is answering.
@@ -47,9 +46,6 @@ type SharedKey = sharedstate.Key
 // Key names one shared entry: which cache (one of the Kind constants), the
 // credential's fingerprint and the rest of the local key.
 func (s *Shared) Key(kind, fingerprint string, parts ...string) SharedKey {
-	if s != nil && s.scope != "" {
-		parts = append([]string{"scope", s.scope}, parts...)
-	}
 	return SharedKey{Kind: kind, Fingerprint: fingerprint, Parts: parts}
 }
 

@@ -77,7 +77,7 @@ func sharedCaches(store *sharedstate.Store) func(*AdapterOptions) {
 	return func(o *AdapterOptions) {
 		withCaches(o)
 		o.ListCacheTTL = time.Hour
-		o.Shared = readcache.NewShared(store, "")
+		o.Shared = readcache.NewShared(store)
 	}
 }
 
@@ -85,7 +85,7 @@ func sharedCaches(store *sharedstate.Store) func(*AdapterOptions) {
 func sharedLayer(store *sharedstate.Store) func(*readcache.Options) {
 	return func(o *readcache.Options) {
 		o.CacheTTL = time.Hour
-		o.Shared = readcache.NewShared(store, "")
+		o.Shared = readcache.NewShared(store)
 	}
 }
 
