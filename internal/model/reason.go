@@ -14,6 +14,9 @@ type FailureArgs [4]string
 
 // Failure reasons. Args, where a reason has them, are listed in order.
 const (
+	// ReasonReadEnded: the read's own deadline passed, or its caller went
+	// away, before any port said so.
+	ReasonReadEnded FailureReason = "read_ended"
 	// ReasonBusy: the gateway is already sending as many requests to Dagu
 	// as it allows.
 	ReasonBusy FailureReason = "busy"

@@ -49,7 +49,7 @@ func readEnded(err error) (*model.Failure, bool) {
 	if !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
 		return nil, false
 	}
-	return &model.Failure{Kind: model.FailureUnavailable, Detail: "The read did not finish in time; try again.", Cause: err}, true
+	return &model.Failure{Kind: model.FailureUnavailable, Reason: model.ReasonReadEnded, Cause: err}, true
 }
 
 func internalError() *Error {

@@ -32,6 +32,7 @@ type failureRow struct {
 var failureRows = []failureRow{
 	// Facts a port named (model.FailureReason): the kind alone does not
 	// tell them.
+	{reason(model.ReasonReadEnded), CodeResourceUnavailable, fixed("The read did not finish in time; try again."), ""},
 	{reason(model.ReasonBusy), CodeResourceUnavailable,
 		fixed("The gateway is already sending as many requests to Dagu as it allows; try again shortly."), ""},
 	{reason(model.ReasonWikiDisabled), CodeResourceUnavailable,

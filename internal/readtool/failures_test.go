@@ -72,6 +72,8 @@ var reasonTexts = []struct {
 	failure model.Failure
 	message string
 }{
+	{model.Failure{Kind: model.FailureUnavailable, Reason: model.ReasonReadEnded},
+		"The read did not finish in time; try again."},
 	{model.Failure{Kind: model.FailureUnavailable, Reason: model.ReasonBusy},
 		"The gateway is already sending as many requests to Dagu as it allows; try again shortly."},
 	{model.Failure{Kind: model.FailureUnsupported, Reason: model.ReasonWikiDisabled},
