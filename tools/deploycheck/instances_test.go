@@ -3,7 +3,9 @@
 package deploycheck
 
 import (
+	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -228,4 +230,32 @@ func itemKey(items []corev1.KeyToPath, rel string) string {
 		}
 	}
 	return ""
+}
+
+// TestREADMEInstancesValues renders the chart with the instances: values
+// the README's "Several Dagu servers" section shows.
+func TestREADMEInstancesValues(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(data), "\n## Several Dagu servers\n")
+	_, helm, found := strings.Cut(section, "**Helm.**")
+	if !ok || !found {
+		t.Fatal(`README.md's "Several Dagu servers" has no **Helm.** part`)
+	}
+	m := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindStringSubmatch(helm)
+	if m == nil {
+		t.Fatal("the Helm part has no YAML block")
+	}
+	var values map[string]any
+	if err := yaml.Unmarshal([]byte(m[1]), &values); err != nil {
+		t.Fatal(err)
+	}
+	rendered, err := renderChart(t, loadChart(t), values)
+	if err != nil {
+		t.Fatalf("the README's instances values: %v", err)
+	}
+	checkWorkload(t, decodeRendered(t, rendered))
 }
