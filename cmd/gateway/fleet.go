@@ -86,7 +86,7 @@ func (f *fleet) build(in instances.Instance) (*endpoints.Member, error) {
 	}
 	g.memory = f.memory
 	ctx, stop := context.WithCancel(f.ctx)
-	m := &endpoints.Member{Endpoint: frontdoor.Endpoint{MCP: g.mcpHandler()}, Metrics: reg, Ready: g.ready, Close: func() { stop(); g.close() }}
+	m := &endpoints.Member{Endpoint: frontdoor.Endpoint{MCP: g.mcpHandler()}, Metrics: reg, Ready: g.ready, Close: func() { stop(); g.close(); client.CloseIdleConnections() }}
 	if f.lane != nil {
 		v, err := f.lane.Sibling(g.checkCredential)
 		if err != nil {

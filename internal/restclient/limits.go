@@ -17,3 +17,8 @@ type Limits struct {
 func NewLimits(cfg Config) *Limits {
 	return &Limits{cap: newConcurrencyCap(cfg.Concurrency, cfg.SharedBudget), bodies: newBodyBudget(cfg.BodyBudget, cfg.Memory)}
 }
+
+// CloseIdleConnections closes the client's pooled connections that carry
+// no request: what a client no longer used (a Dagu instance removed from
+// the instances file) holds open.
+func (c *Client) CloseIdleConnections() { c.doer.resty.GetClient().CloseIdleConnections() }

@@ -2,7 +2,15 @@
 
 package restclient
 
-import "testing"
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+)
 
 // TestClientsShareLimits: clients given one Limits draw on one cap and one
 // body budget; clients without it have their own.
@@ -29,5 +37,42 @@ func TestClientsShareLimits(t *testing.T) {
 	}
 	if own.doer.cap == a.doer.cap || own.doer.bodies == a.doer.bodies {
 		t.Fatal("a client without Limits shares another's")
+	}
+}
+
+// TestCloseIdleConnections: a client's idle connections are closed, and
+// the client still works afterwards.
+func TestCloseIdleConnections(t *testing.T) {
+	t.Parallel()
+	var opened atomic.Int32
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"status":"healthy"}`)
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			opened.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	c, err := New(Config{BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe := func() {
+		if res := c.ProbeReachable(context.Background()); !res.OK {
+			t.Fatalf("probe: %+v", res)
+		}
+	}
+	probe()
+	probe()
+	if opened.Load() != 1 {
+		t.Fatalf("%d connections for two probes, want one kept alive", opened.Load())
+	}
+	c.CloseIdleConnections()
+	probe()
+	if opened.Load() != 2 {
+		t.Fatalf("%d connections after closing the idle one, want a new one", opened.Load())
 	}
 }

@@ -43,3 +43,11 @@ func spanName(_ string, r *http.Request) string {
 	}
 	return r.Method
 }
+
+// CloseIdleConnections closes the idle connections of the transport under
+// the tracing (http.Client.CloseIdleConnections reaches it through here).
+func (t *tracingTransport) CloseIdleConnections() {
+	if c, ok := t.base.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
+}
