@@ -67,7 +67,8 @@ func TestDoctorChecksEveryInstance(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, _ = runCommand(t, nil, "doctor", "--instances", broken)
-	if code != 1 || !strings.Contains(out, "Instance current") || !strings.Contains(out, "Instance down") {
+	if code != 1 || !strings.Contains(out, "Instance current") || !strings.Contains(out, "Instance down") ||
+		!strings.Contains(out, "check the URL (the instance's url in "+broken+")") || !strings.Contains(out, "(the instance's apiKeyFile in "+broken+")") {
 		t.Fatalf("doctor with a Dagu down: exit %d, want 1 after checking every instance\n%s", code, out)
 	}
 }

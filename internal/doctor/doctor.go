@@ -89,6 +89,8 @@ var (
 // keyOrigin names where the key comes from, never the key itself.
 func keyOrigin(cfg config.Config) string {
 	switch {
+	case cfg.DaguAPIKeyFile != "" && cfg.InstancesFile != "":
+		return fmt.Sprintf("read from %s (the instance's apiKeyFile in %s)", cfg.DaguAPIKeyFile, cfg.InstancesFile)
 	case cfg.DaguAPIKeyFile != "":
 		return fmt.Sprintf("read from %s (--%s / %s)", cfg.DaguAPIKeyFile, KeyFileSetting.Flag, KeyFileSetting.Env)
 	case cfg.DaguAPIKey != "":
@@ -130,8 +132,12 @@ func probeAdvice(cfg config.Config, p restclient.ProbeResult) string {
 			createKeyHint + again
 	}
 	if unreachable(p) {
+		setting := daguURLSetting.Env
+		if cfg.InstancesFile != "" {
+			setting = "the instance's url in " + cfg.InstancesFile
+		}
 		return fmt.Sprintf("Nothing answered at %s: check the URL (%s) and that Dagu runs and is reachable from here.%s",
-			cfg.DaguURL, daguURLSetting.Env, again)
+			cfg.DaguURL, setting, again)
 	}
 	return "The gateway cannot read from this Dagu." + again
 }
