@@ -86,15 +86,18 @@ func (f *fleet) build(in instances.Instance) (*endpoints.Member, error) {
 	}
 	g.memory = f.memory
 	ctx, stop := context.WithCancel(f.ctx)
-	m := &endpoints.Member{Endpoint: frontdoor.Endpoint{MCP: g.mcpHandler()}, Metrics: reg, Ready: g.ready, Close: func() { stop(); g.close(); client.CloseIdleConnections() }}
+	m := &endpoints.Member{Endpoint: frontdoor.Endpoint{MCP: g.mcpHandler()}, Metrics: reg, Ready: g.ready}
+	var verifier *trust.Verifier // nil without passthrough
 	if f.lane != nil {
-		v, err := f.lane.Sibling(g.checkCredential)
-		if err != nil {
+		if verifier, err = f.lane.Sibling(ctx, g.checkCredential); err != nil {
 			stop()
 			return nil, err
 		}
-		m.Endpoint.Verify = v.Verify
+		m.Endpoint.Verify = verifier.Verify
 	}
+	// The instance's background work (detection, key checks) ends with ctx
+	// and is waited for before its connections close.
+	m.Close = func() { stop(); g.adapter.Wait(); verifier.WaitChecks(); g.close(); client.CloseIdleConnections() }
 	startwarn.InsecureTLS(log, cfg)
 	g.adapter.Start(ctx)
 	return m, nil

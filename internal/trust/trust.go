@@ -110,13 +110,26 @@ func New(o Options) (*Verifier, error) {
 // the other, and is checked by check, against that server only), while
 // the lane of unknown keys and the metrics are v's, so one process keeps
 // one bound on the checks of unknown keys however many servers it fronts.
-func (v *Verifier) Sibling(check Check) (*Verifier, error) {
+// base is the server's lifetime (nil: v's): when it ends, so do the
+// background checks of its known keys, which WaitChecks then waits for.
+func (v *Verifier) Sibling(base context.Context, check Check) (*Verifier, error) {
 	if check == nil {
 		return nil, errors.New("trust: no Check")
 	}
 	o := v.opts
 	o.Check = check
+	if base != nil {
+		o.Base = base
+	}
 	return withCaches(o, v.lane, v.metrics)
+}
+
+// WaitChecks waits for the background checks of known keys that started
+// before the call (they end with Options.Base). A nil Verifier has none.
+func (v *Verifier) WaitChecks() {
+	if v != nil {
+		v.accepted.WaitRefreshes()
+	}
 }
 
 // withCaches builds a Verifier's own verdict caches around a lane and

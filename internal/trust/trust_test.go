@@ -417,7 +417,7 @@ func TestSiblingsShareTheLaneNotTheVerdicts(t *testing.T) {
 	t.Parallel()
 	prod, prodDagu, _ := newVerifier(t)
 	stagingDagu := &fakeDagu{}
-	staging, err := prod.Sibling(stagingDagu.check)
+	staging, err := prod.Sibling(nil, stagingDagu.check)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -436,5 +436,42 @@ func TestSiblingsShareTheLaneNotTheVerdicts(t *testing.T) {
 	flood(staging, "s", 300, oneAddress)
 	if got := prodDagu.checks.Load() + stagingDagu.checks.Load() - 2; got != DefaultChecksBurst {
 		t.Errorf("made-up keys from one address to two Dagus made %d checks, want one lane's %d", got, DefaultChecksBurst)
+	}
+}
+
+// TestSiblingChecksEndWithItsServer: a sibling's background check of a
+// known key ends when the sibling's server ends (an instance removed by a
+// reload), not with the process; before, WaitChecks would never return.
+func TestSiblingChecksEndWithItsServer(t *testing.T) {
+	t.Parallel()
+	process, _, clk := newVerifier(t)
+	server, stop := context.WithCancel(context.Background())
+	started, ended := make(chan struct{}, 1), make(chan error, 1)
+	var calls atomic.Int64
+	sibling, err := process.Sibling(server, func(ctx context.Context, _ string) (Result, error) {
+		if calls.Add(1) == 1 {
+			return Result{Verdict: Verified, Identity: "alice"}, nil
+		}
+		started <- struct{}{}
+		<-ctx.Done()
+		ended <- ctx.Err()
+		return Result{}, ctx.Err()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if d := sibling.Decide(ctx, goodKey, "10.0.0.1:1"); d.Verdict != Verified {
+		t.Fatalf("first check: %+v", d)
+	}
+	clk.Advance(DefaultRecheckAfter + time.Second)
+	if d := sibling.Decide(ctx, goodKey, "10.0.0.1:1"); d.Verdict != Verified {
+		t.Fatalf("a known key is not served while checked again: %+v", d)
+	}
+	<-started
+	stop()
+	sibling.WaitChecks()
+	if err := <-ended; !errors.Is(err, context.Canceled) {
+		t.Errorf("the background check ended with %v, want the server's end", err)
 	}
 }

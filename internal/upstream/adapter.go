@@ -218,6 +218,10 @@ func (a *Adapter) Start(ctx context.Context) {
 	}()
 }
 
+// Wait waits for the background work the adapter started (end Start's ctx
+// first): the owner of a retired adapter knows that nothing of it runs.
+func (a *Adapter) Wait() { a.background.Wait() }
+
 // Lifetime returns the context background work runs under: Start's ctx,
 // or a context that never ends before Start.
 func (a *Adapter) Lifetime() context.Context {
