@@ -26,7 +26,6 @@ package instances
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -51,6 +50,8 @@ const (
 	MaxFileBytes = 1 << 20
 	// MaxInstances is the most instances one file may name.
 	MaxInstances = 64
+	// MaxKeyFileBytes is the largest apiKeyFile read: a key is one line.
+	MaxKeyFileBytes = 64 << 10
 )
 
 // Instance is one Dagu server of the file. It is comparable: two loads
@@ -152,16 +153,17 @@ func ConfigOf(global config.Config, in Instance) config.Config {
 	return cfg
 }
 
-// CheckKeyFile refuses an instance whose key file cannot be read or holds
-// no usable key (empty, or with spaces or control characters); the message
-// never holds the key.
+// CheckKeyFile refuses an instance whose key file cannot be read, is not a
+// regular file of at most MaxKeyFileBytes (a FIFO would keep the reload
+// waiting, /dev/zero would fill the memory), or holds no usable key (empty,
+// or with spaces or control characters); the message never holds the key.
 func (in Instance) CheckKeyFile() error {
 	if in.APIKeyFile == "" {
 		return nil
 	}
-	data, err := os.ReadFile(in.APIKeyFile)
+	data, err := readBounded(in.APIKeyFile, "apiKeyFile", MaxKeyFileBytes)
 	if err != nil {
-		return fmt.Errorf("apiKeyFile: %w", err)
+		return err
 	}
 	if key := strings.TrimSpace(string(data)); key == "" || strings.ContainsFunc(key, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
 		return fmt.Errorf("apiKeyFile %s holds no usable key (empty, or spaces or control characters)", in.APIKeyFile)

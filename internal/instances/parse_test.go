@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -179,6 +180,36 @@ func TestConfigOfAndKeyFile(t *testing.T) {
 		err := Instance{APIKeyFile: path}.CheckKeyFile()
 		if (want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", path, err, want)
+		}
+	}
+}
+
+// TestCheckKeyFileReadsOnlyASmallRegularFile: an apiKeyFile that is a FIFO
+// kept the reload waiting for a writer (every later version and SIGHUP
+// with it), and one that is /dev/zero or a huge file was read whole into
+// memory (the process died of it): the key file is judged on the opened
+// descriptor, as the instances file is, and read within a bound.
+func TestCheckKeyFileReadsOnlyASmallRegularFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	fifo, big := filepath.Join(dir, "fifo"), filepath.Join(dir, "big")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(big, []byte("k"+strings.Repeat(" ", MaxKeyFileBytes)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range [][2]string{{fifo, "not a regular file"}, {dir, "not a regular file"}, {big, "more than"}, {"/dev/zero", "not a regular file"}} {
+		path, want := tt[0], tt[1]
+		done := make(chan error, 1)
+		go func() { done <- Instance{APIKeyFile: path}.CheckKeyFile() }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: %v, want %q", path, err, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: the check of the key file is still waiting after 5s", path)
 		}
 	}
 }

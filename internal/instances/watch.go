@@ -37,24 +37,32 @@ func Load(path string) (Set, error) {
 
 // readFile reads the file within the size bound.
 func readFile(path string) ([]byte, error) {
+	return readBounded(path, "instances file", MaxFileBytes)
+}
+
+// readBounded reads what (the instances file, or a key file it names) at
+// path: opened without waiting on a FIFO or a device, judged a regular file
+// of at most limit bytes on the opened descriptor, and read within that
+// bound.
+func readBounded(path, what string, limit int64) ([]byte, error) {
 	f, err := os.OpenFile(path, openFlags, 0)
 	if err != nil {
-		return nil, fmt.Errorf("instances file: %w", err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("instances file: %w", err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("instances file %s: not a regular file (%s)", path, info.Mode().Type())
+		return nil, fmt.Errorf("%s %s: not a regular file (%s)", what, path, info.Mode().Type())
 	}
-	if info.Size() > MaxFileBytes {
-		return nil, fmt.Errorf("instances file %s: %d bytes, more than the %d an instances file may hold", path, info.Size(), MaxFileBytes)
+	if info.Size() > limit {
+		return nil, fmt.Errorf("%s %s: %d bytes, more than the %d it may hold", what, path, info.Size(), limit)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err == nil && len(data) > MaxFileBytes {
-		err = fmt.Errorf("instances file %s grew past %d bytes while read", path, MaxFileBytes)
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err == nil && int64(len(data)) > limit {
+		err = fmt.Errorf("%s %s grew past %d bytes while read", what, path, limit)
 	}
 	return data, err
 }
