@@ -10,12 +10,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu/fakedagutest"
+	"github.com/dagu-mcp-gateway/gateway/internal/testkit"
 )
 
 // instancesFile writes an instances file of fakes (name -> profile), each
@@ -123,7 +123,7 @@ func TestStdioServesTheNamedInstance(t *testing.T) {
 func stdioSession(t *testing.T, args ...string) string {
 	t.Helper()
 	in, feed := io.Pipe()
-	out := &syncBuffer{}
+	out := &testkit.LogBuffer{}
 	var stderr bytes.Buffer
 	done := make(chan int, 1)
 	go func() {
@@ -153,22 +153,4 @@ func stdioSession(t *testing.T, args ...string) string {
 		t.Fatalf("stdio %v: exit %d\n%s", args, code, stderr.String())
 	}
 	return out.String()
-}
-
-// syncBuffer is a bytes.Buffer safe for one writer and one reader.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

@@ -12,17 +12,40 @@ import (
 
 // LogBuffer is an in-memory log sink (an io.Writer for slog handlers and
 // process output) that goroutines may write while the test reads it. The
-// zero value is ready to use.
+// zero value is ready to use and keeps everything.
 type LogBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
+	// Limit, when positive, is how many bytes the buffer keeps: what is
+	// written beyond it is counted (Total) and dropped.
+	Limit int
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	total int64
 }
 
-// Write appends p to the buffer.
+// Write appends p to the buffer, up to Limit.
 func (b *LogBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.buf.Write(p)
+	b.total += int64(len(p))
+	kept := p
+	if b.Limit > 0 {
+		kept = p[:min(max(b.Limit-b.buf.Len(), 0), len(p))]
+	}
+	b.buf.Write(kept)
+	return len(p), nil
+}
+
+// Total is how many bytes were written, kept or not.
+func (b *LogBuffer) Total() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.total
+}
+
+// Tail returns the last n bytes kept.
+func (b *LogBuffer) Tail(n int) string {
+	s := b.String()
+	return s[max(0, len(s)-n):]
 }
 
 // String returns everything written so far.

@@ -194,3 +194,41 @@ func TestCAPEMSignedNoTestServer(t *testing.T) {
 		t.Fatalf("error %v, want an unknown authority", err)
 	}
 }
+
+func TestLogBufferLimitKeepsTheFirstBytesAndCountsAll(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		limit  int
+		writes []string
+		kept   string
+		tail   string
+	}{
+		{name: "no limit", writes: []string{"abc", "def"}, kept: "abcdef", tail: "ef"},
+		{name: "under the limit", limit: 10, writes: []string{"abc", "def"}, kept: "abcdef", tail: "ef"},
+		{name: "a write crosses it", limit: 4, writes: []string{"abc", "def"}, kept: "abcd", tail: "cd"},
+		{name: "writes past it", limit: 3, writes: []string{"abc", "def", "gh"}, kept: "abc", tail: "bc"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			buf := LogBuffer{Limit: tt.limit}
+			var total int64
+			for _, w := range tt.writes {
+				if n, err := buf.Write([]byte(w)); n != len(w) || err != nil {
+					t.Fatalf("Write(%q) = %d, %v", w, n, err)
+				}
+				total += int64(len(w))
+			}
+			if buf.String() != tt.kept {
+				t.Errorf("kept %q, want %q", buf.String(), tt.kept)
+			}
+			if buf.Tail(2) != tt.tail {
+				t.Errorf("Tail(2) = %q, want %q", buf.Tail(2), tt.tail)
+			}
+			if buf.Total() != total {
+				t.Errorf("Total = %d, want %d", buf.Total(), total)
+			}
+		})
+	}
+}

@@ -69,7 +69,7 @@ func runAttack(t *testing.T, at attack) {
 	d := daguUnder
 	g := startGateway(t, d, "", append(append([]string{}, passthrough...), at.args...), at.env...)
 	a := &arena{t: t, g: g, d: d, attacker: d.newCaller(t)}
-	if o := read(context.Background(), g.base, d.key, victimRead, at.victimFrom); !o.ok {
+	if o := read(context.Background(), g.Base, d.key, victimRead, at.victimFrom); !o.ok {
 		t.Fatalf("the victim's key does not read before the attack: %+v", o)
 	}
 	if at.precheck != nil {
@@ -81,7 +81,7 @@ func runAttack(t *testing.T, at attack) {
 	var wg sync.WaitGroup
 	wg.Go(func() { at.hostile(ctx, a) })
 	var victimReads tally
-	wg.Go(func() { victim(ctx, g.base, d.key, at.victimFrom, &victimReads) })
+	wg.Go(func() { victim(ctx, g.Base, d.key, at.victimFrom, &victimReads) })
 	in, want := 0, at.newcomers
 	if want == 0 {
 		want = 5
@@ -92,17 +92,17 @@ func runAttack(t *testing.T, at attack) {
 		if at.newcomerFrom != nil {
 			from = at.newcomerFrom(i)
 		}
-		if ok, last := getsIn(g.base, d.newCaller(t), from); ok {
+		if ok, last := getsIn(g.Base, d.newCaller(t), from); ok {
 			in++
 		} else {
 			t.Logf("new caller %d did not get in; last answer: %d %s %v", i, last.status, last.answer, last.err)
 		}
 	}
 	wg.Wait()
-	rss := g.peakRSS(t)
+	rss := g.PeakRSS(t)
 	t.Logf("RESULT %s: peak RSS %d MiB, victim %d/%d reads (%.0f%%), new callers in within 5 s: %d/%d, gateway log %d KiB, unknown credentials sent to Dagu %s",
-		at.name, rss>>20, victimReads.ok.Load(), victimReads.total.Load(), 100*victimReads.rate(), in, want, g.logs.total()>>10, d.unknownSince(checksBefore))
-	if !g.alive() {
+		at.name, rss>>20, victimReads.ok.Load(), victimReads.total.Load(), 100*victimReads.rate(), in, want, g.Logs.Total()>>10, d.unknownSince(checksBefore))
+	if !g.Alive() {
 		t.Errorf("the gateway died during the attack")
 	}
 	if rss > maxPeakRSS {
@@ -144,30 +144,30 @@ func TestIssue28Attacks(t *testing.T) {
 		// verdict is past the minute it was used as it is (before: 0 of
 		// 20 reads once it expired).
 		{name: "1 one address, made-up bearers", victimIdle: 65 * time.Second, hostile: func(ctx context.Context, a *arena) {
-			workers(ctx, 4, func(ctx context.Context, _ int) { read(ctx, a.g.base, madeUpKey(), victimRead, nil) })
+			workers(ctx, 4, func(ctx context.Context, _ int) { read(ctx, a.g.Base, madeUpKey(), victimRead, nil) })
 		}},
 		{name: "1p one client behind a trusted ingress, made-up bearers", env: []string{trustedLoopback},
 			victimFrom:   forwardedFor("203.0.113.7"),
 			newcomerFrom: func(i int) http.Header { return forwardedFor(fmt.Sprintf("198.51.100.%d", i+1)) },
 			hostile: func(ctx context.Context, a *arena) {
 				workers(ctx, 4, func(ctx context.Context, _ int) {
-					read(ctx, a.g.base, madeUpKey(), victimRead, forwardedFor("192.0.2.66"))
+					read(ctx, a.g.Base, madeUpKey(), victimRead, forwardedFor("192.0.2.66"))
 				})
 			}},
 		{name: "2 1 MiB bodies of unknown keys, made-up bearers", hostile: func(ctx context.Context, a *arena) {
-			workers(ctx, 32, func(ctx context.Context, _ int) { post(ctx, a.g.base, madeUpKey(), bigArgs, nil) })
+			workers(ctx, 32, func(ctx context.Context, _ int) { post(ctx, a.g.Base, madeUpKey(), bigArgs, nil) })
 		}},
 		{name: "2b 1 MiB bodies of unknown keys, one ordinary key", hostile: func(ctx context.Context, a *arena) {
-			workers(ctx, 32, func(ctx context.Context, _ int) { post(ctx, a.g.base, a.attacker, bigArgs, nil) })
+			workers(ctx, 32, func(ctx context.Context, _ int) { post(ctx, a.g.Base, a.attacker, bigArgs, nil) })
 		}},
 		{name: "3 big step log, tail=10000, slow readers", hostile: func(ctx context.Context, a *arena) {
 			args := fmt.Sprintf(`{"uri":%q}`, a.d.bigLog+"?tail=10000&stream=stdout")
-			workers(ctx, 4, func(ctx context.Context, _ int) { slowRead(ctx, a.g.base, a.attacker, rpcBody(args)) })
+			workers(ctx, 4, func(ctx context.Context, _ int) { slowRead(ctx, a.g.Base, a.attacker, rpcBody(args)) })
 		}, precheck: func(a *arena) {
 			if a.d.bigLog == "" {
 				a.t.Fatal("HOSTILE_BIG_LOG_URI is needed with a real Dagu")
 			}
-			o := read(context.Background(), a.g.base, a.attacker, fmt.Sprintf(`{"uri":%q}`, a.d.bigLog+"?tail=10000&stream=stdout"), nil)
+			o := read(context.Background(), a.g.Base, a.attacker, fmt.Sprintf(`{"uri":%q}`, a.d.bigLog+"?tail=10000&stream=stdout"), nil)
 			if !o.ok {
 				a.t.Fatalf("the big log does not read: %d %s %v", o.status, o.answer, o.err)
 			}
@@ -180,7 +180,7 @@ func TestIssue28Attacks(t *testing.T) {
 			hostile: func(ctx context.Context, a *arena) {
 				workers(ctx, 8, func(ctx context.Context, seq int) {
 					from := fmt.Sprintf("2001:db8:4800:%x::%x", seq%1024, seq)
-					read(ctx, a.g.base, madeUpKey(), victimRead, forwardedFor(from))
+					read(ctx, a.g.Base, madeUpKey(), victimRead, forwardedFor(from))
 				})
 			}},
 		{name: "own: one made-up key from 5,000 addresses", env: []string{trustedLoopback},
@@ -190,17 +190,17 @@ func TestIssue28Attacks(t *testing.T) {
 				key := madeUpKey()
 				workers(ctx, 8, func(ctx context.Context, seq int) {
 					k := seq % 5000
-					read(ctx, a.g.base, key, victimRead, forwardedFor(fmt.Sprintf("10.%d.%d.1", k/250, k%250)))
+					read(ctx, a.g.Base, key, victimRead, forwardedFor(fmt.Sprintf("10.%d.%d.1", k/250, k%250)))
 				})
 			}},
 		{name: "own: 1,000 connections with unfinished headers", hostile: func(ctx context.Context, a *arena) {
-			slowHeaders(ctx, a.g.base, 1000)
+			slowHeaders(ctx, a.g.Base, 1000)
 		}},
 		// As many connections as a default file limit lets one client
 		// open, each costing memory for as long as its headers take
 		// (10 s) unless the server bounds the connections it keeps.
 		{name: "own: 18,000 connections with unfinished headers", hostile: func(ctx context.Context, a *arena) {
-			a.t.Logf("%d connections opened", slowHeaders(ctx, a.g.base, 18_000))
+			a.t.Logf("%d connections opened", slowHeaders(ctx, a.g.Base, 18_000))
 		}},
 		{name: "own: 64 request bodies that never end", hostile: func(ctx context.Context, a *arena) {
 			workers(ctx, 64, func(ctx context.Context, seq int) {
@@ -208,12 +208,12 @@ func TestIssue28Attacks(t *testing.T) {
 				if seq%2 == 0 {
 					key = a.attacker
 				}
-				endlessBody(ctx, a.g.base, key)
+				endlessBody(ctx, a.g.Base, key)
 			})
 		}},
 		{name: "own: 900 KiB headers", hostile: func(ctx context.Context, a *arena) {
 			workers(ctx, 16, func(ctx context.Context, _ int) {
-				read(ctx, a.g.base, madeUpKey(), victimRead, http.Header{"X-Padding": {hugeValue}})
+				read(ctx, a.g.Base, madeUpKey(), victimRead, http.Header{"X-Padding": {hugeValue}})
 			})
 		}},
 		{name: "own: 64 concurrent initialize", hostile: func(ctx context.Context, a *arena) {
@@ -222,7 +222,7 @@ func TestIssue28Attacks(t *testing.T) {
 				if seq%4 == 0 {
 					key = a.attacker
 				}
-				post(ctx, a.g.base, key, initializeBody, nil)
+				post(ctx, a.g.Base, key, initializeBody, nil)
 			})
 		}},
 		{name: "own: 1 MiB of JSON nesting", hostile: func(ctx context.Context, a *arena) {
@@ -231,22 +231,22 @@ func TestIssue28Attacks(t *testing.T) {
 				if seq%2 == 0 {
 					key = a.attacker
 				}
-				post(ctx, a.g.base, key, deepBody, nil)
+				post(ctx, a.g.Base, key, deepBody, nil)
 			})
 		}},
 		{name: "own: 1 MiB URIs and queries", hostile: func(ctx context.Context, a *arena) {
 			workers(ctx, 16, func(ctx context.Context, seq int) {
 				if seq%2 == 0 {
-					read(ctx, a.g.base, a.attacker, longURIArgs, nil)
+					read(ctx, a.g.Base, a.attacker, longURIArgs, nil)
 					return
 				}
-				longQuery(ctx, a.g.base, madeUpKey())
+				longQuery(ctx, a.g.Base, madeUpKey())
 			})
 		}},
 		// Before the memory shares (f092ea7): the verified caller read 1
 		// of 93 times here, the rest 503 (the memory budget was spent).
 		{name: "own: 2,200 declared bodies that never come, made-up bearers", hostile: func(ctx context.Context, a *arena) {
-			workers(ctx, 2200, func(ctx context.Context, _ int) { declaredBodyNeverSent(ctx, a.g.base, madeUpKey(), 8<<10) })
+			workers(ctx, 2200, func(ctx context.Context, _ int) { declaredBodyNeverSent(ctx, a.g.Base, madeUpKey(), 8<<10) })
 		}},
 		// Before the memory shares (f092ea7): 1 of 99 reads, the rest 503.
 		{name: "own: declared bodies that never come, one ordinary key", hostile: func(ctx context.Context, a *arena) {
@@ -255,7 +255,7 @@ func TestIssue28Attacks(t *testing.T) {
 				if seq%91 < 11 {
 					length = 1 << 20
 				}
-				declaredBodyNeverSent(ctx, a.g.base, a.attacker, length)
+				declaredBodyNeverSent(ctx, a.g.Base, a.attacker, length)
 			})
 		}},
 	}

@@ -25,13 +25,13 @@ func TestFreshLoginsBuyNothing(t *testing.T) {
 	d := daguUnder
 	g := startGateway(t, d, "", append(append([]string{}, passthrough...), "--rate-limit", "1", "--rate-burst", "1"))
 	const phase = 5 * time.Second
-	one := hammer(g.base, []string{d.login(t)}, phase)
+	one := hammer(g.Base, []string{d.login(t)}, phase)
 	logins := make([]string, 12)
 	for i := range logins {
 		logins[i] = d.login(t)
 	}
-	twelve := hammer(g.base, logins, phase)
-	t.Logf("RESULT 5 fresh logins: %d reads in %s with 1 login, %d with 12 (peak RSS %d MiB)", one, phase, twelve, g.peakRSS(t)>>20)
+	twelve := hammer(g.Base, logins, phase)
+	t.Logf("RESULT 5 fresh logins: %d reads in %s with 1 login, %d with 12 (peak RSS %d MiB)", one, phase, twelve, g.PeakRSS(t)>>20)
 	if one == 0 {
 		t.Fatal("no read succeeded with one login")
 	}
@@ -83,14 +83,14 @@ func TestTokenFileRotationNeverBlocks(t *testing.T) {
 	}
 	replace(write("alice:" + alice + "\n"))
 	g := startGateway(t, d, "", []string{"--auth-token-file", path, "--dagu-api-key", d.key})
-	if o := read(context.Background(), g.base, alice, victimRead, nil); !o.ok {
+	if o := read(context.Background(), g.Base, alice, victimRead, nil); !o.ok {
 		t.Fatalf("alice does not read with the first file: %+v", o)
 	}
 	replace(func(p string) error { return syscall.Mkfifo(p, 0o600) })
 	answered, sent := 0, 0
 	for end := time.Now().Add(3 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		o := read(ctx, g.base, alice, victimRead, nil)
+		o := read(ctx, g.Base, alice, victimRead, nil)
 		cancel()
 		sent++
 		if o.err == nil {
@@ -101,7 +101,7 @@ func TestTokenFileRotationNeverBlocks(t *testing.T) {
 	rotated := false
 	for end := time.Now().Add(5 * time.Second); time.Now().Before(end) && !rotated; time.Sleep(100 * time.Millisecond) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		rotated = read(ctx, g.base, carol, victimRead, nil).ok && read(ctx, g.base, alice, victimRead, nil).status == http.StatusUnauthorized
+		rotated = read(ctx, g.Base, carol, victimRead, nil).ok && read(ctx, g.Base, alice, victimRead, nil).status == http.StatusUnauthorized
 		cancel()
 	}
 	t.Logf("RESULT 6 token file FIFO then carol: %d of %d requests answered while a FIFO; carol in and alice out within 5 s: %v", answered, sent, rotated)
@@ -121,13 +121,13 @@ func TestMetadataNeverReflectsHost(t *testing.T) {
 	d := daguUnder
 	const token = "metadata-token-0123456789abcdef"
 	g := startGateway(t, d, "0.0.0.0", []string{"--auth-token", token, "--dagu-api-key", d.key})
-	metadata, challenge := evilHostAnswers(t, g.base)
+	metadata, challenge := evilHostAnswers(t, g.Base)
 	t.Logf("RESULT 7 Host: evil.example on 0.0.0.0: metadata %q, challenge %q", metadata, challenge)
 	if strings.Contains(metadata, "evil.example") || strings.Contains(challenge, "evil.example") {
 		t.Errorf("an unchecked Host is written back: metadata %s, challenge %q", metadata, challenge)
 	}
 	public := startGateway(t, d, "0.0.0.0", []string{"--auth-token", token, "--dagu-api-key", d.key}, "GATEWAY_PUBLIC_URL=https://gw.example.com")
-	metadata, challenge = evilHostAnswers(t, public.base)
+	metadata, challenge = evilHostAnswers(t, public.Base)
 	if !strings.Contains(metadata, `"resource":"https://gw.example.com/mcp"`) || !strings.Contains(challenge, `resource_metadata="https://gw.example.com/.well-known/oauth-protected-resource"`) {
 		t.Errorf("with --public-url: metadata %s, challenge %q", metadata, challenge)
 	}

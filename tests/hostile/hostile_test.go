@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"testing"
+
+	"github.com/dagu-mcp-gateway/gateway/tests/gwproc"
 )
 
 // Shared by every test: the binary under attack and the Dagu it reads.
@@ -28,7 +30,7 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M, dir string) int {
-	bin, err := buildGateway(dir)
+	bin, err := gwproc.Build(dir, "HOSTILE_GATEWAY_BIN")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "building the gateway:", err)
 		return 1

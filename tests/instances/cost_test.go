@@ -5,13 +5,10 @@
 package instances
 
 import (
-	"bufio"
 	"fmt"
 	"net/http"
 	"os"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -68,7 +65,7 @@ func idleRSS(t *testing.T, n int) int64 {
 		list[i] = instance{name: fmt.Sprintf("dagu-%02d", i), url: d.url, keyFile: writeSecret(t, d.key)}
 	}
 	g := startGateway(t, "--instances", writeInstances(t, list), "--auth-token", inboundToken)
-	defer g.stop()
+	defer g.Stop()
 	for _, in := range list {
 		for range readsPerServer {
 			if a := readAt(t, g, "/dagu/"+in.name+"/mcp", inboundToken, latestRun); a.status != http.StatusOK || a.isError {
@@ -77,29 +74,7 @@ func idleRSS(t *testing.T, n int) int64 {
 		}
 	}
 	time.Sleep(settleTime)
-	return g.rss(t)
-}
-
-// rss is the process's resident set size (VmRSS), in bytes.
-func (g *gateway) rss(t *testing.T) int64 {
-	t.Helper()
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", g.cmd.Process.Pid))
-	if err != nil {
-		t.Fatalf("RSS: %v", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if value, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
-			kb, err := strconv.ParseInt(strings.Fields(value)[0], 10, 64)
-			if err != nil {
-				t.Fatalf("VmRSS %q: %v", value, err)
-			}
-			return kb << 10
-		}
-	}
-	t.Fatal("no VmRSS line")
-	return 0
+	return g.RSS(t)
 }
 
 func mib(b int64) float64 { return float64(b) / (1 << 20) }

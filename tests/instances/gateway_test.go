@@ -5,17 +5,13 @@
 package instances
 
 import (
-	"bytes"
 	"fmt"
-	"net"
-	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/tests/gwproc"
 )
 
 // gatewayBin is the binary under test, built once by TestMain.
@@ -27,7 +23,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	gatewayBin, err = buildGateway(dir)
+	gatewayBin, err = gwproc.Build(dir, "INSTANCES_GATEWAY_BIN")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "build the gateway:", err)
 		os.RemoveAll(dir)
@@ -36,18 +32,6 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
-}
-
-// buildGateway returns INSTANCES_GATEWAY_BIN, else ./cmd/gateway built
-// into dir.
-func buildGateway(dir string) (string, error) {
-	if bin := os.Getenv("INSTANCES_GATEWAY_BIN"); bin != "" {
-		return bin, nil
-	}
-	bin := filepath.Join(dir, "gateway")
-	cmd := exec.Command("go", "build", "-o", bin, "github.com/dagu-mcp-gateway/gateway/cmd/gateway")
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	return bin, cmd.Run()
 }
 
 // instance is one entry of the instances file a test writes.
@@ -86,135 +70,24 @@ func writeSecret(t *testing.T, key string) string {
 }
 
 // gateway is one running gateway process.
-type gateway struct {
-	base string // http://127.0.0.1:port
-	cmd  *exec.Cmd
-	logs *lockedBuffer
-	done chan struct{}
-	once sync.Once
-}
+type gateway = gwproc.Process
 
 // startGateway runs `gateway serve` with args on a free loopback port;
 // it is stopped when the test ends.
 func startGateway(t *testing.T, args ...string) *gateway {
 	t.Helper()
-	port := freePort(t)
-	all := append([]string{"serve", "--listen", "127.0.0.1:" + port, "--log-format", "json"}, args...)
-	cmd := exec.Command(gatewayBin, all...)
-	cmd.Env = gatewayEnv()
-	g := &gateway{base: "http://127.0.0.1:" + port, cmd: cmd, logs: &lockedBuffer{}, done: make(chan struct{})}
-	cmd.Stdout, cmd.Stderr = g.logs, g.logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = cmd.Wait(); close(g.done) }()
-	t.Cleanup(func() {
-		g.stop()
-		if t.Failed() {
-			t.Logf("gateway log (last 4 KiB):\n%s", g.logs.tail(4096))
-		}
-	})
-	g.waitHealthy(t)
-	return g
-}
-
-// stop interrupts the gateway and waits for it to exit (10 s, then it is
-// killed); later calls do nothing.
-func (g *gateway) stop() {
-	g.once.Do(func() {
-		_ = g.cmd.Process.Signal(os.Interrupt)
-		select {
-		case <-g.done:
-		case <-time.After(10 * time.Second):
-			_ = g.cmd.Process.Kill()
-			<-g.done
-		}
-	})
+	return gwproc.Start(t, gwproc.Options{Bin: gatewayBin, Args: args, Env: gatewayEnv()})
 }
 
 // gatewayEnv is this process's environment without the gateway's own
 // variables, so that a developer's DAGU_URL or GATEWAY_* never reaches the
 // gateway under test.
 func gatewayEnv() []string {
-	var out []string
+	out := []string{} // never nil: nil would hand over the whole environment
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "DAGU_") && !strings.HasPrefix(kv, "GATEWAY_") {
 			out = append(out, kv)
 		}
 	}
 	return out
-}
-
-func freePort(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	return port
-}
-
-// waitHealthy waits for /healthz, 30 s at most.
-func (g *gateway) waitHealthy(t *testing.T) {
-	t.Helper()
-	client := &http.Client{Timeout: time.Second}
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		select {
-		case <-g.done:
-			t.Fatalf("the gateway exited at start:\n%s", g.logs.tail(4096))
-		default:
-		}
-		if res, err := client.Get(g.base + "/healthz"); err == nil {
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				return
-			}
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("the gateway did not become healthy in 30 s:\n%s", g.logs.tail(4096))
-}
-
-// lockedBuffer keeps the first 1 MiB of the gateway's output.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if room := 1<<20 - b.buf.Len(); room > 0 {
-		b.buf.Write(p[:min(room, len(p))])
-	}
-	return len(p), nil
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-func (b *lockedBuffer) tail(n int) string {
-	s := b.String()
-	return s[max(0, len(s)-n):]
-}
-
-// loggedLine reports whether one line of the gateway's log holds every
-// part.
-func (g *gateway) loggedLine(parts ...string) bool {
-	for _, line := range strings.Split(g.logs.String(), "\n") {
-		all := true
-		for _, p := range parts {
-			all = all && strings.Contains(line, p)
-		}
-		if all {
-			return true
-		}
-	}
-	return false
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
+	"github.com/dagu-mcp-gateway/gateway/tests/gwproc"
 )
 
 const (
@@ -62,7 +63,7 @@ func TestEachEndpointReadsItsOwnDagu(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"old", "current"} {
-		if !g.loggedLine("mcp.tool_call.succeeded", `"instance":"`+name+`"`) {
+		if !g.LoggedLine("mcp.tool_call.succeeded", `"instance":"`+name+`"`) {
 			t.Errorf("no access log line of a read of %s with its instance", name)
 		}
 	}
@@ -146,7 +147,7 @@ func TestReadyzAndMetricsPerInstance(t *testing.T) {
 	file := writeInstances(t, []instance{
 		{name: "old", url: old.url, keyFile: writeSecret(t, old.key)},
 		{name: "current", url: current.url, keyFile: writeSecret(t, current.key)},
-		{name: "down", url: "http://127.0.0.1:" + freePort(t), keyFile: writeSecret(t, oldKey)},
+		{name: "down", url: "http://127.0.0.1:" + gwproc.FreePort(t), keyFile: writeSecret(t, oldKey)},
 	})
 	g := startGateway(t, "--instances", file, "--auth-token", inboundToken)
 	for _, name := range []string{"old", "current"} {

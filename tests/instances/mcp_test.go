@@ -27,7 +27,7 @@ type answer struct {
 func readAt(t *testing.T, g *gateway, path, bearer, args string) answer {
 	t.Helper()
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dagu_read","arguments":` + args + `}}`
-	status, data := post(t, g.base+path, bearer, body)
+	status, data := post(t, g.Base+path, bearer, body)
 	a := answer{status: status, body: string(data)}
 	var msg struct {
 		Result *struct {
@@ -74,7 +74,7 @@ func get(t *testing.T, g *gateway, path, bearer string) (int, []byte) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, g.base+path, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, g.Base+path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
