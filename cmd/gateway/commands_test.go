@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"regexp"
 	"strings"
@@ -164,17 +163,9 @@ func TestDoctor(t *testing.T) {
 // makes a tool call over plain HTTP, as the README tells a newcomer to.
 func TestDemo(t *testing.T) {
 	t.Parallel()
-	var stdout testkit.LogBuffer
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan int, 1)
-	go func() {
-		done <- run(ctx, []string{"demo", "--listen", "127.0.0.1:0", "--log-level", "error"}, environment{
-			stdin: strings.NewReader(""), stdout: &stdout, stderr: io.Discard, getenv: func(string) string { return "" },
-		})
-	}()
-	endpoint := waitForBanner(t, &stdout, done)
+	demo := startDemo(t, "--log-level", "error")
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dagu_read","arguments":{"target":"runs","query":"status=2"}}}`
-	req, _ := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(body))
+	req, _ := http.NewRequest(http.MethodPost, demo.endpoint, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	res, err := http.DefaultClient.Do(req)
@@ -195,11 +186,42 @@ func TestDemo(t *testing.T) {
 	if len(reply.Result.StructuredContent.Data.Items) == 0 {
 		t.Fatalf("the demo listed no failed runs (status %d)", res.StatusCode)
 	}
-	cancel()
-	// No deadline of its own: on a loaded machine any fixed one can pass;
-	// a gateway that does not stop fails the test at go test's timeout,
-	// with every goroutine's stack.
-	if code := <-done; code != 0 {
+	demo.stop(t)
+}
+
+// runningDemo is `gateway demo` run by this process's run.
+type runningDemo struct {
+	stdout, stderr testkit.LogBuffer
+	endpoint       string // the MCP URL of its banner
+	cancel         context.CancelFunc
+	done           chan int // its exit code
+}
+
+// startDemo runs `gateway demo --listen 127.0.0.1:0` with args and waits
+// for its banner.
+func startDemo(t *testing.T, args ...string) *runningDemo {
+	t.Helper()
+	d := &runningDemo{done: make(chan int, 1)}
+	var ctx context.Context
+	ctx, d.cancel = context.WithCancel(context.Background())
+	t.Cleanup(d.cancel) // a test that fails before stop still ends the demo
+	go func() {
+		d.done <- run(ctx, append([]string{"demo", "--listen", "127.0.0.1:0"}, args...), environment{
+			stdin: strings.NewReader(""), stdout: &d.stdout, stderr: &d.stderr, getenv: func(string) string { return "" },
+		})
+	}()
+	d.endpoint = waitForBanner(t, &d.stdout, d.done)
+	return d
+}
+
+// stop cancels the demo and fails the test unless it exits 0. No deadline
+// of its own: on a loaded machine any fixed one can pass; a gateway that
+// does not stop fails the test at go test's timeout, with every
+// goroutine's stack.
+func (d *runningDemo) stop(t *testing.T) {
+	t.Helper()
+	d.cancel()
+	if code := <-d.done; code != 0 {
 		t.Fatalf("demo exited %d", code)
 	}
 }

@@ -3,14 +3,10 @@
 package main
 
 import (
-	"context"
-	"io"
 	"net/http"
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/dagu-mcp-gateway/gateway/internal/testkit"
 )
 
 var (
@@ -24,15 +20,8 @@ var (
 func TestDemoDaguAcceptsTheGivenKey(t *testing.T) {
 	t.Parallel()
 	const key = "dagu_demo_key_chosen_by_the_test"
-	var stdout testkit.LogBuffer
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan int, 1)
-	go func() {
-		done <- run(ctx, []string{"demo", "--listen", "127.0.0.1:0", "--log-level", "error", "--dagu-api-key", key}, environment{
-			stdin: strings.NewReader(""), stdout: &stdout, stderr: io.Discard, getenv: func(string) string { return "" },
-		})
-	}()
-	waitForBanner(t, &stdout, done)
+	demo := startDemo(t, "--log-level", "error", "--dagu-api-key", key)
+	stdout := &demo.stdout
 	m := demoDaguURL.FindStringSubmatch(stdout.String())
 	if m == nil {
 		t.Fatalf("no demo Dagu URL in:\n%s", stdout.String())
@@ -65,13 +54,7 @@ func TestDemoDaguAcceptsTheGivenKey(t *testing.T) {
 			}
 		})
 	}
-	cancel()
-	// No deadline of its own: on a loaded machine any fixed one can pass;
-	// a gateway that does not stop fails the test at go test's timeout,
-	// with every goroutine's stack.
-	if code := <-done; code != 0 {
-		t.Fatalf("demo exited %d", code)
-	}
+	demo.stop(t)
 }
 
 // TestDemoBannerDoctorLineWorks runs `demo` without a key, then doctor
@@ -79,15 +62,8 @@ func TestDemoDaguAcceptsTheGivenKey(t *testing.T) {
 // it.
 func TestDemoBannerDoctorLineWorks(t *testing.T) {
 	t.Parallel()
-	var stdout testkit.LogBuffer
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan int, 1)
-	go func() {
-		done <- run(ctx, []string{"demo", "--listen", "127.0.0.1:0", "--log-level", "error"}, environment{
-			stdin: strings.NewReader(""), stdout: &stdout, stderr: io.Discard, getenv: func(string) string { return "" },
-		})
-	}()
-	waitForBanner(t, &stdout, done)
+	demo := startDemo(t, "--log-level", "error")
+	stdout := &demo.stdout
 	m := bannerDoctorLine.FindStringSubmatch(stdout.String())
 	if m == nil {
 		t.Fatalf("no doctor line in:\n%s", stdout.String())
@@ -96,8 +72,5 @@ func TestDemoBannerDoctorLineWorks(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "the API key is accepted") {
 		t.Errorf("the banner's doctor line: exit %d\n%s", code, out)
 	}
-	cancel()
-	if code := <-done; code != 0 {
-		t.Fatalf("demo exited %d", code)
-	}
+	demo.stop(t)
 }

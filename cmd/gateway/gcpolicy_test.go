@@ -76,20 +76,9 @@ func TestStartupLogsTheGCPolicy(t *testing.T) {
 // through serve's path).
 func TestDemoLogsTheGCPolicy(t *testing.T) {
 	t.Parallel()
-	var stdout, logs testkit.LogBuffer
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan int, 1)
-	go func() {
-		done <- run(ctx, []string{"demo", "--listen", "127.0.0.1:0", "--gc-heap-floor", "0"}, environment{
-			stdin: strings.NewReader(""), stdout: &stdout, stderr: &logs, getenv: func(string) string { return "" },
-		})
-	}()
-	waitForBanner(t, &stdout, done)
-	cancel()
-	if code := <-done; code != 0 {
-		t.Fatalf("demo exited %d", code)
-	}
-	if l := gcPolicyLine(t, &logs); l == nil || l["gc_policy"] != "off" || l["reason"] != "--gc-heap-floor is 0" {
-		t.Errorf("GC policy line %v\n%s", l, logs.String())
+	demo := startDemo(t, "--gc-heap-floor", "0")
+	demo.stop(t)
+	if l := gcPolicyLine(t, &demo.stderr); l == nil || l["gc_policy"] != "off" || l["reason"] != "--gc-heap-floor is 0" {
+		t.Errorf("GC policy line %v\n%s", l, demo.stderr.String())
 	}
 }
