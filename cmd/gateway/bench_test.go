@@ -60,7 +60,7 @@ func benchHandler(b *testing.B, transport http.RoundTripper) http.Handler {
 	if err != nil {
 		b.Fatal(err)
 	}
-	g, err := assemble(cfg, log, reg, client, nil, nil)
+	g, err := assemble(cfg, log, reg, client, nil, nil, nil, "")
 	if err != nil {
 		b.Fatal(err)
 	}

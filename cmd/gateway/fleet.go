@@ -18,12 +18,14 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/frontdoor"
 	"github.com/dagu-mcp-gateway/gateway/internal/instances"
 	"github.com/dagu-mcp-gateway/gateway/internal/membudget"
+	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/readparts"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
 	"github.com/dagu-mcp-gateway/gateway/internal/startwarn"
 	"github.com/dagu-mcp-gateway/gateway/internal/telemetry"
 	"github.com/dagu-mcp-gateway/gateway/internal/trust"
+	"github.com/dagu-mcp-gateway/gateway/internal/upstream"
 )
 
 // fleet is serve with an instances file: what the process has once and the
@@ -39,10 +41,11 @@ type fleet struct {
 	parts  *readparts.Parts
 	lane   *trust.Verifier // passthrough: owns the lane of unknown keys; checks none itself
 	ctx    context.Context // bounds the instances' background work
-	// count is the number of instances of the version being applied:
-	// --run-cache-size is split between them.
-	count atomic.Int64
-	set   *endpoints.Set
+	// stores are the caches' stores of every instance: their bounds
+	// (--run-cache-size among them) are the process's.
+	stores *readcache.Stores
+	builds atomic.Int64 // numbers each instance built: its caches' scope
+	set    *endpoints.Set
 }
 
 // newFleet builds the process's parts and an empty set of instances.
@@ -54,6 +57,11 @@ func newFleet(ctx context.Context, cfg config.Config, log *slog.Logger) (*fleet,
 		return nil, err
 	}
 	f.limits = restclient.NewLimits(restclient.Config{Concurrency: cfg.UpstreamConcurrency, SharedBudget: budget, BodyBudget: cfg.UpstreamBodyBudget, Memory: f.memory})
+	f.stores, err = readcache.NewStores(readcache.StoresOptions{CacheTTL: readcache.SettingTTL(cfg.CacheTTL), ListTTL: cfg.ListCacheTTL, RunBytes: cfg.RunCacheSize,
+		RunTTL: upstream.DefaultRunCacheTTL, RoleTTL: upstream.DefaultCapabilityRefresh, Registerer: f.reg})
+	if err != nil {
+		return nil, errors.Join(err, f.shared.Close())
+	}
 	if f.parts, err = readparts.New(cfg, log, f.reg, f.shared); err != nil {
 		return nil, errors.Join(err, f.shared.Close())
 	}
@@ -73,14 +81,14 @@ func (f *fleet) build(in instances.Instance) (*endpoints.Member, error) {
 		return nil, err
 	}
 	cfg, log, reg := instances.ConfigOf(f.cfg, in), f.log.With("instance", in.Name), prometheus.NewRegistry()
-	cfg.RunCacheSize /= max(f.count.Load(), 1) // the process's memory for finished runs, not each instance's
 	rc := restConfig(cfg, log, reg)
 	rc.Limits = f.limits
 	client, err := restclient.New(rc)
 	if err != nil {
 		return nil, fmt.Errorf("dagu client: %w", err)
 	}
-	g, err := assemble(cfg, log, reg, client, f.shared.Scoped(cluster.Scope(in.URL, in.Name, version)), f.parts)
+	scope := fmt.Sprintf("%s#%d", in.Name, f.builds.Add(1)) // a replaced instance's entries go with it
+	g, err := assemble(cfg, log, reg, client, f.shared.Scoped(cluster.Scope(in.URL, in.Name, version)), f.parts, f.stores, scope)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +105,7 @@ func (f *fleet) build(in instances.Instance) (*endpoints.Member, error) {
 	}
 	// The instance's background work (detection, key checks) ends with ctx
 	// and is waited for before its connections close.
-	m.Close = func() { stop(); g.adapter.Wait(); verifier.WaitChecks(); g.close(); client.CloseIdleConnections() }
+	m.Close = func() { stop(); g.adapter.Wait(); verifier.WaitChecks(); g.close(); f.stores.Drop(scope) }
 	startwarn.InsecureTLS(log, cfg)
 	g.adapter.Start(ctx)
 	return m, nil
@@ -111,11 +119,7 @@ func serveInstances(ctx context.Context, cfg config.Config, log *slog.Logger) (f
 	if err != nil {
 		return frontdoor.Options{}, nil, nil, err
 	}
-	apply := func(set instances.Set) error {
-		f.count.Store(int64(len(set.Instances)))
-		return f.set.Apply(set)
-	}
-	w, err := instances.NewWatcher(instances.WatcherOptions{Path: cfg.InstancesFile, Apply: apply, Logger: log})
+	w, err := instances.NewWatcher(instances.WatcherOptions{Path: cfg.InstancesFile, Apply: f.set.Apply, Logger: log})
 	if err != nil {
 		f.close()
 		return frontdoor.Options{}, nil, nil, err

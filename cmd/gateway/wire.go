@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
@@ -50,8 +49,9 @@ type gateway struct {
 }
 
 // close releases what the gateway holds outside the process (the shared
-// state's connections and leases).
+// state's connections and leases, idle connections to Dagu).
 func (g *gateway) close() {
+	g.client.CloseIdleConnections()
 	if err := g.shared.Close(); err != nil {
 		g.log.Debug("closing the shared state", "error", err)
 	}
@@ -74,7 +74,7 @@ func newGateway(cfg config.Config, log *slog.Logger) (*gateway, error) {
 		_ = shared.Close()
 		return nil, fmt.Errorf("dagu client: %w", err)
 	}
-	g, err := assemble(cfg, log, reg, client, shared, nil)
+	g, err := assemble(cfg, log, reg, client, shared, nil, nil, "")
 	if err != nil {
 		_ = shared.Close()
 		return nil, err
@@ -123,19 +123,20 @@ func restConfig(cfg config.Config, log *slog.Logger, reg prometheus.Registerer) 
 }
 
 // assemble wires the adapter, the tool and the MCP server around a client
-// and the shared state (nil: none); parts, when set, are the tool's parts
-// shared with other instances (nil: its own).
-func assemble(cfg config.Config, log *slog.Logger, reg *prometheus.Registry, client *restclient.Client, shared *sharedstate.Store, parts *readparts.Parts) (*gateway, error) {
+// and the shared state (nil: none); parts and stores, when set, are the
+// tool's parts and the caches' stores shared with other instances, scope
+// this one's part of them (nil: its own).
+func assemble(cfg config.Config, log *slog.Logger, reg *prometheus.Registry, client *restclient.Client, shared *sharedstate.Store, parts *readparts.Parts, stores *readcache.Stores, scope string) (*gateway, error) {
 	level := readcache.NewShared(shared)
 	adapter, err := upstream.NewAdapter(upstream.AdapterOptions{
 		Client: client, Logger: log, Registerer: reg,
-		ListCacheTTL: cfg.ListCacheTTL, RunCacheBytes: cfg.RunCacheSize, Shared: level,
+		ListCacheTTL: cfg.ListCacheTTL, RunCacheBytes: cfg.RunCacheSize, Shared: level, Stores: stores, Scope: scope,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("dagu adapter: %w", err)
 	}
-	reads, err := readcache.New(adapter, readcache.Options{Fingerprint: client.Fingerprint, CacheTTL: cacheTTL(cfg),
-		Shared: level, Lifetime: adapter.Lifetime, Registerer: reg})
+	reads, err := readcache.New(adapter, readcache.Options{Fingerprint: client.Fingerprint, CacheTTL: readcache.SettingTTL(cfg.CacheTTL),
+		Shared: level, Lifetime: adapter.Lifetime, Registerer: reg, Stores: stores, Scope: scope})
 	if err != nil {
 		return nil, fmt.Errorf("read cache: %w", err)
 	}
@@ -164,15 +165,6 @@ func newTool(cfg config.Config, log *slog.Logger, reg prometheus.Registerer, up 
 		Limiter: parts.Limiter, Concurrency: parts.Concurrency, DisabledTargets: cfg.DisabledTargets,
 		PassthroughCredentials: cfg.Passthrough(), MaxAnswerBytes: int(cfg.MaxAnswerBytes),
 	})
-}
-
-// cacheTTL turns the operator's 0 ("no caching") into the negative value
-// the cache-owning packages read as disabled.
-func cacheTTL(cfg config.Config) time.Duration {
-	if cfg.CacheTTL == 0 {
-		return -1
-	}
-	return cfg.CacheTTL
 }
 
 func keySource(cfg config.Config) restclient.KeySource {

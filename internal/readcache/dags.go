@@ -36,6 +36,9 @@ type dagCaches struct {
 
 func newDAGCaches(o Options) (dagCaches, error) {
 	var c dagCaches
+	if o.Stores != nil {
+		return dagCaches{spec: o.Stores.specs, names: o.Stores.names}, nil
+	}
 	if o.CacheTTL < 0 {
 		return c, nil
 	}

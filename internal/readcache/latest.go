@@ -22,7 +22,8 @@ type dagKey struct {
 // run last resolved to, so that resolving "latest" again can try the run
 // cache first. A nil *LatestHints remembers nothing.
 type LatestHints struct {
-	c *cache.Cache[dagKey, string]
+	c     *cache.Cache[dagKey, string]
+	scope string // see Stores
 }
 
 // NewLatestHints keeps hints for ttl (the run cache's lifetime).
@@ -39,12 +40,12 @@ func (h *LatestHints) Get(fingerprint, name string) (string, bool) {
 	if h == nil {
 		return "", false
 	}
-	return h.c.Get(dagKey{fingerprint: fingerprint, name: name})
+	return h.c.Get(dagKey{fingerprint: scoped(h.scope, fingerprint), name: name})
 }
 
 // Add remembers the run the DAG's latest run resolved to.
 func (h *LatestHints) Add(fingerprint, name, runID string) {
 	if h != nil && runID != "" {
-		h.c.Add(dagKey{fingerprint: fingerprint, name: name}, runID)
+		h.c.Add(dagKey{fingerprint: scoped(h.scope, fingerprint), name: name}, runID)
 	}
 }

@@ -33,6 +33,19 @@ type Options struct {
 	Now func() time.Time
 	// Registerer, when set, receives the caches' metrics.
 	Registerer prometheus.Registerer
+	// Stores, when set, are the process's stores (the caches' own when
+	// nil), whose keys Scope, one Dagu server's, makes this layer's.
+	Stores *Stores
+	Scope  string
+}
+
+// SettingTTL is Options.CacheTTL of the operator's setting, whose 0 means
+// no caching (the negative value that disables it).
+func SettingTTL(setting time.Duration) time.Duration {
+	if setting == 0 {
+		return -1
+	}
+	return setting
 }
 
 func (o Options) withDefaults() Options {
@@ -64,6 +77,7 @@ func New(inner Ports, o Options) (*Layer, error) {
 		return nil, errors.New("read cache: the inner port and Fingerprint are required")
 	}
 	o = o.withDefaults()
+	o.Fingerprint = scopedFingerprint(o.Scope, o.Fingerprint)
 	dags, err := newDAGCaches(o)
 	if err != nil {
 		return nil, err

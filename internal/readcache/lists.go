@@ -36,6 +36,7 @@ type Lists struct {
 	flights *cache.Flights[string, any]
 	shared  *Shared
 	ttl     time.Duration
+	scope   string
 }
 
 // ListsOptions configures Lists.
@@ -49,27 +50,41 @@ type ListsOptions struct {
 	Now func() time.Time
 	// Registerer, when set, receives the micro-cache's metrics.
 	Registerer prometheus.Registerer
+	// Stores, when set, are the process's stores (the micro-cache's own
+	// when nil), whose keys Scope, one Dagu server's, makes these lists'.
+	Stores *Stores
+	Scope  string
 }
 
 // NewLists builds the list micro-cache.
 func NewLists(o ListsOptions) (*Lists, error) {
-	l := &Lists{shared: o.Shared, ttl: o.TTL}
+	l := &Lists{shared: o.Shared, ttl: o.TTL, scope: o.Scope}
 	var err error
 	l.flights, err = cache.NewFlights[string, any]("dagu_lists", listLoadTimeout)
 	if err != nil {
 		return nil, fmt.Errorf("list cache: %w", err)
 	}
-	if o.TTL <= 0 {
+	if o.Stores != nil {
+		l.store = o.Stores.lists
 		return l, nil
 	}
-	l.store, err = cache.New[string, any](cache.Options[any]{
+	l.store, err = newListStore(o)
+	return l, err
+}
+
+// newListStore builds the micro-cache's store (nil when it is off).
+func newListStore(o ListsOptions) (*cache.Cache[string, any], error) {
+	if o.TTL <= 0 {
+		return nil, nil
+	}
+	c, err := cache.New[string, any](cache.Options[any]{
 		Name: "dagu_lists", MaxEntries: listCacheEntries, MaxBytes: listCacheBytes, TTL: o.TTL,
 		LoadTimeout: listLoadTimeout, SizeOf: cache.ApproxSize, Registerer: o.Registerer, Now: o.Now,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("list cache: %w", err)
 	}
-	return l, nil
+	return c, nil
 }
 
 // Enabled reports whether answers are reused after they arrived.
@@ -86,6 +101,7 @@ type ListQuery struct {
 // then read. The answer is shared between callers and must not be
 // changed.
 func ReadList[T any](ctx context.Context, l *Lists, q ListQuery, read func(context.Context) (*T, error)) (*T, error) {
+	q.Fingerprint = scoped(l.scope, q.Fingerprint)
 	key := q.Fingerprint + "\x00" + q.APIBase + "\x00" + q.Route + "\x00" + q.Query
 	var v any
 	var err error

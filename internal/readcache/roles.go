@@ -19,7 +19,8 @@ const roleCacheEntries = 16
 // (whether it may read Dagu's event log), so that reads ask once per
 // period. Concurrent lookups of one key share one load.
 type Roles struct {
-	c *cache.Cache[string, bool]
+	c     *cache.Cache[string, bool]
+	scope string // see Stores
 }
 
 // NewRoles keeps answers for ttl (the capability refresh period).
@@ -36,6 +37,6 @@ func NewRoles(ttl time.Duration, now func() time.Time, reg prometheus.Registerer
 // Allowed returns the remembered answer for the credential, or load's; a
 // failed load is "no" and is not remembered.
 func (r *Roles) Allowed(ctx context.Context, fingerprint string, load func(context.Context) (bool, error)) bool {
-	allowed, err := r.c.GetOrLoad(ctx, fingerprint, load)
+	allowed, err := r.c.GetOrLoad(ctx, scoped(r.scope, fingerprint), load)
 	return err == nil && allowed
 }

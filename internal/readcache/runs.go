@@ -51,6 +51,11 @@ type RunsOptions struct {
 	Now func() time.Time
 	// Registerer, when set, receives the cache's metrics.
 	Registerer prometheus.Registerer
+	// Stores, when set, are the process's stores (the cache's own when
+	// nil; Bytes is then theirs), whose keys Scope, one Dagu server's,
+	// makes this cache's.
+	Stores *Stores
+	Scope  string
 }
 
 // NewRuns builds the run cache around next.
@@ -62,7 +67,7 @@ func NewRuns(next RunSource, o RunsOptions) (*Runs, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Runs{next: next, store: store, fingerprint: o.Fingerprint}, nil
+	return &Runs{next: next, store: store, fingerprint: scopedFingerprint(o.Scope, o.Fingerprint)}, nil
 }
 
 // Enabled reports whether the run cache keeps anything.

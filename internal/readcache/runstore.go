@@ -65,6 +65,12 @@ type runStore struct {
 }
 
 func newRunStore(o RunsOptions) (runStore, error) {
+	if o.Stores != nil {
+		if o.Stores.runs == nil {
+			return runStore{}, nil
+		}
+		return runStore{c: o.Stores.runs, shared: sharedRuns{store: o.Shared, ttl: o.TTL}}, nil
+	}
 	if o.Bytes <= 0 {
 		return runStore{}, nil
 	}

@@ -98,6 +98,11 @@ type AdapterOptions struct {
 	// list across replicas make one call. When it is unavailable every read falls back to the local
 	// caches and Dagu. Nil shares nothing.
 	Shared *readcache.Shared
+	// Stores, when set, are the process's cache stores, shared by every
+	// Dagu server it fronts: RunCacheBytes is then theirs, and Scope (this
+	// server's) keeps this adapter's entries its own.
+	Stores *readcache.Stores
+	Scope  string
 	// Now replaces the clock (default time.Now).
 	Now func() time.Time
 	// Logger receives diagnostics; nil discards them.
@@ -178,27 +183,40 @@ func NewAdapter(o AdapterOptions) (*Adapter, error) {
 		return nil, errors.New("upstream adapter: a restclient.Client is required")
 	}
 	o = o.withDefaults()
-	eventLogs, err := readcache.NewRoles(o.CapabilityRefresh, o.Now, o.Registerer)
+	eventLogs, err := newRoles(o)
 	if err != nil {
 		return nil, fmt.Errorf("upstream adapter: %w", err)
 	}
-	lists, err := readcache.NewLists(readcache.ListsOptions{TTL: o.ListCacheTTL, Shared: o.Shared, Now: o.Now, Registerer: o.Registerer})
+	lists, err := readcache.NewLists(readcache.ListsOptions{TTL: o.ListCacheTTL, Shared: o.Shared, Now: o.Now, Registerer: o.Registerer,
+		Stores: o.Stores, Scope: o.Scope})
 	if err != nil {
 		return nil, err
 	}
 	a := &Adapter{client: o.Client, opts: o, log: o.Logger, eventLogs: eventLogs, lists: lists, baseCtx: context.Background()}
 	rest := restRuns{client: o.Client, apiBase: func() restclient.APIBase { return a.capsOrCurrent().APIBase }}
 	a.runs, err = readcache.NewRuns(rest, readcache.RunsOptions{Bytes: o.RunCacheBytes, TTL: o.RunCacheTTL, Shared: o.Shared,
-		Fingerprint: o.Client.Fingerprint, Now: o.Now, Registerer: o.Registerer})
+		Fingerprint: o.Client.Fingerprint, Now: o.Now, Registerer: o.Registerer, Stores: o.Stores, Scope: o.Scope})
 	if err != nil {
 		return nil, fmt.Errorf("upstream adapter: %w", err)
 	}
-	if a.runs.Enabled() {
+	switch {
+	case a.runs.Enabled() && o.Stores != nil:
+		a.latestHints = o.Stores.Hints(o.Scope)
+	case a.runs.Enabled():
 		if a.latestHints, err = readcache.NewLatestHints(o.RunCacheTTL, o.Now); err != nil {
 			return nil, err
 		}
 	}
 	return a, nil
+}
+
+// newRoles is the adapter's role cache: its own, or its scope of the
+// process's stores.
+func newRoles(o AdapterOptions) (*readcache.Roles, error) {
+	if o.Stores != nil {
+		return o.Stores.Roles(o.Scope), nil
+	}
+	return readcache.NewRoles(o.CapabilityRefresh, o.Now, o.Registerer)
 }
 
 // Start detects the server's capabilities now and again every

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package readcache_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
+)
+
+// daguOf answers every spec and run with its own server's name in it.
+type daguOf struct {
+	countingPorts
+	server string
+}
+
+func (d *daguOf) GetDAGSpec(_ context.Context, name string) (*model.DAGSpec, error) {
+	d.specs.Add(1)
+	return &model.DAGSpec{Name: name, Spec: "# " + d.server}, nil
+}
+
+func (d *daguOf) Details(_ context.Context, t readcache.RunTarget) (*gen.DAGRunDetails, error) {
+	d.runs.Add(1)
+	return &gen.DAGRunDetails{Name: t.Ref.Name, DagRunId: t.Ref.RunID, Status: 4, Log: d.server + strings.Repeat("x", 1<<10)}, nil
+}
+
+func (d *daguOf) Latest(context.Context, string) (*gen.DAGRunDetails, error) { return nil, nil }
+
+func (d *daguOf) StepLog(_ context.Context, t readcache.RunTarget, _ restclient.StepRef, _ []gen.LogStream, _ restclient.LogWindow) (readcache.RunTarget, []readcache.StreamRead) {
+	return t, nil
+}
+
+func newStores(t *testing.T, runBytes int64) *readcache.Stores {
+	t.Helper()
+	s, err := readcache.NewStores(readcache.StoresOptions{RunBytes: runBytes, RunTTL: 1 << 40, RoleTTL: 1 << 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestStoresKeepServersApart: two Dagu servers with a DAG of one name share
+// the process's stores and each is answered its own spec and run.
+func TestStoresKeepServersApart(t *testing.T) {
+	t.Parallel()
+	stores := newStores(t, 1<<20)
+	ctx := context.Background()
+	for round := range 2 {
+		for _, server := range []string{"prod", "staging"} {
+			d := &daguOf{server: server}
+			l, err := readcache.New(d, readcache.Options{Fingerprint: fingerprint, Stores: stores, Scope: server})
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs, err := readcache.NewRuns(d, readcache.RunsOptions{Fingerprint: fingerprint, Stores: stores, Scope: server})
+			if err != nil {
+				t.Fatal(err)
+			}
+			spec, err := l.GetDAGSpec(ctx, "etl")
+			if err != nil || spec.Spec != "# "+server {
+				t.Errorf("round %d, %s: spec %+v, %v", round, server, spec, err)
+			}
+			run, err := runs.Details(ctx, readcache.RunTarget{Ref: restclient.RunRef{Name: "etl", RunID: "r1"}})
+			if err != nil || !strings.HasPrefix(run.Log, server) {
+				t.Errorf("round %d, %s: run %.20q, %v", round, server, run.Log, err)
+			}
+			if wantReads := int32(1 - round); d.specs.Load() != wantReads || d.runs.Load() != wantReads {
+				t.Errorf("round %d, %s: %d spec and %d run reads reached Dagu, want %d", round, server, d.specs.Load(), d.runs.Load(), wantReads)
+			}
+		}
+	}
+}
+
+// TestStoresBoundIsTheProcesss: however many servers share the stores,
+// and however many join later (a reload that adds instances), the run
+// cache never holds more than its one budget; a server dropped frees its
+// room.
+func TestStoresBoundIsTheProcesss(t *testing.T) {
+	t.Parallel()
+	const budget = 64 << 10
+	stores := newStores(t, budget)
+	ctx := context.Background()
+	var runs *readcache.Runs
+	for _, servers := range []int{2, 20} { // the file, then the file after a reload
+		for i := range servers {
+			d := &daguOf{server: fmt.Sprintf("dagu-%d", i)}
+			var err error
+			runs, err = readcache.NewRuns(d, readcache.RunsOptions{Fingerprint: fingerprint, Stores: stores, Scope: d.server})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for r := range 20 {
+				if _, err := runs.Details(ctx, readcache.RunTarget{Ref: restclient.RunRef{Name: "etl", RunID: fmt.Sprint(r)}}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := runs.Stats().Bytes; got > budget || got == 0 {
+				t.Fatalf("%d servers, after server %d: the run cache holds %d bytes, budget %d", servers, i, got, budget)
+			}
+		}
+	}
+	before := runs.Stats().Entries
+	stores.Drop("dagu-19")
+	if after := runs.Stats().Entries; after >= before {
+		t.Errorf("dropping a server kept its entries: %d before, %d after", before, after)
+	}
+}
