@@ -193,7 +193,7 @@ func newWithAuth(o Options, auth *tokenAuth, logger *slog.Logger) (http.Handler,
 		mux.Handle(method+" /mcp", mcp)
 	}
 	if o.Metrics != nil {
-		mux.Handle("GET /metrics", protectMetrics(o.Metrics))
+		mux.Handle("GET /metrics", protectMetrics(limitToEveryInstance(o.Instances, auth, o.Metrics)))
 	}
 	if auth.enabled() || o.Passthrough {
 		// Every mode that can answer 401 serves where the challenge points.

@@ -169,6 +169,28 @@ func limitToDefault(auth *tokenAuth, next http.Handler) http.Handler {
 	})
 }
 
+// limitToEveryInstance refuses /metrics to a token limited to some of the
+// instances served (endpoints; nil: the one Dagu, the instance default):
+// the metrics carry every instance's series, and such a token may read
+// its own instances only.
+func limitToEveryInstance(endpoints Endpoints, auth *tokenAuth, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		names := []string{defaultInstance}
+		if endpoints != nil {
+			names = endpoints.Names()
+		}
+		scope := auth.verdictOf(r).instances
+		for _, name := range names {
+			if !scope.allows(name) {
+				writeJSONText(w, http.StatusForbidden, map[string]string{"error": "forbidden",
+					"message": "The bearer token the request carried is limited to some Dagu instances, and /metrics carries the series of every instance. Ask the gateway's operator for a token of every instance, or scrape --metrics-listen."})
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
 // serveEndpoint is the MCP handler of the endpoint routeInstance chose.
 func serveEndpoint(w http.ResponseWriter, r *http.Request) {
 	r.Context().Value(endpointKey{}).(Endpoint).MCP.ServeHTTP(w, r)

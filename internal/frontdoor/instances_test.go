@@ -234,3 +234,42 @@ func TestSingleDaguTokenScopes(t *testing.T) {
 		t.Errorf("/dagu/default/mcp without instances: %d", w.Code)
 	}
 }
+
+// TestMetricsNeedATokenOfEveryInstance: /metrics carries the series of
+// every instance (dagu_instance="prod" and the others), so a token limited
+// to some instances is refused it (as /readyz gives such a token the detail
+// of its own instances only); a token of every instance, listed or not,
+// reads it. Before, a staging-only token read prod's series.
+func TestMetricsNeedATokenOfEveryInstance(t *testing.T) {
+	t.Parallel()
+	metrics := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte(`dagu_gateway_read_calls_total{dagu_instance="prod"} 1`))
+	})
+	tokens := []string{tokenA, "staging-ci:" + stagingToken + " instances=staging", tokenB + " instances=staging,prod"}
+	several, err := New(Options{Instances: newFakeEndpoints("prod", "staging"), Metrics: metrics, Tokens: tokens, Listen: "127.0.0.1:8090"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, err := New(Options{MCP: metrics, Metrics: metrics, Tokens: tokens, Listen: "127.0.0.1:8090"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name  string
+		h     http.Handler
+		token string
+		want  int
+	}{
+		{"every instance", several, tokenA, http.StatusOK},
+		{"every instance listed", several, tokenB, http.StatusOK},
+		{"staging only", several, stagingToken, http.StatusForbidden},
+		{"no token", several, "", http.StatusUnauthorized},
+		{"one Dagu, staging only", one, stagingToken, http.StatusForbidden},
+		{"one Dagu, every instance", one, tokenA, http.StatusOK},
+	} {
+		w := serveInstance(tt.h, http.MethodGet, "/metrics", tt.token)
+		if w.Code != tt.want || w.Code != http.StatusOK && strings.Contains(w.Body.String(), "dagu_instance") {
+			t.Errorf("%s: %d %s; want %d", tt.name, w.Code, w.Body.String(), tt.want)
+		}
+	}
+}
