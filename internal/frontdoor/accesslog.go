@@ -10,8 +10,12 @@ import (
 
 // requestNote is what the layers inside the access log learn about a
 // request that the access log needs at its end: whether the caller proved
-// who it is.
-type requestNote struct{ verified atomic.Bool }
+// who it is, and the instance the request was routed to (a name of the
+// instances file, so a bounded set).
+type requestNote struct {
+	verified atomic.Bool
+	instance atomic.Pointer[string]
+}
 
 type requestNoteKey struct{}
 
@@ -25,5 +29,12 @@ func withRequestNote(r *http.Request) (*http.Request, *requestNote) {
 func markVerified(r *http.Request) {
 	if note, ok := r.Context().Value(requestNoteKey{}).(*requestNote); ok {
 		note.verified.Store(true)
+	}
+}
+
+// markInstance records the served instance a request was routed to.
+func markInstance(r *http.Request, name string) {
+	if note, ok := r.Context().Value(requestNoteKey{}).(*requestNote); ok {
+		note.instance.Store(&name)
 	}
 }

@@ -107,6 +107,7 @@ func routeInstance(endpoints Endpoints, auth *tokenAuth, next http.Handler) http
 			return
 		}
 		defer release()
+		markInstance(r, name)
 		if !scope.allows(name) {
 			refuseJSONRPC(w, http.StatusForbidden, "The bearer token the request carried is not for the Dagu instance "+name+
 				". "+endpointList(endpoints, scope)+" Ask the gateway's operator for a token for "+name+".")

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
+	"github.com/dagu-mcp-gateway/gateway/internal/testkit"
 )
 
 // fakeEndpoints serves named instances whose MCP handlers answer their
@@ -271,5 +273,48 @@ func TestMetricsNeedATokenOfEveryInstance(t *testing.T) {
 		if w.Code != tt.want || w.Code != http.StatusOK && strings.Contains(w.Body.String(), "dagu_instance") {
 			t.Errorf("%s: %d %s; want %d", tt.name, w.Code, w.Body.String(), tt.want)
 		}
+	}
+}
+
+// TestInstanceAccessLogNamesTheInstance: the access-log line of a request
+// routed to an instance carries instance=<name> (the README's "every log
+// line of an instance, the access log included"), also when the token is
+// refused there; a path that names no served instance carries none.
+func TestInstanceAccessLogNamesTheInstance(t *testing.T) {
+	t.Parallel()
+	var logs testkit.LogBuffer
+	h, err := New(Options{
+		Instances: newFakeEndpoints("prod", "staging", "default"),
+		Tokens:    []string{tokenA, "staging-ci:" + stagingToken + " instances=staging"},
+		Listen:    "127.0.0.1:8090",
+		Logger:    slog.New(slog.NewJSONHandler(&logs, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ target, token, want string }{
+		{"/dagu/prod/mcp", tokenA, "prod"},
+		{"/dagu/staging/mcp", stagingToken, "staging"},
+		{"/dagu/prod/mcp", stagingToken, "prod"},
+		{"/mcp", tokenA, "default"},
+		{"/dagu/dev/mcp", tokenA, ""},
+		{"/dagu/prod/mcp/x", tokenA, ""},
+	}
+	for _, tt := range tests {
+		serveInstance(h, http.MethodPost, tt.target, tt.token)
+	}
+	var got []string
+	for _, l := range logs.JSONLines(t) {
+		if l["msg"] == "http request" {
+			name, _ := l["instance"].(string)
+			got = append(got, l["path"].(string)+"="+name)
+		}
+	}
+	var want []string
+	for _, tt := range tests {
+		want = append(want, tt.target+"="+tt.want)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("access lines (path=instance):\n got %v\nwant %v", got, want)
 	}
 }

@@ -56,6 +56,9 @@ func observe(h http.Handler, logger *slog.Logger, sampler *logsample.Sampler) ht
 				"bytes", rec.bytes,
 				"remote", r.RemoteAddr,
 			}
+			if name := note.instance.Load(); name != nil {
+				attrs = append(attrs, "instance", *name)
+			}
 			if dropped > 0 {
 				attrs = append(attrs, "unverified_lines_dropped", dropped)
 			}
