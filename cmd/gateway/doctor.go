@@ -31,6 +31,11 @@ func runDoctor(ctx context.Context, cfg config.Config, instance string, env envi
 			}
 			fmt.Fprintf(env.stdout, "Instance %s (%s)\n", t.Name, t.Config.DaguURL)
 		}
+		if t.Err != nil {
+			fmt.Fprintf(env.stdout, "  cannot check it: %v\n", t.Err)
+			usable = false
+			continue
+		}
 		ok, err := doctorOne(ctx, t.Config, env)
 		if err != nil && t.Name == "" {
 			return err

@@ -73,6 +73,33 @@ func TestDoctorChecksEveryInstance(t *testing.T) {
 	}
 }
 
+// TestDoctorChecksTheOthersPastAnUnusableKeyFile: an instance whose key
+// file is missing, or that has none (passthrough), is reported under its
+// name and the other instances are still checked; doctor exits 1.
+func TestDoctorChecksTheOthersPastAnUnusableKeyFile(t *testing.T) {
+	t.Parallel()
+	file := instancesFile(t, map[string]fakedagu.Profile{"current": fakedagu.ProfileCurrent}, "current")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(t.TempDir(), "missing.key")
+	data = append([]byte("instances:\n  - name: gone\n    url: http://127.0.0.1:1\n    apiKeyFile: "+missing+"\n"), bytes.TrimPrefix(data, []byte("instances:\n"))...)
+	broken := filepath.Join(t.TempDir(), "instances.yaml")
+	if err := os.WriteFile(broken, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCommand(t, nil, "doctor", "--instances", broken)
+	if code != 1 || !strings.Contains(out, "Instance gone (") || !strings.Contains(out, "cannot check it: ") || !strings.Contains(out, missing) ||
+		!strings.Contains(out, "Instance current (") || !strings.Contains(out, "the API key is accepted") {
+		t.Fatalf("doctor with a missing key file: exit %d, want 1 after checking the other instance\n%s%s", code, out, errOut)
+	}
+	code, _, errOut = runCommand(t, nil, "stdio", "--instances", broken, "--instance", "gone")
+	if code == 0 || !strings.Contains(errOut, missing) {
+		t.Fatalf("stdio of an instance without a usable key: exit %d, stderr %q", code, errOut)
+	}
+}
+
 // TestInstanceFlagErrors: --instance names an instance of the file, needs
 // the file, and stdio without it serves the one named default or says to
 // choose.

@@ -40,13 +40,19 @@ func Pick(set Set, name string, all bool) ([]Instance, error) {
 type Named struct {
 	Name   string
 	Config config.Config
+	// Err says why the instance cannot be read with a key (none, or a key
+	// file that cannot be used); Configs sets it instead of failing only
+	// when every instance is asked for (doctor), which reports it and
+	// checks the others.
+	Err error
 }
 
 // Configs resolves --instances and --instance for stdio (all false: one
 // instance) and doctor (all: every instance unless one is named): the
 // configuration of each instance picked (ConfigOf), or global alone
 // without an instances file. stdio and doctor read Dagu with the
-// instance's key, so an instance without one is refused.
+// instance's key, so an instance without one is refused: stdio fails,
+// doctor gets the reason in Named.Err and checks the other instances.
 func Configs(global config.Config, name string, all bool) ([]Named, error) {
 	if global.InstancesFile == "" {
 		if name != "" {
@@ -64,13 +70,22 @@ func Configs(global config.Config, name string, all bool) ([]Named, error) {
 	}
 	out := make([]Named, len(picked))
 	for i, in := range picked {
-		if in.APIKeyFile == "" {
-			return nil, fmt.Errorf("instance %s has no apiKeyFile (callers bring their own keys): stdio and doctor read Dagu with a key; give them that Dagu with --dagu-url and --dagu-api-key-file instead", in.Name)
+		out[i] = Named{Name: in.Name, Config: ConfigOf(global, in), Err: keyProblem(in)}
+		if out[i].Err != nil && !all {
+			return nil, out[i].Err
 		}
-		if err := in.CheckKeyFile(); err != nil {
-			return nil, fmt.Errorf("instance %s: %w", in.Name, err)
-		}
-		out[i] = Named{Name: in.Name, Config: ConfigOf(global, in)}
 	}
 	return out, nil
+}
+
+// keyProblem says why stdio and doctor cannot read an instance's Dagu with
+// a key of their own: it has none, or its key file cannot be used.
+func keyProblem(in Instance) error {
+	if in.APIKeyFile == "" {
+		return fmt.Errorf("instance %s has no apiKeyFile (callers bring their own keys): stdio and doctor read Dagu with a key; give them that Dagu with --dagu-url and --dagu-api-key-file instead", in.Name)
+	}
+	if err := in.CheckKeyFile(); err != nil {
+		return fmt.Errorf("instance %s: %w", in.Name, err)
+	}
+	return nil
 }
