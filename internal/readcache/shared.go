@@ -44,9 +44,11 @@ func (s *Shared) Up() bool { return s != nil && s.store.Up() }
 type SharedKey = sharedstate.Key
 
 // Key names one shared entry: which cache (one of the Kind constants), the
-// credential's fingerprint and the rest of the local key.
+// credential's fingerprint and the rest of the local key. The local scope
+// a fingerprint may carry (Stores) is left out: it is this process's, and
+// the store's own scope already names the Dagu server for every replica.
 func (s *Shared) Key(kind, fingerprint string, parts ...string) SharedKey {
-	return SharedKey{Kind: kind, Fingerprint: fingerprint, Parts: parts}
+	return SharedKey{Kind: kind, Fingerprint: unscoped(fingerprint), Parts: parts}
 }
 
 // Get decodes the shared value under k into a T. A value that does not

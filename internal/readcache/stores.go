@@ -121,6 +121,14 @@ func scoped(scope, fingerprint string) string {
 	return scope + "\x00" + fingerprint
 }
 
+// unscoped is the fingerprint scoped holds.
+func unscoped(fingerprint string) string {
+	if i := strings.IndexByte(fingerprint, 0); i >= 0 {
+		return fingerprint[i+1:]
+	}
+	return fingerprint
+}
+
 // scopedFingerprint scopes what fingerprint returns.
 func scopedFingerprint(scope string, fingerprint func(context.Context) string) func(context.Context) string {
 	if scope == "" {
