@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
+	"github.com/dagu-mcp-gateway/gateway/internal/daguclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/gcpolicy"
 	"github.com/dagu-mcp-gateway/gateway/internal/instances"
 	"github.com/dagu-mcp-gateway/gateway/internal/logging"
@@ -82,7 +83,7 @@ Example:
   GATEWAY_AUTH_TOKENS=<long random token> dagu-mcp-gateway serve --listen 0.0.0.0:8090`,
 	}
 	return withConfig(cmd, env, config.ModeServe, func(cmd *cobra.Command, cfg config.Config) error {
-		return serveHTTP(cmd.Context(), cfg, logging.Install(cfg, keySource(cfg), env.stderr), env.getenv, nil)
+		return serveHTTP(cmd.Context(), cfg, logging.Install(cfg, daguclient.KeySource(cfg), env.stderr), env.getenv, nil)
 	})
 }
 
@@ -104,7 +105,7 @@ Example client entry:
 			return err
 		}
 		cfg = picked[0].Config
-		return serveStdio(cmd.Context(), cfg, logging.Install(cfg, keySource(cfg), env.stderr), env)
+		return serveStdio(cmd.Context(), cfg, logging.Install(cfg, daguclient.KeySource(cfg), env.stderr), env)
 	})
 }
 

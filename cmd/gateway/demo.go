@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
+	"github.com/dagu-mcp-gateway/gateway/internal/daguclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/demo"
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 	"github.com/dagu-mcp-gateway/gateway/internal/logging"
@@ -71,5 +72,5 @@ func runDemo(ctx context.Context, cmd *cobra.Command, cfg config.Config, env env
 		b.Key = key
 	}
 	b.Print(env.stdout)
-	return serveHTTP(ctx, cfg, logging.Install(cfg, keySource(cfg), env.stderr), env.getenv, ln)
+	return serveHTTP(ctx, cfg, logging.Install(cfg, daguclient.KeySource(cfg), env.stderr), env.getenv, ln)
 }

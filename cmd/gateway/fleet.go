@@ -14,6 +14,7 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/cluster"
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
+	"github.com/dagu-mcp-gateway/gateway/internal/daguclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/endpoints"
 	"github.com/dagu-mcp-gateway/gateway/internal/frontdoor"
 	"github.com/dagu-mcp-gateway/gateway/internal/instances"
@@ -81,7 +82,7 @@ func (f *fleet) build(in instances.Instance) (*endpoints.Member, error) {
 		return nil, err
 	}
 	cfg, log, reg := instances.ConfigOf(f.cfg, in), f.log.With("instance", in.Name), prometheus.NewRegistry()
-	rc := restConfig(cfg, log, reg)
+	rc := daguclient.Config(cfg, version, log, reg)
 	rc.Limits = f.limits
 	client, err := restclient.New(rc)
 	if err != nil {

@@ -14,11 +14,12 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/cluster"
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
-	"github.com/dagu-mcp-gateway/gateway/internal/doctor"
+	"github.com/dagu-mcp-gateway/gateway/internal/daguclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/frontdoor"
 	"github.com/dagu-mcp-gateway/gateway/internal/mcpserver"
 	"github.com/dagu-mcp-gateway/gateway/internal/membudget"
 	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
+	"github.com/dagu-mcp-gateway/gateway/internal/readiness"
 	"github.com/dagu-mcp-gateway/gateway/internal/readparts"
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
@@ -36,11 +37,8 @@ type gateway struct {
 	client   *restclient.Client
 	adapter  *upstream.Adapter
 	server   *mcp.Server
-	// readiness caches the /readyz probe.
-	readiness readinessCache
-	// passthrough: callers bring their own Dagu keys, so readiness only
-	// checks that Dagu answers.
-	passthrough bool
+	// ready answers the server's part of /readyz.
+	ready func(ctx context.Context, detailed bool) (bool, any)
 	// shared is the replicas' shared state; nil without --shared-state.
 	shared *sharedstate.Store
 	// memory is the one budget of everything in flight (--memory-budget):
@@ -67,7 +65,7 @@ func newGateway(cfg config.Config, log *slog.Logger) (*gateway, error) {
 	if err != nil {
 		return nil, err
 	}
-	rc := restConfig(cfg, log, reg)
+	rc := daguclient.Config(cfg, version, log, reg)
 	rc.Memory, rc.SharedBudget = memory, budget
 	client, err := restclient.New(rc)
 	if err != nil {
@@ -101,27 +99,6 @@ func processParts(cfg config.Config, scope string, log *slog.Logger, reg *promet
 	return shared, budget, memory, nil
 }
 
-// restConfig is the REST client's configuration of cfg's Dagu server, its
-// metrics registered with reg; the caps it may share with other clients
-// (memory, budgets) are the caller's to add.
-func restConfig(cfg config.Config, log *slog.Logger, reg prometheus.Registerer) restclient.Config {
-	return restclient.Config{
-		BaseURL:            cfg.DaguURL,
-		Key:                keySource(cfg),
-		Timeout:            cfg.UpstreamTimeout,
-		MaxResponseBytes:   cfg.MaxResponseBytes,
-		BodyBudget:         cfg.UpstreamBodyBudget,
-		CAFile:             cfg.DaguCAFile,
-		InsecureSkipVerify: cfg.DaguInsecureSkipVerify,
-		UserAgent:          "dagu-mcp-gateway/" + version,
-		Logger:             log,
-		Metrics:            reg,
-		Concurrency:        cfg.UpstreamConcurrency,
-		Compression:        restclient.Compression(cfg.UpstreamCompression),
-		Passthrough:        cfg.Passthrough(),
-	}
-}
-
 // assemble wires the adapter, the tool and the MCP server around a client
 // and the shared state (nil: none); parts and stores, when set, are the
 // tool's parts and the caches' stores shared with other instances, scope
@@ -153,8 +130,8 @@ func assemble(cfg config.Config, log *slog.Logger, reg *prometheus.Registry, cli
 	if err != nil {
 		return nil, err
 	}
-	return &gateway{log: log, registry: reg, client: client, adapter: adapter, server: server, readiness: readinessCache{log: log},
-		passthrough: cfg.Passthrough(), shared: shared}, nil
+	return &gateway{log: log, registry: reg, client: client, adapter: adapter, server: server,
+		ready: readiness.New(client, adapter, cfg.Passthrough(), log).Ready, shared: shared}, nil
 }
 
 // newTool builds the read tool over up with the shared parts.
@@ -167,41 +144,8 @@ func newTool(cfg config.Config, log *slog.Logger, reg prometheus.Registerer, up 
 	})
 }
 
-func keySource(cfg config.Config) restclient.KeySource {
-	if cfg.DaguAPIKeyFile != "" {
-		return restclient.FileKey(cfg.DaguAPIKeyFile)
-	}
-	return restclient.StaticKey(cfg.DaguAPIKey)
-}
-
 // mcpHandler serves the MCP server over stateless Streamable HTTP (see
 // frontdoor.MCPHandler).
 func (g *gateway) mcpHandler() http.Handler { return frontdoor.MCPHandler(g.server, g.log) }
 
 func (g *gateway) metricsHandler() http.Handler { return telemetry.MetricsHandler(g.registry) }
-
-// ready answers /readyz: Dagu must answer and accept the key. The reason
-// names network, tls, auth, surface or upstream. The open answer carries
-// only the status and the reason; a trusted caller also gets the detected
-// capabilities, how each target is served, and an outage in progress
-// (since when calls to Dagu fail, how many, the latest route and outcome). The probe result is cached
-// for readyCacheTTL, so probes at any rate cost Dagu at most one call per
-// interval; the detail of a failure goes to the log.
-func (g *gateway) ready(ctx context.Context, detailed bool) (bool, any) {
-	probe := g.client.Probe
-	if g.passthrough {
-		probe = g.client.ProbeReachable
-	}
-	res := g.readiness.probe(ctx, probe)
-	body := map[string]any{"status": "ready"}
-	if !res.OK {
-		body = map[string]any{"status": "not ready", "reason": res.Reason}
-	}
-	if caps, ok := g.adapter.Capabilities(); ok && detailed {
-		body["dagu"] = doctor.CapabilityReport(caps, readtool.TargetRules())
-	}
-	if outage, ok := g.client.Outage(); ok && detailed {
-		body["outage"] = outage
-	}
-	return res.OK, body
-}

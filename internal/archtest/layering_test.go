@@ -93,6 +93,11 @@ var rules = []rule{
 	{pkg: "internal/endpoints", direct: []string{"internal/frontdoor", "internal/instances", "internal/reqctx", "internal/telemetry"}},
 	// The tool's parts shared by instances never see Dagu's API.
 	{pkg: "internal/readparts", forbidden: []string{"internal/upstream", "internal/mapping", "internal/frontdoor"}},
+	// The REST client's configuration of a Dagu server's settings.
+	{pkg: "internal/daguclient", direct: []string{"internal/config", "internal/restclient"}},
+	// An instance's /readyz answer reports what upstream detects; it knows
+	// nothing of the front door.
+	{pkg: "internal/readiness", forbidden: []string{"internal/frontdoor"}},
 	// The healthcheck probe knows the listen address format, nothing else.
 	{pkg: "internal/healthcheck", direct: []string{"internal/config"}},
 	{pkg: "internal/gcpolicy", direct: []string{"internal/config"}},
