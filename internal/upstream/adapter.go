@@ -164,12 +164,15 @@ type Adapter struct {
 	// detectFailed is set when the last detection failed, so that the next
 	// caller credential checked (passthrough) detects again with it.
 	detectFailed atomic.Bool
-	// detecting lets concurrent credential checks share one detection.
+	// detecting lets concurrent credential checks and reads share one
+	// detection.
 	detecting singleflight.Group
 	// firstDetection is closed when the first detection has ended, with or
 	// without success (see FirstDetection).
 	firstDetection     chan struct{}
 	firstDetectionOnce sync.Once
+	// dialectWaits counts reads that waited for a first detection.
+	dialectWaits atomic.Int64
 
 	mu           sync.Mutex // guards baseCtx, started and lastRedetect
 	baseCtx      context.Context
@@ -257,7 +260,9 @@ func (a *Adapter) refreshLoop(ctx context.Context) {
 	ticker := time.NewTicker(a.opts.CapabilityRefresh)
 	defer ticker.Stop()
 	for {
-		if _, err := a.Refresh(ctx); err != nil && ctx.Err() == nil {
+		// Shared: reads waiting for the first detection join this one.
+		_, err, _ := a.detecting.Do(detectKey, func() (any, error) { return a.Refresh(ctx) })
+		if err != nil && ctx.Err() == nil {
 			a.logDetectionFailure(ctx, err)
 		}
 		select {

@@ -42,7 +42,7 @@ func TestDAGReadsNameTheMissingDAG(t *testing.T) {
 
 func TestSpecCache(t *testing.T) {
 	t.Parallel()
-	env := newAdapterEnv(t, envOptions{noAuth: true})
+	env := newAdapterEnv(t, envOptions{noAuth: true, detect: true})
 	keyA, keyB := "dagu_key_a", "dagu_key_b"
 	ctx := context.Background()
 	steps := []struct {

@@ -22,7 +22,7 @@ import (
 func TestRunsCursorKeepsTheWindow(t *testing.T) {
 	t.Parallel()
 	now := fakeNow
-	env := newAdapterEnv(t, envOptions{adapter: func(o *AdapterOptions) {
+	env := newAdapterEnv(t, envOptions{detect: true, adapter: func(o *AdapterOptions) {
 		o.Now = func() time.Time { return now }
 	}})
 	ctx := context.Background()
@@ -92,7 +92,7 @@ func TestRunsCursorErrors(t *testing.T) {
 		{"cursor Dagu refuses", model.RunListQuery{Cursor: "not-a-dagu-cursor"}, 1},
 		{"gateway cursor used with other dates", model.RunListQuery{Cursor: wrapRunCursor("abc", 5), FromDate: &zero}, 1},
 	}
-	env := newAdapterEnv(t, envOptions{})
+	env := newAdapterEnv(t, envOptions{detect: true})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var err error
@@ -201,7 +201,7 @@ func TestAttemptID(t *testing.T) {
 		{"manager after detection", "manager", true, true},
 		{"admin after detection", "admin", true, true},
 		{"viewer", "viewer", true, false},
-		{"no detection yet", "manager", false, false},
+		{"first read detects", "manager", false, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

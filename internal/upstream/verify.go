@@ -39,8 +39,7 @@ var ErrCredentialUnchecked = errors.New("the credential could not be checked: Da
 // nothing of its release.
 func (a *Adapter) CheckCredential(ctx context.Context) (CredentialVerdict, error) {
 	if _, ok := a.Capabilities(); !ok || a.detectFailed.Load() {
-		_, err, _ := a.detecting.Do("detect", func() (any, error) { return a.Refresh(ctx) })
-		if err != nil {
+		if err := a.sharedDetection(ctx); err != nil {
 			a.log.DebugContext(ctx, "capability detection with the caller's credential failed", "error", err)
 		}
 	}
