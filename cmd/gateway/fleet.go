@@ -95,8 +95,7 @@ func (f *fleet) build(in instances.Instance) (*endpoints.Member, error) {
 	}
 	g.memory = f.memory
 	ctx, stop := context.WithCancel(f.ctx)
-	mcpHandler := endpoints.AfterFirstDetection(g.adapter.FirstDetection(), g.mcpHandler())
-	m := &endpoints.Member{Endpoint: frontdoor.Endpoint{MCP: mcpHandler}, Metrics: reg, Ready: g.ready}
+	m := &endpoints.Member{Endpoint: frontdoor.Endpoint{MCP: g.mcpHandler()}, Metrics: reg, Ready: g.ready}
 	var verifier *trust.Verifier // nil without passthrough
 	if f.lane != nil {
 		if verifier, err = f.lane.Sibling(ctx, g.checkCredential); err != nil {

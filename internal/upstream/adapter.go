@@ -167,10 +167,6 @@ type Adapter struct {
 	// detecting lets concurrent credential checks and reads share one
 	// detection.
 	detecting singleflight.Group
-	// firstDetection is closed when the first detection has ended, with or
-	// without success (see FirstDetection).
-	firstDetection     chan struct{}
-	firstDetectionOnce sync.Once
 	// dialectWaits counts reads that waited for a first detection.
 	dialectWaits atomic.Int64
 
@@ -199,8 +195,7 @@ func NewAdapter(o AdapterOptions) (*Adapter, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &Adapter{client: o.Client, opts: o, log: o.Logger, eventLogs: eventLogs, lists: lists, baseCtx: context.Background(),
-		firstDetection: make(chan struct{})}
+	a := &Adapter{client: o.Client, opts: o, log: o.Logger, eventLogs: eventLogs, lists: lists, baseCtx: context.Background()}
 	rest := restRuns{client: o.Client, apiBase: func() restclient.APIBase { return a.capsOrCurrent().APIBase }}
 	a.runs, err = readcache.NewRuns(rest, readcache.RunsOptions{Bytes: o.RunCacheBytes, TTL: o.RunCacheTTL, Shared: o.Shared,
 		Fingerprint: o.Client.Fingerprint, Now: o.Now, Registerer: o.Registerer, Stores: o.Stores, Scope: o.Scope})
@@ -300,7 +295,6 @@ func (a *Adapter) Capabilities() (caps restclient.Capabilities, ok bool) {
 // also learns whether the API key may read it, so that run reads need no
 // extra call for that later.
 func (a *Adapter) Refresh(ctx context.Context) (restclient.Capabilities, error) {
-	defer a.firstDetectionOnce.Do(func() { close(a.firstDetection) })
 	ctx, cancel := context.WithTimeout(ctx, detectTimeout)
 	defer cancel()
 	caps, err := a.client.DetectCapabilities(ctx)
@@ -314,14 +308,6 @@ func (a *Adapter) Refresh(ctx context.Context) (restclient.Capabilities, error) 
 	}
 	return caps, nil
 }
-
-// FirstDetection returns a channel closed when the first capability
-// detection (Start's or Refresh's) has ended, whether it succeeded or not.
-// Until then reads use the current release's dialect, which an older Dagu
-// answers wrongly (Dagu 1.29: a DAG with no runs), so an endpoint that
-// starts serving at once, such as an instance built by a reload, holds its
-// requests until it is closed. Detection is bounded by 10 seconds.
-func (a *Adapter) FirstDetection() <-chan struct{} { return a.firstDetection }
 
 // foreachRoutesMaybe reports whether the foreach routes should be tried:
 // the last detection found them, or no detection has succeeded yet.

@@ -154,33 +154,3 @@ func BenchmarkAdapterListDAGs(b *testing.B) {
 		}
 	}
 }
-
-// TestFirstDetectionEndsWithTheFirstAttempt: FirstDetection is open until
-// the first detection has ended, and closed after it whether it succeeded
-// (a Dagu that answers) or failed (one that refuses the connection).
-func TestFirstDetectionEndsWithTheFirstAttempt(t *testing.T) {
-	t.Parallel()
-	env := newAdapterEnv(t, envOptions{})
-	dead, err := restclient.New(restclient.Config{BaseURL: "http://127.0.0.1:1", Timeout: time.Second, RetryBaseWait: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	failing, err := NewAdapter(AdapterOptions{Client: dead})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, a := range map[string]*Adapter{"answering": env.adapter, "unreachable": failing} {
-		select {
-		case <-a.FirstDetection():
-			t.Fatalf("%s: closed before any detection", name)
-		default:
-		}
-		_, _ = a.Refresh(context.Background())
-		select {
-		case <-a.FirstDetection():
-		default:
-			t.Fatalf("%s: still open after the first detection", name)
-		}
-		_, _ = a.Refresh(context.Background()) // a later detection closes nothing again
-	}
-}
