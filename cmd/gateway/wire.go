@@ -49,7 +49,7 @@ type gateway struct {
 // close releases what the gateway holds outside the process (the shared
 // state's connections and leases, idle connections to Dagu).
 func (g *gateway) close() {
-	g.client.CloseIdleConnections()
+	g.client.Close()
 	if err := g.shared.Close(); err != nil {
 		g.log.Debug("closing the shared state", "error", err)
 	}

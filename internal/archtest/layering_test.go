@@ -56,7 +56,10 @@ var rules = []rule{
 	{pkg: "internal/logsample", direct: []string{}},
 	{pkg: "internal/restclient/gen", direct: []string{}},
 	// The transport knows nothing of the contract.
-	{pkg: "internal/restclient", direct: []string{"internal/restclient/gen", "internal/reqctx", "internal/membudget"},
+	// The fair share of a process-wide cap among the Dagu servers one
+	// gateway fronts (REST slots, checks of unknown keys): a leaf.
+	{pkg: "internal/fairshare", direct: []string{}},
+	{pkg: "internal/restclient", direct: []string{"internal/restclient/gen", "internal/reqctx", "internal/membudget", "internal/fairshare"},
 		forbidden: []string{"internal/model", "internal/mapping", "internal/cache", "internal/readtool", "internal/upstream"}},
 	{pkg: "internal/mapping", direct: []string{"internal/model", "internal/restclient/gen"}},
 	// The tool sees Dagu only through its ports.
@@ -118,7 +121,7 @@ var rules = []rule{
 	// The trust decision is handed its check of a credential; it knows
 	// nothing of Dagu's API. Its verdicts and buckets live in
 	// internal/cache.
-	{pkg: "internal/trust", direct: []string{"internal/cache", "internal/redact", "internal/reqctx"}},
+	{pkg: "internal/trust", direct: []string{"internal/cache", "internal/redact", "internal/reqctx", "internal/fairshare"}},
 	// The shared test helpers stand on the standard library alone; the
 	// ports' shared stub on the contract's models.
 	{pkg: "internal/testkit", direct: []string{}},

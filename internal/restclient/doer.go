@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/fairshare"
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 	"github.com/go-resty/resty/v2"
 )
@@ -27,6 +28,7 @@ type doer struct {
 	limit   int64
 	metrics *metrics
 	cap     *concurrencyCap
+	share   *fairshare.Share // this client's part of cap
 	// bodies is the byte budget of 2xx bodies being read.
 	bodies *bodyBudget
 	// passthrough sends each caller's own credential.
@@ -59,7 +61,7 @@ func newDoer(cfg Config, g *guard, hc *http.Client, m *metrics) *doer {
 		limits = NewLimits(cfg)
 	}
 	return &doer{resty: rc, guard: g, key: cfg.Key, timeout: cfg.Timeout, limit: cfg.MaxResponseBytes, metrics: m,
-		cap: limits.cap, bodies: limits.bodies, passthrough: cfg.Passthrough,
+		cap: limits.cap, share: limits.cap.pool.Join(), bodies: limits.bodies, passthrough: cfg.Passthrough,
 		outage: newOutageTracker(cfg.Logger)}
 }
 
@@ -77,7 +79,7 @@ func (d *doer) Do(req *http.Request) (*http.Response, error) {
 		return nil, kerr
 	}
 	ctx, cancel := context.WithTimeout(context.WithValue(req.Context(), routeKey{}, route), d.timeout)
-	release, err := d.cap.acquire(ctx, route)
+	release, err := d.cap.acquire(ctx, d.share, route)
 	if err != nil {
 		cancel()
 		d.metrics.observe(route, outcomeOf(nil, err), 0)

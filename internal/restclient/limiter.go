@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/sync/semaphore"
+	"github.com/dagu-mcp-gateway/gateway/internal/fairshare"
 )
 
 // DefaultConcurrency is how many requests to Dagu may be in flight at once.
@@ -29,26 +29,34 @@ type SharedBudget interface {
 
 // concurrencyCap protects Dagu from bursts: at most n requests in flight,
 // at most n more waiting (each no longer than its own deadline); beyond
-// that a request is refused at once (Error.Busy), never queued. With a
+// that a request is refused at once (Error.Busy), never queued. Clients of
+// several Dagu servers sharing it each hold a fair share (fairshare): one
+// server's client may have at most n less a reserve of slots in flight, and
+// as many waiting, the reserve being min(n/2, 2 × (clients − 1)). With a
 // shared budget, a request holding one of this replica's slots also takes
 // one of the cluster's before it is sent.
 type concurrencyCap struct {
-	sem     *semaphore.Weighted
-	waiting atomic.Int64
+	pool    *fairshare.Pool
+	waiting atomic.Int64 // requests waiting for a slot, of every client
 	limit   int64
 	shared  SharedBudget
 }
+
+// slotsReservedPerOther is how many slots each other Dagu server keeps out
+// of one server's reach (within half the cap).
+const slotsReservedPerOther = 2
 
 func newConcurrencyCap(n int, shared SharedBudget) *concurrencyCap {
 	if n <= 0 {
 		n = DefaultConcurrency
 	}
-	return &concurrencyCap{sem: semaphore.NewWeighted(int64(n)), limit: int64(n), shared: shared}
+	return &concurrencyCap{pool: fairshare.NewPool(n, slotsReservedPerOther), limit: int64(n), shared: shared}
 }
 
-// acquire takes a slot of this replica's cap, then of the shared budget.
-func (c *concurrencyCap) acquire(ctx context.Context, route string) (release func(), err error) {
-	local, err := c.acquireLocal(ctx, route)
+// acquire takes a slot of this replica's cap within the client's share,
+// then of the shared budget.
+func (c *concurrencyCap) acquire(ctx context.Context, share *fairshare.Share, route string) (release func(), err error) {
+	local, err := c.acquireLocal(ctx, share, route)
 	if err != nil || c.shared == nil {
 		return local, err
 	}
@@ -72,18 +80,23 @@ func (c *concurrencyCap) acquire(ctx context.Context, route string) (release fun
 
 // acquireLocal takes a slot of this replica's cap, waiting within ctx when
 // others are in flight.
-func (c *concurrencyCap) acquireLocal(ctx context.Context, route string) (release func(), err error) {
-	if c.sem.TryAcquire(1) {
-		return func() { c.sem.Release(1) }, nil
+func (c *concurrencyCap) acquireLocal(ctx context.Context, share *fairshare.Share, route string) (release func(), err error) {
+	if release, ok := share.TryAcquire(); ok {
+		return release, nil
 	}
-	if c.waiting.Add(1) > c.limit {
-		c.waiting.Add(-1)
+	c.waiting.Add(1)
+	defer c.waiting.Add(-1)
+	release, outcome := share.Acquire(ctx)
+	switch outcome {
+	case fairshare.Taken:
+		return release, nil
+	case fairshare.PoolQueueFull:
 		return nil, &Error{Route: route, Busy: true, RetryAfter: busyRetryAfter,
 			Excerpt: fmt.Sprintf("more than %d requests to Dagu in flight and %d waiting", c.limit, c.limit)}
+	case fairshare.ShareQueueFull:
+		n := share.Limit()
+		return nil, &Error{Route: route, Busy: true, RetryAfter: busyRetryAfter,
+			Excerpt: fmt.Sprintf("this Dagu server's share of requests in flight (%d) and waiting (%d) is taken", n, n)}
 	}
-	defer c.waiting.Add(-1)
-	if err := c.sem.Acquire(ctx, 1); err != nil {
-		return nil, transportError(ctx, route, err)
-	}
-	return func() { c.sem.Release(1) }, nil
+	return nil, transportError(ctx, route, ctx.Err())
 }

@@ -18,6 +18,14 @@ func NewLimits(cfg Config) *Limits {
 	return &Limits{cap: newConcurrencyCap(cfg.Concurrency, cfg.SharedBudget), bodies: newBodyBudget(cfg.BodyBudget, cfg.Memory)}
 }
 
+// Close gives the client's share of the shared concurrency cap back to the
+// other clients and closes its idle connections: what a client no longer
+// used (a Dagu instance removed from the instances file) holds.
+func (c *Client) Close() {
+	c.doer.share.Leave()
+	c.CloseIdleConnections()
+}
+
 // CloseIdleConnections closes the client's pooled connections that carry
 // no request: what a client no longer used (a Dagu instance removed from
 // the instances file) holds open.

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/cache"
+	"github.com/dagu-mcp-gateway/gateway/internal/fairshare"
 )
 
 // lane admits the checks of unknown keys: a key Dagu never accepted, or
@@ -21,15 +22,21 @@ import (
 // made-up keys asks for, a new address is served before the addresses that
 // already had their tries, so that only a flood from ever new addresses
 // (more than the reserve's rate times the window over the tries) can
-// keep it out.
+// keep it out. The places in flight are shared fairly by the Dagu servers
+// of one process (fairshare): one server's checks may take at most
+// Options.MaxChecksInFlight less a reserve of min(half, servers − 1).
 type lane struct {
 	opts     Options
 	mu       sync.Mutex // makes an admission, over several buckets, one step
 	origins  *cache.Cache[string, *originState]
 	all      *rate.Limiter
 	reserve  *rate.Limiter
-	inFlight chan struct{}
+	inFlight *fairshare.Pool
 }
+
+// checksReservedPerOther is how many places in flight each other Dagu
+// server keeps out of one server's reach (within half of them).
+const checksReservedPerOther = 1
 
 // originState is one address's or network's bucket, its bucket of
 // retries, and how many checks it asked for since it was first seen
@@ -52,11 +59,12 @@ func newLane(o Options) (*lane, error) {
 		origins:  origins,
 		all:      rate.NewLimiter(rate.Limit(o.MaxChecksPerSecond), o.MaxChecksBurst),
 		reserve:  rate.NewLimiter(rate.Limit(o.NewcomerChecksPerSecond), o.NewcomerChecksBurst),
-		inFlight: make(chan struct{}, o.MaxChecksInFlight),
+		inFlight: fairshare.NewPool(o.MaxChecksInFlight, checksReservedPerOther),
 	}, nil
 }
 
-// admit reports whether a check of an unknown key from o may be made now;
+// admit reports whether a check of an unknown key from o, for the server
+// of share, may be made now;
 // when it may, release must be called once the check is over. retried
 // says the key asked before and was refused a check: it may then take
 // its origin's bucket of retries once the origin's own bucket is spent, so
@@ -64,17 +72,16 @@ func newLane(o Options) (*lane, error) {
 // made-up keys that each ask once. Tokens an origin spent before a later
 // bucket refused stay spent: an origin over its own limit must not come
 // back sooner for having hit another.
-func (l *lane) admit(o origin, retried bool) (release func(), ok bool) {
-	select {
-	case l.inFlight <- struct{}{}:
-	default:
+func (l *lane) admit(share *fairshare.Share, o origin, retried bool) (release func(), ok bool) {
+	release, ok = share.TryAcquire()
+	if !ok {
 		return nil, false
 	}
 	if !l.take(o, retried) {
-		<-l.inFlight
+		release()
 		return nil, false
 	}
-	return func() { <-l.inFlight }, true
+	return release, true
 }
 
 // take takes the tokens of one check, or none past the first bucket that

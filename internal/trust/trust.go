@@ -18,8 +18,10 @@ package trust
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/cache"
+	"github.com/dagu-mcp-gateway/gateway/internal/fairshare"
 	"github.com/dagu-mcp-gateway/gateway/internal/redact"
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 )
@@ -85,7 +87,11 @@ type Verifier struct {
 	// check, for Options.RetryWindow: asking again, they are retries.
 	waiting *cache.Cache[string, struct{}]
 	lane    *lane
-	metrics *metrics
+	// laneShare is this server's part of the lane's places in flight
+	// (taken at its first check for New's Verifier, which in front of
+	// several servers only owns the lane).
+	laneShare func() *fairshare.Share
+	metrics   *metrics
 }
 
 // New builds a Verifier.
@@ -102,7 +108,12 @@ func New(o Options) (*Verifier, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withCaches(o, l, m)
+	v, err := withCaches(o, l, m)
+	if err != nil {
+		return nil, err
+	}
+	v.laneShare = sync.OnceValue(l.inFlight.Join)
+	return v, nil
 }
 
 // Sibling returns a Verifier of another Dagu server: its verdicts, known
@@ -121,7 +132,14 @@ func (v *Verifier) Sibling(base context.Context, check Check) (*Verifier, error)
 	if base != nil {
 		o.Base = base
 	}
-	return withCaches(o, v.lane, v.metrics)
+	s, err := withCaches(o, v.lane, v.metrics)
+	if err != nil {
+		return nil, err
+	}
+	share := v.lane.inFlight.Join()
+	context.AfterFunc(o.Base, share.Leave)
+	s.laneShare = func() *fairshare.Share { return share }
+	return s, nil
 }
 
 // WaitChecks waits for the background checks of known keys that started
@@ -199,7 +217,7 @@ func (v *Verifier) check(ctx context.Context, credential, fingerprint string, fr
 	_, known := v.accepted.PeekStale(fingerprint)
 	if !known {
 		_, retried := v.waiting.Peek(fingerprint)
-		release, ok := v.lane.admit(from, retried)
+		release, ok := v.lane.admit(v.laneShare(), from, retried)
 		if !ok {
 			v.waiting.Add(fingerprint, struct{}{})
 			v.metrics.checked(false, resultLaneFull)
