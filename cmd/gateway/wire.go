@@ -18,6 +18,7 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/frontdoor"
 	"github.com/dagu-mcp-gateway/gateway/internal/mcpserver"
 	"github.com/dagu-mcp-gateway/gateway/internal/membudget"
+	"github.com/dagu-mcp-gateway/gateway/internal/portcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/readiness"
 	"github.com/dagu-mcp-gateway/gateway/internal/readparts"
@@ -112,7 +113,7 @@ func assemble(cfg config.Config, log *slog.Logger, reg *prometheus.Registry, cli
 	if err != nil {
 		return nil, fmt.Errorf("dagu adapter: %w", err)
 	}
-	reads, err := readcache.New(adapter, readcache.Options{Fingerprint: client.Fingerprint, CacheTTL: readcache.SettingTTL(cfg.CacheTTL),
+	reads, err := portcache.New(adapter, readcache.DAGsOptions{Fingerprint: client.Fingerprint, CacheTTL: readcache.SettingTTL(cfg.CacheTTL),
 		Shared: level, Lifetime: adapter.Lifetime, Registerer: reg, Stores: stores, Scope: scope})
 	if err != nil {
 		return nil, fmt.Errorf("read cache: %w", err)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // Package archtest enforces the gateway's package layering: cmd -> readtool
-// -> ports <- (readcache's layer) <- upstream -> (restclient, mapping,
+// -> ports <- (portcache's layer) <- upstream -> (restclient, mapping,
 // readcache), with the command's
 // front door, configuration and telemetry beside it (frontdoor -> config <-
 // telemetry), none of which knows REST, the generated client, the mapping or
@@ -69,12 +69,16 @@ var rules = []rule{
 	// parts, lists, latest hints, roles) and the shared level behind them
 	// are package readcache's.
 	{pkg: "internal/upstream", forbidden: []string{"internal/readtool"}, indirect: []string{"internal/cache", "internal/sharedstate"}},
-	// The read cache wraps the ports from outside and keeps the REST parts
-	// of runs and lists for upstream's plans: it knows REST's types and the
-	// contract's models, never the tool or the plans.
+	// The read cache keeps the DAG answers for the layer around the ports
+	// and the REST parts of runs and lists for upstream's plans: it knows
+	// REST's types and the contract's models, never the tool or the plans.
 	{pkg: "internal/readcache", direct: []string{"internal/cache", "internal/model", "internal/sharedstate",
 		"internal/restclient", "internal/restclient/gen", "internal/mapping"},
 		forbidden: []string{"internal/readtool", "internal/upstream"}},
+	// The layer around the tool's ports embeds the inner port and answers
+	// the reads it caches from readcache; it never knows the REST calls.
+	{pkg: "internal/portcache", direct: []string{"internal/readtool", "internal/model", "internal/readcache"},
+		forbidden: []string{"internal/upstream"}},
 	// The MCP server around the tool registers it and times every method;
 	// it knows the contract's codes only through readtool.
 	{pkg: "internal/mcpserver", direct: []string{"internal/readtool", "internal/model"},

@@ -4,6 +4,7 @@ package readcache
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -34,7 +35,7 @@ type dagCaches struct {
 	names *cache.Cache[string, []string]
 }
 
-func newDAGCaches(o Options) (dagCaches, error) {
+func newDAGCaches(o DAGsOptions) (dagCaches, error) {
 	var c dagCaches
 	if o.Stores != nil {
 		return dagCaches{spec: o.Stores.specs, names: o.Stores.names}, nil
@@ -71,17 +72,46 @@ func specSize(s *model.DAGSpec) int64 {
 	return int64(n)
 }
 
-// GetDAGSpec answers from the spec cache, the shared level, then the inner
-// port. The caller gets its own copy of the struct: cached values are
-// shared.
-func (l *Layer) GetDAGSpec(ctx context.Context, name string) (*model.DAGSpec, error) {
-	if l.dags.spec == nil {
-		return l.Ports.GetDAGSpec(ctx, name)
+// DAGs caches the DAG reads that are a port's whole answer, DAG specs and
+// the DAG name list, for the layer around the ports (package portcache):
+// the local cache, then the shared level, then the load the caller hands
+// in. It is safe for concurrent use.
+type DAGs struct {
+	opts   DAGsOptions
+	caches dagCaches
+}
+
+// NewDAGs builds the DAG caches of one Dagu server.
+func NewDAGs(o DAGsOptions) (*DAGs, error) {
+	if o.Fingerprint == nil {
+		return nil, errors.New("read cache: Fingerprint is required")
 	}
-	key := specKey{fingerprint: l.opts.Fingerprint(ctx), name: name}
-	shared := l.opts.Shared.Key(KindSpec, key.fingerprint, name)
-	load := func(ctx context.Context) (*model.DAGSpec, error) { return l.Ports.GetDAGSpec(ctx, name) }
-	spec, err := l.dags.spec.GetOrLoad(ctx, key, Through(l.opts.Shared, shared, l.opts.CacheTTL, load))
+	o = o.withDefaults()
+	o.Fingerprint = scopedFingerprint(o.Scope, o.Fingerprint)
+	caches, err := newDAGCaches(o)
+	if err != nil {
+		return nil, err
+	}
+	return &DAGs{opts: o, caches: caches}, nil
+}
+
+// WaitRefreshes waits for the background refreshes the caches started.
+func (d *DAGs) WaitRefreshes() {
+	if d.caches.names != nil {
+		d.caches.names.WaitRefreshes()
+	}
+}
+
+// Spec answers from the spec cache, the shared level, then load. The
+// caller gets its own copy of the struct: cached values are shared.
+func (d *DAGs) Spec(ctx context.Context, name string, load func(context.Context, string) (*model.DAGSpec, error)) (*model.DAGSpec, error) {
+	if d.caches.spec == nil {
+		return load(ctx, name)
+	}
+	key := specKey{fingerprint: d.opts.Fingerprint(ctx), name: name}
+	shared := d.opts.Shared.Key(KindSpec, key.fingerprint, name)
+	loadOne := func(ctx context.Context) (*model.DAGSpec, error) { return load(ctx, name) }
+	spec, err := d.caches.spec.GetOrLoad(ctx, key, Through(d.opts.Shared, shared, d.opts.CacheTTL, loadOne))
 	if err != nil {
 		return nil, err
 	}
@@ -97,18 +127,18 @@ func (l *Layer) GetDAGSpec(ctx context.Context, name string) (*model.DAGSpec, er
 // again on a large server takes about a second.
 func namesStaleFor(ttl time.Duration) time.Duration { return ttl }
 
-// DAGNames answers from the name cache, the shared level, then the inner
-// port, as a slice the caller owns. An expired list within namesStaleFor
-// answers at once while one background read, bounded by the cache's load
-// timeout and ended with Options.Lifetime, replaces it.
-func (l *Layer) DAGNames(ctx context.Context) ([]string, error) {
-	if l.dags.names == nil {
-		return l.Ports.DAGNames(ctx)
+// Names answers from the name cache, the shared level, then load, as a
+// slice the caller owns. An expired list within namesStaleFor answers at
+// once while one background read, bounded by the cache's load timeout and
+// ended with DAGsOptions.Lifetime, replaces it.
+func (d *DAGs) Names(ctx context.Context, load func(context.Context) ([]string, error)) ([]string, error) {
+	if d.caches.names == nil {
+		return load(ctx)
 	}
-	fingerprint := l.opts.Fingerprint(ctx)
-	shared := l.opts.Shared.Key(KindNames, fingerprint)
-	names, err := l.dags.names.GetOrLoadStale(ctx, l.opts.Lifetime(), fingerprint,
-		Through(l.opts.Shared, shared, l.opts.CacheTTL, l.Ports.DAGNames))
+	fingerprint := d.opts.Fingerprint(ctx)
+	shared := d.opts.Shared.Key(KindNames, fingerprint)
+	names, err := d.caches.names.GetOrLoadStale(ctx, d.opts.Lifetime(), fingerprint,
+		Through(d.opts.Shared, shared, d.opts.CacheTTL, load))
 	if err != nil {
 		return nil, err
 	}

@@ -15,7 +15,7 @@ import (
 
 // Stores are the local caches' storage, one store per kind, built once in
 // a process that fronts several Dagu servers and handed to each server's
-// Layer, Lists, Runs, LatestHints and Roles with its scope: every bound
+// DAGs, Lists, Runs, LatestHints and Roles with its scope: every bound
 // (entries, bytes) is then the process's, however many servers it fronts,
 // and the scope is part of every key, so two servers never see each
 // other's entries. A nil *Stores leaves each cache its own store (one
@@ -32,7 +32,7 @@ type Stores struct {
 // StoresOptions configures Stores: the lifetimes and bounds every
 // server's caches share.
 type StoresOptions struct {
-	// CacheTTL is Options.CacheTTL (DAG specs and names).
+	// CacheTTL is DAGsOptions.CacheTTL (DAG specs and names).
 	CacheTTL time.Duration
 	// ListTTL is ListsOptions.TTL.
 	ListTTL time.Duration
@@ -50,7 +50,7 @@ type StoresOptions struct {
 
 // NewStores builds the process's stores.
 func NewStores(o StoresOptions) (*Stores, error) {
-	dags, err := newDAGCaches(Options{CacheTTL: o.CacheTTL, Now: o.Now, Registerer: o.Registerer}.withDefaults())
+	dags, err := newDAGCaches(DAGsOptions{CacheTTL: o.CacheTTL, Now: o.Now, Registerer: o.Registerer}.withDefaults())
 	if err != nil {
 		return nil, err
 	}

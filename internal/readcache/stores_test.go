@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
@@ -16,9 +17,11 @@ import (
 
 // daguOf answers every spec and run with its own server's name in it.
 type daguOf struct {
-	countingPorts
-	server string
+	specs, runs atomic.Int32
+	server      string
 }
+
+func fingerprint(context.Context) string { return "" }
 
 func (d *daguOf) GetDAGSpec(_ context.Context, name string) (*model.DAGSpec, error) {
 	d.specs.Add(1)
@@ -54,7 +57,7 @@ func TestStoresKeepServersApart(t *testing.T) {
 	for round := range 2 {
 		for _, server := range []string{"prod", "staging"} {
 			d := &daguOf{server: server}
-			l, err := readcache.New(d, readcache.Options{Fingerprint: fingerprint, Stores: stores, Scope: server})
+			dags, err := readcache.NewDAGs(readcache.DAGsOptions{Fingerprint: fingerprint, Stores: stores, Scope: server})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -62,7 +65,7 @@ func TestStoresKeepServersApart(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			spec, err := l.GetDAGSpec(ctx, "etl")
+			spec, err := dags.Spec(ctx, "etl", d.GetDAGSpec)
 			if err != nil || spec.Spec != "# "+server {
 				t.Errorf("round %d, %s: spec %+v, %v", round, server, spec, err)
 			}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu/fakedagutest"
+	"github.com/dagu-mcp-gateway/gateway/internal/portcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
 	"github.com/dagu-mcp-gateway/gateway/internal/reference"
@@ -47,7 +48,7 @@ func buildReadPath(t *testing.T) *readtool.Tool {
 	if _, err := adapter.Refresh(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	reads, err := readcache.New(adapter, readcache.Options{Fingerprint: client.Fingerprint, Lifetime: adapter.Lifetime})
+	reads, err := portcache.New(adapter, readcache.DAGsOptions{Fingerprint: client.Fingerprint, Lifetime: adapter.Lifetime})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ package readtool_test
 import (
 	"testing"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/portcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
@@ -15,7 +16,7 @@ import (
 // settings, as the gateway wires it.
 func cached(tb testing.TB, a *upstream.Adapter, c *restclient.Client) readtool.Upstream {
 	tb.Helper()
-	l, err := readcache.New(a, readcache.Options{Fingerprint: c.Fingerprint, Lifetime: a.Lifetime})
+	l, err := portcache.New(a, readcache.DAGsOptions{Fingerprint: c.Fingerprint, Lifetime: a.Lifetime})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -61,7 +61,7 @@ func (a *Adapter) getDAG(ctx context.Context, name string) (*model.DAGDetail, er
 	return &out, nil
 }
 
-// getDAGSpec reads a DAG's YAML (1 call; readcache.Layer caches it).
+// getDAGSpec reads a DAG's YAML (1 call; portcache.Layer caches it).
 func (a *Adapter) getDAGSpec(ctx context.Context, name string) (*model.DAGSpec, error) {
 	resp, err := a.client.GetDAGSpec(ctx, name)
 	if err != nil {
@@ -72,7 +72,7 @@ func (a *Adapter) getDAGSpec(ctx context.Context, name string) (*model.DAGSpec, 
 }
 
 // dagNames lists every DAG file name for did-you-mean suggestions
-// (readcache.Layer caches the list). It reads up to namesMaxPages pages of
+// (portcache.Layer caches the list). It reads up to namesMaxPages pages of
 // namesPerPage names.
 func (a *Adapter) dagNames(ctx context.Context) ([]string, error) {
 	return a.loadDAGNames(ctx)

@@ -88,7 +88,7 @@ func TestCachesCanBeDisabledAndErrorsAreNotCached(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			env := newAdapterEnv(t, envOptions{layer: func(o *readcache.Options) { o.CacheTTL = tt.ttl }})
+			env := newAdapterEnv(t, envOptions{layer: func(o *readcache.DAGsOptions) { o.CacheTTL = tt.ttl }})
 			calls := env.calls(func() {
 				for range 2 {
 					_, _ = env.reads.GetDAGSpec(context.Background(), tt.dag)

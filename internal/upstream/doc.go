@@ -5,7 +5,7 @@
 // read allows), runs them through package restclient, turns the answers
 // into the contract's models with package mapping. It caches nothing
 // itself: what a port answers whole (DAG specs, the name list) is cached
-// around it by readcache.Layer, and the REST parts several reads share
+// around it by portcache.Layer, and the REST parts several reads share
 // (parts of final runs, identical list reads, latest-run hints, the key's
 // role) are kept by package readcache's Runs, Lists, LatestHints and Roles,
 // which the call plans ask.

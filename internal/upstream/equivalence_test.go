@@ -13,12 +13,13 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
+	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
 )
 
 // namedRead is one read of the Upstream port returning its answer.
 type namedRead struct {
 	name string
-	read func(ctx context.Context, a readcache.Ports) (any, error)
+	read func(ctx context.Context, a readtool.Upstream) (any, error)
 }
 
 func answer[T any](v T, err error) (any, error) { return v, err }
@@ -35,85 +36,89 @@ func everyRead() []namedRead {
 	body := stepOf(runOf("foreach_job", foreachRun), "each")
 	body.Item, body.BodyStepName = "1", "work"
 	return []namedRead{
-		{"dags", func(ctx context.Context, a readcache.Ports) (any, error) {
+		{"dags", func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return answer(a.ListDAGs(ctx, model.DAGListQuery{}))
 		}},
-		{"dags page 2", func(ctx context.Context, a readcache.Ports) (any, error) {
+		{"dags page 2", func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return answer(a.ListDAGs(ctx, model.DAGListQuery{Page: 2, PerPage: 3}))
 		}},
-		{"runs", func(ctx context.Context, a readcache.Ports) (any, error) {
+		{"runs", func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return answer(a.ListRuns(ctx, model.RunListQuery{}))
 		}},
-		{"failed runs", func(ctx context.Context, a readcache.Ports) (any, error) {
+		{"failed runs", func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return answer(a.ListRuns(ctx, model.RunListQuery{Status: []int{2}, Limit: 2}))
 		}},
-		{"latest run of a DAG", func(ctx context.Context, a readcache.Ports) (any, error) {
+		{"latest run of a DAG", func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return answer(a.ListRuns(ctx, model.RunListQuery{Name: "failing_job", DAGRunID: "latest"}))
 		}},
-		{"dag", func(ctx context.Context, a readcache.Ports) (any, error) { return answer(a.GetDAG(ctx, "failing_job")) }},
-		{"missing dag", func(ctx context.Context, a readcache.Ports) (any, error) { return answer(a.GetDAG(ctx, "no_such_dag")) }},
-		{"run", func(ctx context.Context, a readcache.Ports) (any, error) { return answer(a.GetRun(ctx, failing)) }},
-		{"run latest", func(ctx context.Context, a readcache.Ports) (any, error) { return answer(a.GetRun(ctx, latest)) }},
-		{"missing run", func(ctx context.Context, a readcache.Ports) (any, error) {
+		{"dag", func(ctx context.Context, a readtool.Upstream) (any, error) {
+			return answer(a.GetDAG(ctx, "failing_job"))
+		}},
+		{"missing dag", func(ctx context.Context, a readtool.Upstream) (any, error) {
+			return answer(a.GetDAG(ctx, "no_such_dag"))
+		}},
+		{"run", func(ctx context.Context, a readtool.Upstream) (any, error) { return answer(a.GetRun(ctx, failing)) }},
+		{"run latest", func(ctx context.Context, a readtool.Upstream) (any, error) { return answer(a.GetRun(ctx, latest)) }},
+		{"missing run", func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return answer(a.GetRun(ctx, runOf("failing_job", "nope")))
 		}},
-		{"sub-run before its root", func(ctx context.Context, a readcache.Ports) (any, error) { return answer(a.GetRun(ctx, sub)) }},
-		{"parent run", func(ctx context.Context, a readcache.Ports) (any, error) { return answer(a.GetRun(ctx, parent)) }},
-		{"sub-run", func(ctx context.Context, a readcache.Ports) (any, error) { return answer(a.GetRun(ctx, sub)) }},
-		{"sub-run under latest", func(ctx context.Context, a readcache.Ports) (any, error) { return answer(a.GetRun(ctx, subLatest)) }},
-		{"missing sub-run", func(ctx context.Context, a readcache.Ports) (any, error) {
+		{"sub-run before its root", func(ctx context.Context, a readtool.Upstream) (any, error) { return answer(a.GetRun(ctx, sub)) }},
+		{"parent run", func(ctx context.Context, a readtool.Upstream) (any, error) { return answer(a.GetRun(ctx, parent)) }},
+		{"sub-run", func(ctx context.Context, a readtool.Upstream) (any, error) { return answer(a.GetRun(ctx, sub)) }},
+		{"sub-run under latest", func(ctx context.Context, a readtool.Upstream) (any, error) { return answer(a.GetRun(ctx, subLatest)) }},
+		{"missing sub-run", func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return answer(a.GetRun(ctx, model.RunAddress{Name: "parent_job", DAGRunID: parentRun, SubRunID: "nope"}))
 		}},
-		{"running run", func(ctx context.Context, a readcache.Ports) (any, error) { return answer(a.GetRun(ctx, running)) }},
-		{"run logs", func(ctx context.Context, a readcache.Ports) (any, error) {
+		{"running run", func(ctx context.Context, a readtool.Upstream) (any, error) { return answer(a.GetRun(ctx, running)) }},
+		{"run logs", func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return answer(a.GetRunLogs(ctx, failing, model.LogQuery{}))
 		}},
-		{"run logs head", func(ctx context.Context, a readcache.Ports) (any, error) {
+		{"run logs head", func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return answer(a.GetRunLogs(ctx, failing, model.LogQuery{Head: 2}))
 		}},
-		{"run logs latest", func(ctx context.Context, a readcache.Ports) (any, error) {
+		{"run logs latest", func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return answer(a.GetRunLogs(ctx, latest, model.LogQuery{Tail: 3}))
 		}},
-		{"run logs of a running run", func(ctx context.Context, a readcache.Ports) (any, error) {
+		{"run logs of a running run", func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return answer(a.GetRunLogs(ctx, running, model.LogQuery{}))
 		}},
-		{"run logs of a missing run", func(ctx context.Context, a readcache.Ports) (any, error) {
+		{"run logs of a missing run", func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return answer(a.GetRunLogs(ctx, runOf("failing_job", "nope"), model.LogQuery{}))
 		}},
-		{"step log", func(ctx context.Context, a readcache.Ports) (any, error) {
+		{"step log", func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return answer(a.GetStepLog(ctx, stepOf(failing, "explode"), model.LogQuery{}))
 		}},
-		{"step log stderr window", func(ctx context.Context, a readcache.Ports) (any, error) {
+		{"step log stderr window", func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return answer(a.GetStepLog(ctx, stepOf(failing, "explode"), model.LogQuery{Stream: "stderr", Offset: 1, Limit: 2}))
 		}},
-		{"step log with a missing stream", func(ctx context.Context, a readcache.Ports) (any, error) {
+		{"step log with a missing stream", func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return answer(a.GetStepLog(ctx, stepOf(failing, "prepare"), model.LogQuery{}))
 		}},
-		{"step log of a missing step", func(ctx context.Context, a readcache.Ports) (any, error) {
+		{"step log of a missing step", func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return answer(a.GetStepLog(ctx, stepOf(failing, "no_such_step"), model.LogQuery{}))
 		}},
-		{"step log latest", func(ctx context.Context, a readcache.Ports) (any, error) {
+		{"step log latest", func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return answer(a.GetStepLog(ctx, stepOf(latest, "prepare"), model.LogQuery{Head: 1}))
 		}},
-		{"big step log, default window", func(ctx context.Context, a readcache.Ports) (any, error) {
+		{"big step log, default window", func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return answer(a.GetStepLog(ctx, stepOf(bigLog, "spew"), model.LogQuery{}))
 		}},
-		{"big step log, tail", func(ctx context.Context, a readcache.Ports) (any, error) {
+		{"big step log, tail", func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return answer(a.GetStepLog(ctx, stepOf(bigLog, "spew"), model.LogQuery{Stream: "stdout", Tail: 3}))
 		}},
-		{"sub-run step log", func(ctx context.Context, a readcache.Ports) (any, error) {
+		{"sub-run step log", func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return answer(a.GetStepLog(ctx, stepOf(sub, "child_start"), model.LogQuery{}))
 		}},
-		{"running step log", func(ctx context.Context, a readcache.Ports) (any, error) {
+		{"running step log", func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return answer(a.GetStepLog(ctx, stepOf(running, "setup"), model.LogQuery{}))
 		}},
-		{"body step log", func(ctx context.Context, a readcache.Ports) (any, error) {
+		{"body step log", func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return answer(a.GetStepLog(ctx, body, model.LogQuery{}))
 		}},
-		{"foreach items", func(ctx context.Context, a readcache.Ports) (any, error) {
+		{"foreach items", func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return answer(a.ListForeachItems(ctx, stepOf(runOf("foreach_job", foreachRun), "each"), model.ForeachQuery{}))
 		}},
-		{"foreach item", func(ctx context.Context, a readcache.Ports) (any, error) {
+		{"foreach item", func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return answer(a.GetForeachItem(ctx, model.StepAddress{RunAddress: runOf("foreach_job", foreachRun), StepName: "each", Item: "0"}))
 		}},
 	}
@@ -140,7 +145,7 @@ func TestCachedAnswersEqualUncached(t *testing.T) {
 	for name, fake := range fakes {
 		t.Run(name, func(t *testing.T) {
 			cached := cachedEnv(t, fake)
-			plain := newAdapterEnv(t, envOptions{fake: fake, detect: true, layer: func(o *readcache.Options) { o.CacheTTL = -1 }})
+			plain := newAdapterEnv(t, envOptions{fake: fake, detect: true, layer: func(o *readcache.DAGsOptions) { o.CacheTTL = -1 }})
 			for _, env := range []*adapterEnv{cached, plain} {
 				env.setIntercept(missingPrepareStderr)
 			}
@@ -161,7 +166,7 @@ func TestCachedAnswersEqualUncached(t *testing.T) {
 
 // render makes the read and writes its answer, or the agent-visible parts
 // of its failure, as JSON.
-func render(t *testing.T, r namedRead, a readcache.Ports) []byte {
+func render(t *testing.T, r namedRead, a readtool.Upstream) []byte {
 	t.Helper()
 	v, err := r.read(context.Background(), a)
 	var doc any = v

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/portcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 
@@ -50,7 +51,7 @@ type adapterEnv struct {
 	adapter   *Adapter
 	// reads is the adapter behind the read cache layer, as the gateway
 	// wires it: the caches of DAG specs and names live there.
-	reads *readcache.Layer
+	reads *portcache.Layer
 	key   *switchKey
 }
 
@@ -59,7 +60,7 @@ type envOptions struct {
 	fake    fakedagu.Options
 	adapter func(*AdapterOptions)
 	// layer edits the options of env.reads.
-	layer func(*readcache.Options)
+	layer func(*readcache.DAGsOptions)
 	// detect runs a capability detection before the test (and forgets its
 	// requests).
 	detect bool
@@ -110,13 +111,13 @@ func newAdapterEnv(t testing.TB, o envOptions) *adapterEnv {
 }
 
 // newLayer builds the read cache layer around a, as the gateway does.
-func newLayer(t testing.TB, a *Adapter, client *restclient.Client, now func() time.Time, edit func(*readcache.Options)) *readcache.Layer {
+func newLayer(t testing.TB, a *Adapter, client *restclient.Client, now func() time.Time, edit func(*readcache.DAGsOptions)) *portcache.Layer {
 	t.Helper()
-	o := readcache.Options{Fingerprint: client.Fingerprint, Lifetime: a.Lifetime, Now: now}
+	o := readcache.DAGsOptions{Fingerprint: client.Fingerprint, Lifetime: a.Lifetime, Now: now}
 	if edit != nil {
 		edit(&o)
 	}
-	l, err := readcache.New(a, o)
+	l, err := portcache.New(a, o)
 	if err != nil {
 		t.Fatal(err)
 	}

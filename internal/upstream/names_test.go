@@ -23,7 +23,7 @@ import (
 func TestExpiredDAGNamesAnswerWithoutWaitingForDagu(t *testing.T) {
 	t.Parallel()
 	clock := testkit.NewClock(fakeNow)
-	env := newAdapterEnv(t, envOptions{adapter: func(o *AdapterOptions) { o.Now = clock.Now }, layer: func(o *readcache.Options) { o.Now = clock.Now }})
+	env := newAdapterEnv(t, envOptions{adapter: func(o *AdapterOptions) { o.Now = clock.Now }, layer: func(o *readcache.DAGsOptions) { o.Now = clock.Now }})
 	var blocking atomic.Bool
 	var pages atomic.Int32 // how many one-DAG pages Dagu lists
 	pages.Store(1)

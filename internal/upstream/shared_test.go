@@ -14,7 +14,9 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/portcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
+	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
 	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate/redistest"
@@ -27,7 +29,7 @@ import (
 type sharedReadCase struct {
 	name string
 	fake fakedagu.Options
-	read func(ctx context.Context, a readcache.Ports) (any, error)
+	read func(ctx context.Context, a readtool.Upstream) (any, error)
 }
 
 func sharedReadCases() []sharedReadCase {
@@ -35,37 +37,37 @@ func sharedReadCases() []sharedReadCase {
 	body := stepOf(runOf("foreach_job", foreachRun), "each")
 	body.Item, body.BodyStepName = "1", "work"
 	return []sharedReadCase{
-		{name: "run", read: func(ctx context.Context, a readcache.Ports) (any, error) {
+		{name: "run", read: func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return a.GetRun(ctx, runOf("failing_job", failingRun))
 		}},
-		{name: "run logs", read: func(ctx context.Context, a readcache.Ports) (any, error) {
+		{name: "run logs", read: func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return a.GetRunLogs(ctx, runOf("failing_job", failingRun), model.LogQuery{})
 		}},
-		{name: "step log", read: func(ctx context.Context, a readcache.Ports) (any, error) {
+		{name: "step log", read: func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return a.GetStepLog(ctx, stepOf(runOf("failing_job", failingRun), "explode"), model.LogQuery{})
 		}},
-		{name: "sub-run step log", read: func(ctx context.Context, a readcache.Ports) (any, error) {
+		{name: "sub-run step log", read: func(ctx context.Context, a readtool.Upstream) (any, error) {
 			if _, err := a.GetRun(ctx, runOf("parent_job", parentRun)); err != nil {
 				return nil, err
 			}
 			return a.GetStepLog(ctx, stepOf(sub, "child_start"), model.LogQuery{Stream: "stdout"})
 		}},
-		{name: "body step log", fake: fakedagu.Options{Foreach: fakedagu.ForeachRoutes}, read: func(ctx context.Context, a readcache.Ports) (any, error) {
+		{name: "body step log", fake: fakedagu.Options{Foreach: fakedagu.ForeachRoutes}, read: func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return a.GetStepLog(ctx, body, model.LogQuery{})
 		}},
-		{name: "spec", read: func(ctx context.Context, a readcache.Ports) (any, error) {
+		{name: "spec", read: func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return a.GetDAGSpec(ctx, "failing_job")
 		}},
-		{name: "DAG names", read: func(ctx context.Context, a readcache.Ports) (any, error) {
+		{name: "DAG names", read: func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return a.DAGNames(ctx)
 		}},
-		{name: "DAG list", read: func(ctx context.Context, a readcache.Ports) (any, error) {
+		{name: "DAG list", read: func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return a.ListDAGs(ctx, model.DAGListQuery{})
 		}},
-		{name: "DAG", read: func(ctx context.Context, a readcache.Ports) (any, error) {
+		{name: "DAG", read: func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return a.GetDAG(ctx, "failing_job")
 		}},
-		{name: "run list", read: func(ctx context.Context, a readcache.Ports) (any, error) {
+		{name: "run list", read: func(ctx context.Context, a readtool.Upstream) (any, error) {
 			return a.ListRuns(ctx, model.RunListQuery{Name: "failing_job"})
 		}},
 	}
@@ -82,8 +84,8 @@ func sharedCaches(store *sharedstate.Store) func(*AdapterOptions) {
 }
 
 // sharedLayer is sharedCaches for the read cache layer.
-func sharedLayer(store *sharedstate.Store) func(*readcache.Options) {
-	return func(o *readcache.Options) {
+func sharedLayer(store *sharedstate.Store) func(*readcache.DAGsOptions) {
+	return func(o *readcache.DAGsOptions) {
 		o.CacheTTL = time.Hour
 		o.Shared = readcache.NewShared(store)
 	}
@@ -109,7 +111,7 @@ func openShared(t *testing.T, srv *redistest.Server) *sharedstate.Store {
 
 // replica builds another adapter in front of env's fake Dagu, with its own
 // client, local caches and shared store, sending key.
-func replica(t *testing.T, env *adapterEnv, key restclient.KeySource, store *sharedstate.Store) *readcache.Layer {
+func replica(t *testing.T, env *adapterEnv, key restclient.KeySource, store *sharedstate.Store) *portcache.Layer {
 	t.Helper()
 	front := httptest.NewServer(env.fake.Load())
 	t.Cleanup(front.Close)

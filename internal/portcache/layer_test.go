@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package readcache_test
+package portcache_test
 
 import (
 	"context"
@@ -10,18 +10,14 @@ import (
 	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/portcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool/readtooltest"
 )
 
-// The layer is the tool's port, and its inner port is the tool's port:
-// both directions compile only while the two interfaces are the same.
-var (
-	_ readtool.Upstream = (*readcache.Layer)(nil)
-	_ readcache.Ports   = readtool.Upstream(nil)
-	_ readtool.Upstream = readcache.Ports(nil)
-)
+// The layer is the tool's port.
+var _ readtool.Upstream = (*portcache.Layer)(nil)
 
 // countingPorts answers specs and names and counts the reads that reach it.
 type countingPorts struct {
@@ -56,10 +52,10 @@ func fingerprint(ctx context.Context) string {
 	return k
 }
 
-func newLayer(t *testing.T, ttl time.Duration) (*readcache.Layer, *countingPorts) {
+func newLayer(t *testing.T, ttl time.Duration) (*portcache.Layer, *countingPorts) {
 	t.Helper()
 	inner := &countingPorts{}
-	l, err := readcache.New(inner, readcache.Options{Fingerprint: fingerprint, CacheTTL: ttl})
+	l, err := portcache.New(inner, readcache.DAGsOptions{Fingerprint: fingerprint, CacheTTL: ttl})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,10 +65,10 @@ func newLayer(t *testing.T, ttl time.Duration) (*readcache.Layer, *countingPorts
 
 func TestNewNeedsTheInnerPortAndFingerprint(t *testing.T) {
 	t.Parallel()
-	if _, err := readcache.New(nil, readcache.Options{Fingerprint: fingerprint}); err == nil {
+	if _, err := portcache.New(nil, readcache.DAGsOptions{Fingerprint: fingerprint}); err == nil {
 		t.Error("no error without an inner port")
 	}
-	if _, err := readcache.New(&countingPorts{}, readcache.Options{}); err == nil {
+	if _, err := portcache.New(&countingPorts{}, readcache.DAGsOptions{}); err == nil {
 		t.Error("no error without Fingerprint")
 	}
 }
