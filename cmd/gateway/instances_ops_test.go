@@ -175,3 +175,48 @@ func stdioSession(t *testing.T, args ...string) string {
 	}
 	return out.String()
 }
+
+// TestStdioFirstReadWaitsForDetection: stdio's first read of an older
+// Dagu, sent while the release detection is still under way, is answered
+// in that release's dialect (it was "not found": the current release's
+// route, which Dagu 1.29 does not have).
+func TestStdioFirstReadWaitsForDetection(t *testing.T) {
+	t.Parallel()
+	fake, url := fakedagutest.Start(t, fakedagu.Options{APIKey: fakedagutest.APIKey, Profile: fakedagu.Profile129})
+	fake.Inject(fakedagu.Fault{Route: "*", Times: 1, Latency: 300 * time.Millisecond}) // detection's first request
+	key := filepath.Join(t.TempDir(), "key")
+	if err := os.WriteFile(key, []byte(fakedagutest.APIKey), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	in, feed := io.Pipe()
+	out := &testkit.LogBuffer{}
+	var stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(context.Background(), []string{"stdio", "--dagu-url", url, "--dagu-api-key-file", key}, environment{
+			stdin: in, stdout: out, stderr: &stderr, getenv: func(string) string { return "" },
+		})
+	}()
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"dagu_read","arguments":{"target":"run","name":"failing_job","dagRunId":"latest"}}}`,
+	} {
+		if _, err := io.WriteString(feed, line+"\n"); err != nil {
+			t.Fatalf("stdio exited early: %v\n%s", err, stderr.String())
+		}
+	}
+	for range 1000 {
+		if strings.Contains(out.String(), `"id":2,`) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	_ = feed.Close()
+	if code := <-done; code != 0 {
+		t.Fatalf("stdio: exit %d\n%s", code, stderr.String())
+	}
+	if !strings.Contains(out.String(), `"dagRunId":"`) {
+		t.Fatalf("the first read found no run:\n%s", out.String())
+	}
+}
