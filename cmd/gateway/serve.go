@@ -59,7 +59,11 @@ func serveHTTP(ctx context.Context, cfg config.Config, log *slog.Logger, getenv 
 		return err
 	}
 	srv := frontdoor.NewServer(frontdoor.ServerOptions{Addr: cfg.Listen, Handler: handler, Logger: log, ShutdownTimeout: cfg.ShutdownTimeout})
-	log.Info("gateway serving", "listen", cfg.Listen, "dagu", cfg.DaguURL, "version", version, "inbound_auth", len(tokens) > 0, "upstream_auth", cfg.UpstreamAuth)
+	upstreamAttr := slog.String("dagu", cfg.DaguURL)
+	if cfg.InstancesFile != "" {
+		upstreamAttr = slog.String("instances_file", cfg.InstancesFile)
+	}
+	log.Info("gateway serving", "listen", cfg.Listen, upstreamAttr, "version", version, "inbound_auth", len(tokens) > 0, "upstream_auth", cfg.UpstreamAuth)
 	if cfg.InstancesFile == "" {
 		startwarn.WithoutKey(log, cfg)
 	}
@@ -103,6 +107,9 @@ func serveStdio(ctx context.Context, cfg config.Config, log *slog.Logger, env en
 		return err
 	}
 	defer g.close()
+	ctx, cancel := context.WithCancel(ctx)
+	defer g.adapter.Wait() // the detection Start began writes to the log: it ends before we return
+	defer cancel()
 	g.adapter.Start(ctx)
 	log.Info("gateway serving on stdio", "dagu", cfg.DaguURL, "version", version)
 	startwarn.WithoutKey(log, cfg)
