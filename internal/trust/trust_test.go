@@ -417,7 +417,7 @@ func TestSiblingsShareTheLaneNotTheVerdicts(t *testing.T) {
 	t.Parallel()
 	prod, prodDagu, _ := newVerifier(t)
 	stagingDagu := &fakeDagu{}
-	staging, err := prod.Sibling(nil, stagingDagu.check)
+	staging, err := prod.Sibling(t.Context(), stagingDagu.check)
 	if err != nil {
 		t.Fatal(err)
 	}
