@@ -39,6 +39,9 @@ type fleet struct {
 	memory *membudget.Budget
 	shared *sharedstate.Store
 	limits *restclient.Limits
+	// detections bounds the instances' capability detections in flight,
+	// so that a reload adding many instances leaves REST slots to reads.
+	detections *upstream.DetectionSlots
 	parts  *readparts.Parts
 	lane   *trust.Verifier // passthrough: owns the lane of unknown keys; checks none itself
 	ctx    context.Context // bounds the instances' background work
@@ -51,7 +54,7 @@ type fleet struct {
 
 // newFleet builds the process's parts and an empty set of instances.
 func newFleet(ctx context.Context, cfg config.Config, log *slog.Logger) (*fleet, error) {
-	f := &fleet{cfg: cfg, log: log, reg: telemetry.NewRegistry(), ctx: ctx}
+	f := &fleet{cfg: cfg, log: log, reg: telemetry.NewRegistry(), ctx: ctx, detections: upstream.NewDetectionSlots(upstream.DefaultDetectionSlots)}
 	var budget restclient.SharedBudget
 	var err error
 	if f.shared, budget, f.memory, err = processParts(cfg, cluster.Scope("", "", version), log, f.reg); err != nil {
@@ -93,6 +96,7 @@ func (f *fleet) build(in instances.Instance) (*endpoints.Member, error) {
 	if err != nil {
 		return nil, err
 	}
+	g.adapter.BoundDetections(f.detections)
 	g.memory = f.memory
 	ctx, stop := context.WithCancel(f.ctx)
 	m := &endpoints.Member{Endpoint: frontdoor.Endpoint{MCP: g.mcpHandler()}, Metrics: reg, Ready: g.ready}

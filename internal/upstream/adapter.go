@@ -103,6 +103,9 @@ type AdapterOptions struct {
 	// server's) keeps this adapter's entries its own.
 	Stores *readcache.Stores
 	Scope  string
+	// Detections, when set, bounds the capability detections in flight
+	// across the adapters sharing it (see DetectionSlots); nil: no bound.
+	Detections *DetectionSlots
 	// Now replaces the clock (default time.Now).
 	Now func() time.Time
 	// Logger receives diagnostics; nil discards them.
@@ -297,6 +300,12 @@ func (a *Adapter) Capabilities() (caps restclient.Capabilities, ok bool) {
 func (a *Adapter) Refresh(ctx context.Context) (restclient.Capabilities, error) {
 	ctx, cancel := context.WithTimeout(ctx, detectTimeout)
 	defer cancel()
+	release, err := a.opts.Detections.take(ctx)
+	if err != nil {
+		a.detectFailed.Store(true)
+		return restclient.Capabilities{}, err
+	}
+	defer release()
 	caps, err := a.client.DetectCapabilities(ctx)
 	a.detectFailed.Store(err != nil)
 	if err != nil {

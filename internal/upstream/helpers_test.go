@@ -66,6 +66,8 @@ type envOptions struct {
 	detect bool
 	// noAuth runs the fake without authentication and sends no key.
 	noAuth bool
+	// limits, when set, are the REST caps the client shares.
+	limits *restclient.Limits
 }
 
 func newAdapterEnv(t testing.TB, o envOptions) *adapterEnv {
@@ -86,7 +88,7 @@ func newAdapterEnv(t testing.TB, o envOptions) *adapterEnv {
 		env.fake.Load().ServeHTTP(w, r)
 	}))
 	t.Cleanup(front.Close)
-	client, err := restclient.New(restclient.Config{BaseURL: front.URL, Key: env.key, Timeout: 10 * time.Second, RetryBaseWait: time.Millisecond})
+	client, err := restclient.New(restclient.Config{BaseURL: front.URL, Key: env.key, Timeout: 10 * time.Second, RetryBaseWait: time.Millisecond, Limits: o.limits})
 	if err != nil {
 		t.Fatal(err)
 	}
