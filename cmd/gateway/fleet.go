@@ -42,9 +42,9 @@ type fleet struct {
 	// detections bounds the instances' capability detections in flight,
 	// so that a reload adding many instances leaves REST slots to reads.
 	detections *upstream.DetectionSlots
-	parts  *readparts.Parts
-	lane   *trust.Verifier // passthrough: owns the lane of unknown keys; checks none itself
-	ctx    context.Context // bounds the instances' background work
+	parts      *readparts.Parts
+	lane       *trust.Verifier // passthrough: owns the lane of unknown keys; checks none itself
+	ctx        context.Context // bounds the instances' background work
 	// stores are the caches' stores of every instance: their bounds
 	// (--run-cache-size among them) are the process's.
 	stores *readcache.Stores
