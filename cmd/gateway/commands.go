@@ -4,15 +4,14 @@ package main
 
 import (
 	"fmt"
+	"log/slog"
 	"runtime"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
-	"github.com/dagu-mcp-gateway/gateway/internal/daguclient"
-	"github.com/dagu-mcp-gateway/gateway/internal/gcpolicy"
 	"github.com/dagu-mcp-gateway/gateway/internal/instances"
-	"github.com/dagu-mcp-gateway/gateway/internal/logging"
+	"github.com/dagu-mcp-gateway/gateway/internal/telemetry"
 )
 
 const rootLong = `dagu-mcp-gateway gives AI agents (any MCP client) safe, read-only access to a
@@ -63,10 +62,16 @@ func withConfig(cmd *cobra.Command, env environment, mode config.Mode, fn func(c
 		if err != nil {
 			return fmt.Errorf("invalid configuration:\n%w", err)
 		}
-		gcpolicy.Apply(cfg.GCHeapFloor, env.getenv)
+		applyGCPolicy(cfg.GCHeapFloor, env.getenv)
 		return fn(cmd, cfg)
 	}
 	return cmd
+}
+
+// processLogger installs the process logger of cfg, writing to the
+// command's stderr with the configured secrets scrubbed.
+func processLogger(cfg config.Config, env environment) *slog.Logger {
+	return telemetry.InstallProcessLogger(cfg, daguKey(cfg), env.stderr)
 }
 
 func newServeCommand(env environment) *cobra.Command {
@@ -83,7 +88,7 @@ Example:
   GATEWAY_AUTH_TOKENS=<long random token> dagu-mcp-gateway serve --listen 0.0.0.0:8090`,
 	}
 	return withConfig(cmd, env, config.ModeServe, func(cmd *cobra.Command, cfg config.Config) error {
-		return serveHTTP(cmd.Context(), cfg, logging.Install(cfg, daguclient.KeySource(cfg), env.stderr), env.getenv, nil)
+		return serveHTTP(cmd.Context(), cfg, processLogger(cfg, env), env.getenv, nil)
 	})
 }
 
@@ -105,7 +110,7 @@ Example client entry:
 			return err
 		}
 		cfg = picked[0].Config
-		return serveStdio(cmd.Context(), cfg, logging.Install(cfg, daguclient.KeySource(cfg), env.stderr), env)
+		return serveStdio(cmd.Context(), cfg, processLogger(cfg, env), env)
 	})
 }
 

@@ -12,10 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
-	"github.com/dagu-mcp-gateway/gateway/internal/daguclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/demo"
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
-	"github.com/dagu-mcp-gateway/gateway/internal/logging"
 )
 
 func newDemoCommand(env environment) *cobra.Command {
@@ -72,5 +70,5 @@ func runDemo(ctx context.Context, cmd *cobra.Command, cfg config.Config, env env
 		b.Key = key
 	}
 	b.Print(env.stdout)
-	return serveHTTP(ctx, cfg, logging.Install(cfg, daguclient.KeySource(cfg), env.stderr), env.getenv, ln)
+	return serveHTTP(ctx, cfg, processLogger(cfg, env), env.getenv, ln)
 }

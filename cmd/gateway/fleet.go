@@ -12,18 +12,15 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/dagu-mcp-gateway/gateway/internal/cluster"
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
-	"github.com/dagu-mcp-gateway/gateway/internal/daguclient"
+	"github.com/dagu-mcp-gateway/gateway/internal/doctor"
 	"github.com/dagu-mcp-gateway/gateway/internal/endpoints"
 	"github.com/dagu-mcp-gateway/gateway/internal/frontdoor"
 	"github.com/dagu-mcp-gateway/gateway/internal/instances"
 	"github.com/dagu-mcp-gateway/gateway/internal/membudget"
 	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
-	"github.com/dagu-mcp-gateway/gateway/internal/readparts"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
-	"github.com/dagu-mcp-gateway/gateway/internal/startwarn"
 	"github.com/dagu-mcp-gateway/gateway/internal/telemetry"
 	"github.com/dagu-mcp-gateway/gateway/internal/trust"
 	"github.com/dagu-mcp-gateway/gateway/internal/upstream"
@@ -42,7 +39,7 @@ type fleet struct {
 	// detections bounds the instances' capability detections in flight,
 	// so that a reload adding many instances leaves REST slots to reads.
 	detections *upstream.DetectionSlots
-	parts      *readparts.Parts
+	parts      *toolParts
 	lane       *trust.Verifier // passthrough: owns the lane of unknown keys; checks none itself
 	ctx        context.Context // bounds the instances' background work
 	// stores are the caches' stores of every instance: their bounds
@@ -57,7 +54,7 @@ func newFleet(ctx context.Context, cfg config.Config, log *slog.Logger) (*fleet,
 	f := &fleet{cfg: cfg, log: log, reg: telemetry.NewRegistry(), ctx: ctx, detections: upstream.NewDetectionSlots(upstream.DefaultDetectionSlots)}
 	var budget restclient.SharedBudget
 	var err error
-	if f.shared, budget, f.memory, err = processParts(cfg, cluster.Scope("", "", version), log, f.reg); err != nil {
+	if f.shared, budget, f.memory, err = processParts(cfg, sharedScope("", ""), log, f.reg); err != nil {
 		return nil, err
 	}
 	f.limits = restclient.NewLimits(restclient.Config{Concurrency: cfg.UpstreamConcurrency, SharedBudget: budget, BodyBudget: cfg.UpstreamBodyBudget, Memory: f.memory})
@@ -66,7 +63,7 @@ func newFleet(ctx context.Context, cfg config.Config, log *slog.Logger) (*fleet,
 	if err != nil {
 		return nil, errors.Join(err, f.shared.Close())
 	}
-	if f.parts, err = readparts.New(cfg, log, f.reg, f.shared); err != nil {
+	if f.parts, err = newToolParts(cfg, log, f.reg, f.shared); err != nil {
 		return nil, errors.Join(err, f.shared.Close())
 	}
 	if cfg.Passthrough() {
@@ -85,14 +82,14 @@ func (f *fleet) build(in instances.Instance) (*endpoints.Member, error) {
 		return nil, err
 	}
 	cfg, log, reg := instances.ConfigOf(f.cfg, in), f.log.With("instance", in.Name), prometheus.NewRegistry()
-	rc := daguclient.Config(cfg, version, log, reg)
+	rc := daguClientConfig(cfg, log, reg)
 	rc.Limits = f.limits
 	client, err := restclient.New(rc)
 	if err != nil {
 		return nil, fmt.Errorf("dagu client: %w", err)
 	}
 	scope := fmt.Sprintf("%s#%d", in.Name, f.builds.Add(1)) // a replaced instance's entries go with it
-	g, err := assemble(cfg, log, reg, client, f.shared.Scoped(cluster.Scope(in.URL, in.Name, version)), f.parts, f.stores, scope)
+	g, err := assemble(cfg, log, reg, client, f.shared.Scoped(sharedScope(in.URL, in.Name)), f.parts, f.stores, scope)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +108,7 @@ func (f *fleet) build(in instances.Instance) (*endpoints.Member, error) {
 	// The instance's background work (detection, key checks) ends with ctx
 	// and is waited for before its connections close.
 	m.Close = func() { stop(); g.adapter.Wait(); verifier.WaitChecks(); g.close(); f.stores.Drop(scope) }
-	startwarn.InsecureTLS(log, cfg)
+	doctor.WarnInsecureTLS(log, cfg)
 	g.adapter.Start(ctx)
 	return m, nil
 }

@@ -63,6 +63,7 @@ func TestHealthcheck(t *testing.T) {
 		{"timeout", nil, []string{"--listen", slow.Listener.Addr().String(), "--timeout", "100ms"}, 1, "deadline"},
 		{"bad listen address", map[string]string{"GATEWAY_LISTEN": "no-port"}, nil, 1, "--listen"},
 		{"port zero", nil, []string{"--listen", "127.0.0.1:0"}, 1, "port"},
+		{"zero timeout", nil, []string{"--listen", healthy, "--timeout", "0"}, 1, "timeout must be positive"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -90,6 +91,31 @@ func TestHealthcheckHelp(t *testing.T) {
 	for _, want := range []string{"/healthz", "--listen", "GATEWAY_LISTEN", "--timeout", "HEALTHCHECK"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Fatalf("healthcheck --help lacks %q (exit %d):\n%s", want, code, out)
+		}
+	}
+}
+
+// TestHealthURL: a wildcard or empty host is probed on the loopback
+// address of its family; an address without a usable port is refused.
+func TestHealthURL(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ listen, want string }{
+		{"127.0.0.1:8090", "http://127.0.0.1:8090/healthz"},
+		{"0.0.0.0:8090", "http://127.0.0.1:8090/healthz"},
+		{":8090", "http://127.0.0.1:8090/healthz"},
+		{"[::]:8090", "http://[::1]:8090/healthz"},
+		{"[::1]:9000", "http://[::1]:9000/healthz"},
+		{"localhost:8090", "http://localhost:8090/healthz"},
+		{"10.1.2.3:8090", "http://10.1.2.3:8090/healthz"},
+	}
+	for _, tt := range tests {
+		if got, err := healthURL(tt.listen); err != nil || got != tt.want {
+			t.Errorf("healthURL(%q) = %q, %v; want %q", tt.listen, got, err, tt.want)
+		}
+	}
+	for _, bad := range []string{"8090", "host:", "host:http", "host:70000"} {
+		if got, err := healthURL(bad); err == nil {
+			t.Errorf("healthURL(%q) = %q, want an error", bad, got)
 		}
 	}
 }

@@ -14,7 +14,7 @@ import (
 
 // TestStartWarnsWithoutAKey (issue 30): stdio warns at start-up when it
 // reads Dagu with its own key and none is configured; not with a key or a
-// key file (internal/startwarn's tests cover passthrough).
+// key file (internal/doctor's startwarn_test.go covers passthrough).
 func TestStartWarnsWithoutAKey(t *testing.T) {
 	t.Parallel()
 	_, daguURL := fakedagutest.Start(t, fakedagu.Options{APIKey: fakedagutest.APIKey, RecordedOnly: true})

@@ -14,9 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
+	"github.com/dagu-mcp-gateway/gateway/internal/doctor"
 	"github.com/dagu-mcp-gateway/gateway/internal/frontdoor"
-	"github.com/dagu-mcp-gateway/gateway/internal/gcpolicy"
-	"github.com/dagu-mcp-gateway/gateway/internal/startwarn"
 	"github.com/dagu-mcp-gateway/gateway/internal/telemetry"
 )
 
@@ -65,10 +64,10 @@ func serveHTTP(ctx context.Context, cfg config.Config, log *slog.Logger, getenv 
 	}
 	log.Info("gateway serving", "listen", cfg.Listen, upstreamAttr, "version", version, "inbound_auth", len(tokens) > 0, "upstream_auth", cfg.UpstreamAuth)
 	if cfg.InstancesFile == "" {
-		startwarn.WithoutKey(log, cfg)
+		doctor.WarnWithoutKey(log, cfg)
 	}
-	startwarn.MisleadingSettings(log, cfg, proxies)
-	gcpolicy.Log(log, cfg.GCHeapFloor, getenv)
+	doctor.WarnMisleadingSettings(log, cfg, proxies)
+	logGCPolicy(log, cfg.GCHeapFloor, getenv)
 	if ln != nil {
 		return srv.Serve(ctx, ln)
 	}
@@ -112,8 +111,8 @@ func serveStdio(ctx context.Context, cfg config.Config, log *slog.Logger, env en
 	defer cancel()
 	g.adapter.Start(ctx)
 	log.Info("gateway serving on stdio", "dagu", cfg.DaguURL, "version", version)
-	startwarn.WithoutKey(log, cfg)
-	gcpolicy.Log(log, cfg.GCHeapFloor, env.getenv)
+	doctor.WarnWithoutKey(log, cfg)
+	logGCPolicy(log, cfg.GCHeapFloor, env.getenv)
 	err = g.server.Run(ctx, &mcp.IOTransport{Reader: nopReadCloser{env.stdin}, Writer: nopWriteCloser{env.stdout}})
 	if ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
 		return nil // the client closed the stream or we were told to stop

@@ -12,20 +12,16 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/dagu-mcp-gateway/gateway/internal/cluster"
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
-	"github.com/dagu-mcp-gateway/gateway/internal/daguclient"
+	"github.com/dagu-mcp-gateway/gateway/internal/doctor"
 	"github.com/dagu-mcp-gateway/gateway/internal/frontdoor"
 	"github.com/dagu-mcp-gateway/gateway/internal/mcpserver"
 	"github.com/dagu-mcp-gateway/gateway/internal/membudget"
 	"github.com/dagu-mcp-gateway/gateway/internal/portcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
-	"github.com/dagu-mcp-gateway/gateway/internal/readiness"
-	"github.com/dagu-mcp-gateway/gateway/internal/readparts"
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
-	"github.com/dagu-mcp-gateway/gateway/internal/startwarn"
 	"github.com/dagu-mcp-gateway/gateway/internal/telemetry"
 	"github.com/dagu-mcp-gateway/gateway/internal/upstream"
 )
@@ -59,14 +55,14 @@ func (g *gateway) close() {
 // newGateway builds the gateway for a validated configuration.
 func newGateway(cfg config.Config, log *slog.Logger) (*gateway, error) {
 	reg := telemetry.NewRegistry()
-	startwarn.InsecureTLS(log, cfg)
+	doctor.WarnInsecureTLS(log, cfg)
 	// Another Dagu, or another gateway version (whose cached shapes may
 	// differ), never shares entries with this one.
-	shared, budget, memory, err := processParts(cfg, cluster.Scope(cfg.DaguURL, "", version), log, reg)
+	shared, budget, memory, err := processParts(cfg, sharedScope(cfg.DaguURL, ""), log, reg)
 	if err != nil {
 		return nil, err
 	}
-	rc := daguclient.Config(cfg, version, log, reg)
+	rc := daguClientConfig(cfg, log, reg)
 	rc.Memory, rc.SharedBudget = memory, budget
 	client, err := restclient.New(rc)
 	if err != nil {
@@ -85,11 +81,11 @@ func newGateway(cfg config.Config, log *slog.Logger) (*gateway, error) {
 // processParts opens what a process has once: the shared state under
 // scope, its cluster-wide upstream budget, and the memory budget.
 func processParts(cfg config.Config, scope string, log *slog.Logger, reg *prometheus.Registry) (*sharedstate.Store, restclient.SharedBudget, *membudget.Budget, error) {
-	shared, err := cluster.Open(cfg, scope, log, reg)
+	shared, err := openShared(cfg, scope, log, reg)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	budget, err := cluster.NewBudget(cfg, shared)
+	budget, err := sharedBudget(cfg, shared)
 	memory := membudget.New("memory budget (--memory-budget)", cfg.MemoryBudget)
 	if err == nil {
 		err = membudget.RegisterMetrics(reg, memory)
@@ -104,7 +100,7 @@ func processParts(cfg config.Config, scope string, log *slog.Logger, reg *promet
 // and the shared state (nil: none); parts and stores, when set, are the
 // tool's parts and the caches' stores shared with other instances, scope
 // this one's part of them (nil: its own).
-func assemble(cfg config.Config, log *slog.Logger, reg *prometheus.Registry, client *restclient.Client, shared *sharedstate.Store, parts *readparts.Parts, stores *readcache.Stores, scope string) (*gateway, error) {
+func assemble(cfg config.Config, log *slog.Logger, reg *prometheus.Registry, client *restclient.Client, shared *sharedstate.Store, parts *toolParts, stores *readcache.Stores, scope string) (*gateway, error) {
 	level := readcache.NewShared(shared)
 	adapter, err := upstream.NewAdapter(upstream.AdapterOptions{
 		Client: client, Logger: log, Registerer: reg,
@@ -119,7 +115,7 @@ func assemble(cfg config.Config, log *slog.Logger, reg *prometheus.Registry, cli
 		return nil, fmt.Errorf("read cache: %w", err)
 	}
 	if parts == nil {
-		if parts, err = readparts.New(cfg, log, reg, shared); err != nil {
+		if parts, err = newToolParts(cfg, log, reg, shared); err != nil {
 			return nil, err
 		}
 	}
@@ -132,15 +128,15 @@ func assemble(cfg config.Config, log *slog.Logger, reg *prometheus.Registry, cli
 		return nil, err
 	}
 	return &gateway{log: log, registry: reg, client: client, adapter: adapter, server: server,
-		ready: readiness.New(client, adapter, cfg.Passthrough(), log).Ready, shared: shared}, nil
+		ready: doctor.NewReadiness(client, adapter, cfg.Passthrough(), readtool.TargetRules(), log).Ready, shared: shared}, nil
 }
 
 // newTool builds the read tool over up with the shared parts.
-func newTool(cfg config.Config, log *slog.Logger, reg prometheus.Registerer, up readtool.Upstream, parts *readparts.Parts) (*readtool.Tool, error) {
+func newTool(cfg config.Config, log *slog.Logger, reg prometheus.Registerer, up readtool.Upstream, parts *toolParts) (*readtool.Tool, error) {
 	return readtool.New(readtool.Options{
-		Upstream: up, References: parts.References, Workbooks: parts.Workbooks, Logger: log, Registerer: reg,
+		Upstream: up, References: parts.references, Workbooks: parts.workbooks, Logger: log, Registerer: reg,
 		CallTimeout: cfg.CallTimeout, TextContent: cfg.TextContent, ResourceLinks: cfg.ResourceLinks,
-		Limiter: parts.Limiter, Concurrency: parts.Concurrency, DisabledTargets: cfg.DisabledTargets,
+		Limiter: parts.limiter, Concurrency: parts.concurrency, DisabledTargets: cfg.DisabledTargets,
 		PassthroughCredentials: cfg.Passthrough(), MaxAnswerBytes: int(cfg.MaxAnswerBytes),
 	})
 }

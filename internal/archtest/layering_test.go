@@ -90,7 +90,7 @@ var rules = []rule{
 	// The front door and telemetry know the configuration formats (token
 	// file, listen addresses, log levels) and nothing of Dagu or the tool.
 	{pkg: "internal/frontdoor", direct: []string{"internal/config", "internal/redact", "internal/reqctx", "internal/membudget", "internal/logsample"}},
-	{pkg: "internal/telemetry", direct: []string{"internal/config"}},
+	{pkg: "internal/telemetry", direct: []string{"internal/config", "internal/reqctx"}},
 	// The instances file and its pool know the configuration's URL rules
 	// and nothing of Dagu's API, the tool or the front door.
 	{pkg: "internal/instances", direct: []string{"internal/config"}},
@@ -98,29 +98,12 @@ var rules = []rule{
 	// Endpoints, the instances and the metrics; the wiring of each
 	// instance is handed to it.
 	{pkg: "internal/endpoints", direct: []string{"internal/frontdoor", "internal/instances", "internal/reqctx", "internal/telemetry"}},
-	// The tool's parts shared by instances never see Dagu's API.
-	{pkg: "internal/readparts", forbidden: []string{"internal/upstream", "internal/mapping", "internal/frontdoor"}},
-	// The REST client's configuration of a Dagu server's settings.
-	{pkg: "internal/daguclient", direct: []string{"internal/config", "internal/restclient"}},
-	// An instance's /readyz answer reports what upstream detects; it knows
-	// nothing of the front door.
-	{pkg: "internal/readiness", forbidden: []string{"internal/frontdoor"}},
-	// The healthcheck probe knows the listen address format, nothing else.
-	{pkg: "internal/healthcheck", direct: []string{"internal/config"}},
-	{pkg: "internal/gcpolicy", direct: []string{"internal/config"}},
 	// Doctor reports what upstream and restclient detect; the tool is not
 	// its concern.
 	{pkg: "internal/doctor", forbidden: []string{"internal/readtool", "internal/frontdoor"}},
 	// What `demo` adds to a served gateway: the recorded fake Dagu and
 	// the banner; nothing of the tool or of Dagu's API.
 	{pkg: "internal/demo", direct: []string{"internal/config", "internal/fakedagu"}},
-	// The process logger scrubs the configured secrets and the request's
-	// own key.
-	{pkg: "internal/logging", direct: []string{"internal/config", "internal/reqctx", "internal/telemetry"}},
-	// The replicas' shared forms of the limits, in the shapes the REST
-	// client and the per-caller limits ask for.
-	{pkg: "internal/cluster", direct: []string{"internal/config", "internal/restclient", "internal/sharedstate"}},
-	{pkg: "internal/startwarn", direct: []string{"internal/config", "internal/doctor"}},
 	{pkg: "internal/reference", direct: []string{"internal/cache", "internal/model"}},
 	// The trust decision is handed its check of a credential; it knows
 	// nothing of Dagu's API. Its verdicts and buckets live in

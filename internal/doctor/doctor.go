@@ -4,7 +4,9 @@
 // reports it: the key and where it comes from, whether Dagu accepts it and
 // what to do when not, the capabilities detected, what the key's role
 // keeps it from reading, and how each dagu_read target is served. /readyz
-// shows the same facts as JSON (CapabilityReport).
+// asks it the same (Readiness: probed at most every 5 s, with the facts as
+// JSON, CapabilityReport, for a trusted caller), and a starting gateway
+// logs the part of its advice that needs no call to Dagu (startwarn.go).
 package doctor
 
 import (
@@ -79,10 +81,8 @@ func HasKey(cfg config.Config) bool { return cfg.DaguAPIKey != "" || cfg.DaguAPI
 
 // The settings that carry the Dagu key, as the settings table names them.
 var (
-	// KeyFileSetting and KeySetting are the settings of the Dagu key,
-	// which start-up warnings name too.
-	KeyFileSetting, _ = config.Lookup("dagu-api-key-file")
-	KeySetting, _     = config.Lookup("dagu-api-key")
+	keyFileSetting, _ = config.Lookup("dagu-api-key-file")
+	keySetting, _     = config.Lookup("dagu-api-key")
 	daguURLSetting, _ = config.Lookup("dagu-url")
 )
 
@@ -92,11 +92,11 @@ func keyOrigin(cfg config.Config) string {
 	case cfg.DaguAPIKeyFile != "" && cfg.InstancesFile != "":
 		return fmt.Sprintf("read from %s (the instance's apiKeyFile in %s)", cfg.DaguAPIKeyFile, cfg.InstancesFile)
 	case cfg.DaguAPIKeyFile != "":
-		return fmt.Sprintf("read from %s (--%s / %s)", cfg.DaguAPIKeyFile, KeyFileSetting.Flag, KeyFileSetting.Env)
+		return fmt.Sprintf("read from %s (--%s / %s)", cfg.DaguAPIKeyFile, keyFileSetting.Flag, keyFileSetting.Env)
 	case cfg.DaguAPIKey != "":
-		return fmt.Sprintf("given by --%s / %s", KeySetting.Flag, KeySetting.Env)
+		return fmt.Sprintf("given by --%s / %s", keySetting.Flag, keySetting.Env)
 	}
-	return fmt.Sprintf("none configured (%s / %s not set)", KeyFileSetting.Env, KeySetting.Env)
+	return fmt.Sprintf("none configured (%s / %s not set)", keyFileSetting.Env, keySetting.Env)
 }
 
 // createKeyHint says how a Dagu admin makes a key the gateway can use.
@@ -115,7 +115,7 @@ func probeAdvice(cfg config.Config, p restclient.ProbeResult) string {
 	case p.Reason == restclient.ProbeAuth && !HasKey(cfg):
 		return fmt.Sprintf("No API key is configured and Dagu requires one. Put the key in a file and set %s\n"+
 			"(or --%s), or set %s (or --%s).\n%s%s",
-			KeyFileSetting.Env, KeyFileSetting.Flag, KeySetting.Env, KeySetting.Flag, createKeyHint, again)
+			keyFileSetting.Env, keyFileSetting.Flag, keySetting.Env, keySetting.Flag, createKeyHint, again)
 	case p.Reason == restclient.ProbeAuth && p.Status == http.StatusForbidden:
 		return "Dagu accepted the API key but its role or workspace grants may not list DAGs (HTTP 403).\n" +
 			"Give the key a role that can read DAGs and runs (viewer or higher) with access to the workspaces to read.\n" +

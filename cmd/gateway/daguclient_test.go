@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package daguclient_test
+package main
 
 import (
 	"os"
@@ -8,12 +8,11 @@ import (
 	"testing"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
-	"github.com/dagu-mcp-gateway/gateway/internal/daguclient"
 )
 
-// TestKeySourcePrefersTheKeyFile: a key file set wins over a key given
+// TestDaguKeyPrefersTheKeyFile: a key file set wins over a key given
 // directly, and without either no key is sent.
-func TestKeySourcePrefersTheKeyFile(t *testing.T) {
+func TestDaguKeyPrefersTheKeyFile(t *testing.T) {
 	t.Parallel()
 	file := filepath.Join(t.TempDir(), "key")
 	if err := os.WriteFile(file, []byte("from-file\n"), 0o600); err != nil {
@@ -32,7 +31,7 @@ func TestKeySourcePrefersTheKeyFile(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := daguclient.KeySource(config.Config{DaguAPIKey: tt.key, DaguAPIKeyFile: tt.path}).Key()
+			got, err := daguKey(config.Config{DaguAPIKey: tt.key, DaguAPIKeyFile: tt.path}).Key()
 			if err != nil || got != tt.want {
 				t.Errorf("key %q, %v; want %q", got, err, tt.want)
 			}
@@ -45,8 +44,8 @@ func TestKeySourcePrefersTheKeyFile(t *testing.T) {
 func TestConfigCarriesTheServerSettings(t *testing.T) {
 	t.Parallel()
 	cfg := config.Config{DaguURL: "http://dagu.example", DaguCAFile: "ca.pem", UpstreamConcurrency: 7, UpstreamAuth: config.UpstreamAuthPassthrough}
-	rc := daguclient.Config(cfg, "1.2.3", nil, nil)
-	if rc.BaseURL != cfg.DaguURL || rc.CAFile != "ca.pem" || rc.Concurrency != 7 || !rc.Passthrough || rc.UserAgent != "dagu-mcp-gateway/1.2.3" {
+	rc := daguClientConfig(cfg, nil, nil)
+	if rc.BaseURL != cfg.DaguURL || rc.CAFile != "ca.pem" || rc.Concurrency != 7 || !rc.Passthrough || rc.UserAgent != "dagu-mcp-gateway/"+version {
 		t.Errorf("config %+v", rc)
 	}
 }

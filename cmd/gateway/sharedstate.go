@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// Package cluster is what replicas share through the shared state
-// (--shared-state): it opens the store for a configuration and gives the
+package main
+
+// What replicas share through the shared state (--shared-state): the store
+// opened for a configuration (sharedstate.Open reads the URL), and the
 // cluster-wide forms of the rate limit (--rate-limit) and of the upstream
-// budget (--upstream-concurrency) in the shapes their users ask for.
-package cluster
+// budget (--upstream-concurrency) in the shapes trust and restclient ask
+// for.
 
 import (
 	"context"
@@ -28,23 +30,22 @@ const budgetLease = 15 * time.Second
 // request without a deadline (every REST call has one).
 const budgetMaxWait = 5 * time.Second
 
-// Scope is the shared-state scope of one Dagu server, the one place it is
-// built: replicas share entries only in front of the same Dagu, under the
-// same instance name, with the same gateway version (whose cached shapes
-// may differ). instance is "" for the one Dagu of a gateway without an
-// instances file, whose scope is what it always was.
-func Scope(daguURL, instance, version string) string {
+// sharedScope is the shared-state scope of one Dagu server, the one place
+// it is built: replicas share entries only in front of the same Dagu, under
+// the same instance name, with the same gateway version (whose cached
+// shapes may differ). instance is "" for the one Dagu of a gateway without
+// an instances file, whose scope is what it always was.
+func sharedScope(daguURL, instance string) string {
 	if instance == "" {
 		return daguURL + " " + version
 	}
 	return "instance " + instance + " " + daguURL + " " + version
 }
 
-// Open opens the replicas' shared state (--shared-state); nil when none is
-// configured. Only replicas of the same scope share entries: the caller
-// names the Dagu and the gateway version (whose cached shapes may differ).
-// It does not contact Redis.
-func Open(cfg config.Config, scope string, log *slog.Logger, reg prometheus.Registerer) (*sharedstate.Store, error) {
+// openShared opens the replicas' shared state (--shared-state); nil when
+// none is configured. Only replicas of the same scope (sharedScope) share
+// entries. It does not contact Redis.
+func openShared(cfg config.Config, scope string, log *slog.Logger, reg prometheus.Registerer) (*sharedstate.Store, error) {
 	if cfg.SharedStateURL == "" {
 		return nil, nil
 	}
@@ -59,9 +60,9 @@ func Open(cfg config.Config, scope string, log *slog.Logger, reg prometheus.Regi
 	return store, nil
 }
 
-// NewRateLimit returns the cluster-wide form of --rate-limit, or nil
+// sharedRateLimit returns the cluster-wide form of --rate-limit, or nil
 // without a store or a rate.
-func NewRateLimit(cfg config.Config, store *sharedstate.Store) (*RateLimit, error) {
+func sharedRateLimit(cfg config.Config, store *sharedstate.Store) (*clusterRateLimit, error) {
 	if store == nil || cfg.RateLimit <= 0 {
 		return nil, nil
 	}
@@ -73,12 +74,12 @@ func NewRateLimit(cfg config.Config, store *sharedstate.Store) (*RateLimit, erro
 	if err != nil {
 		return nil, err
 	}
-	return &RateLimit{l: l}, nil
+	return &clusterRateLimit{l: l}, nil
 }
 
-// NewBudget returns the cluster-wide form of --upstream-concurrency, or
+// sharedBudget returns the cluster-wide form of --upstream-concurrency, or
 // nil without a store.
-func NewBudget(cfg config.Config, store *sharedstate.Store) (restclient.SharedBudget, error) {
+func sharedBudget(cfg config.Config, store *sharedstate.Store) (restclient.SharedBudget, error) {
 	if store == nil {
 		return nil, nil
 	}
@@ -90,26 +91,26 @@ func NewBudget(cfg config.Config, store *sharedstate.Store) (restclient.SharedBu
 	if err != nil {
 		return nil, err
 	}
-	return budget{sem: sem}, nil
+	return clusterBudget{sem: sem}, nil
 }
 
-// RateLimit is the shared rate limit as the per-caller limits ask for it
-// (trust.SharedRateLimiter).
-type RateLimit struct{ l *sharedstate.RateLimiter }
+// clusterRateLimit is the shared rate limit as the per-caller limits ask
+// for it (trust.SharedRateLimiter).
+type clusterRateLimit struct{ l *sharedstate.RateLimiter }
 
 // Allow takes a token of the caller's cluster-wide bucket.
-func (c *RateLimit) Allow(ctx context.Context, caller string) (bool, time.Duration, error) {
+func (c *clusterRateLimit) Allow(ctx context.Context, caller string) (bool, time.Duration, error) {
 	d, err := c.l.Allow(ctx, caller)
 	return d.Allowed, d.RetryAfter, err
 }
 
-// budget is the shared semaphore as the REST client asks for it
+// clusterBudget is the shared semaphore as the REST client asks for it
 // (restclient.SharedBudget).
-type budget struct{ sem *sharedstate.Semaphore }
+type clusterBudget struct{ sem *sharedstate.Semaphore }
 
 // Acquire takes a cluster-wide upstream slot, waiting at most until the
 // request's deadline.
-func (c budget) Acquire(ctx context.Context) (func(), bool, error) {
+func (c clusterBudget) Acquire(ctx context.Context) (func(), bool, error) {
 	wait := budgetMaxWait
 	if deadline, ok := ctx.Deadline(); ok {
 		wait = time.Until(deadline)

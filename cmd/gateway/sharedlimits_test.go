@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package cluster
+package main
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"testing"
 	"time"
@@ -15,21 +14,19 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate/redistest"
 )
 
-var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
-
 // TestWithoutSharedStateNothingIsShared: without --shared-state there is no
 // store, and without a store (or a rate) no cluster-wide limit or budget.
 func TestWithoutSharedStateNothingIsShared(t *testing.T) {
 	t.Parallel()
-	store, err := Open(config.Config{}, "scope", quiet, prometheus.NewRegistry())
+	store, err := openShared(config.Config{}, "scope", slog.New(slog.DiscardHandler), prometheus.NewRegistry())
 	if err != nil || store != nil {
-		t.Fatalf("Open without a URL = %v, %v; want nil, nil", store, err)
+		t.Fatalf("openShared without a URL = %v, %v; want nil, nil", store, err)
 	}
-	if l, err := NewRateLimit(config.Config{RateLimit: 5}, nil); err != nil || l != nil {
-		t.Errorf("NewRateLimit without a store = %v, %v", l, err)
+	if l, err := sharedRateLimit(config.Config{RateLimit: 5}, nil); err != nil || l != nil {
+		t.Errorf("sharedRateLimit without a store = %v, %v", l, err)
 	}
-	if b, err := NewBudget(config.Config{}, nil); err != nil || b != nil {
-		t.Errorf("NewBudget without a store = %v, %v", b, err)
+	if b, err := sharedBudget(config.Config{}, nil); err != nil || b != nil {
+		t.Errorf("sharedBudget without a store = %v, %v", b, err)
 	}
 }
 
@@ -40,14 +37,14 @@ func TestSharedLimitsAdmitTheirBounds(t *testing.T) {
 	t.Parallel()
 	srv := redistest.Start(t)
 	cfg := config.Config{SharedStateURL: srv.URL(), SharedStateTimeout: 5 * time.Second, RateLimit: 0.001, RateBurst: 2, UpstreamConcurrency: 1}
-	store, err := Open(cfg, "test", quiet, prometheus.NewRegistry())
+	store, err := openShared(cfg, "test", slog.New(slog.DiscardHandler), prometheus.NewRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = store.Close() })
 	ctx := context.Background()
 
-	limit, err := NewRateLimit(cfg, store)
+	limit, err := sharedRateLimit(cfg, store)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +55,7 @@ func TestSharedLimitsAdmitTheirBounds(t *testing.T) {
 		}
 	}
 
-	budget, err := NewBudget(cfg, store)
+	budget, err := sharedBudget(cfg, store)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package readiness
+package doctor
 
 import (
 	"context"
@@ -11,12 +11,12 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 )
 
-// TestCacheCallsDaguOncePerInterval: however often /readyz is asked, Dagu
-// sees at most one probe per CacheTTL.
-func TestCacheCallsDaguOncePerInterval(t *testing.T) {
+// TestReadinessCallsDaguOncePerInterval: however often /readyz is asked, Dagu
+// sees at most one probe per readyCacheTTL.
+func TestReadinessCallsDaguOncePerInterval(t *testing.T) {
 	t.Parallel()
 	now := time.Unix(1000, 0)
-	c := cache{now: func() time.Time { return now }}
+	c := readyCache{now: func() time.Time { return now }}
 	var calls atomic.Int32
 	probe := func(context.Context) restclient.ProbeResult {
 		calls.Add(1)
@@ -28,7 +28,7 @@ func TestCacheCallsDaguOncePerInterval(t *testing.T) {
 	if calls.Load() != 1 {
 		t.Fatalf("%d probes within the interval, want 1", calls.Load())
 	}
-	now = now.Add(CacheTTL)
+	now = now.Add(readyCacheTTL)
 	c.probe(context.Background(), probe)
 	if calls.Load() != 2 {
 		t.Fatalf("%d probes after the interval, want 2", calls.Load())

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package readiness
+package doctor
 
 import (
 	"context"
@@ -11,12 +11,12 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 )
 
-// CacheTTL is how long one readiness probe answers /readyz.
-const CacheTTL = 5 * time.Second
+// readyCacheTTL is how long one readiness probe answers /readyz.
+const readyCacheTTL = 5 * time.Second
 
-// cache holds the last readiness probe. Concurrent /readyz requests wait
+// readyCache holds the last readiness probe. Concurrent /readyz requests wait
 // for one probe instead of each calling Dagu.
-type cache struct {
+type readyCache struct {
 	mu   sync.Mutex
 	at   time.Time
 	last restclient.ProbeResult
@@ -25,15 +25,15 @@ type cache struct {
 }
 
 // probe returns the cached result, or runs probe when it is older than
-// CacheTTL. A failure's detail is logged once per probe.
-func (c *cache) probe(ctx context.Context, probe func(context.Context) restclient.ProbeResult) restclient.ProbeResult {
+// readyCacheTTL. A failure's detail is logged once per probe.
+func (c *readyCache) probe(ctx context.Context, probe func(context.Context) restclient.ProbeResult) restclient.ProbeResult {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := time.Now
 	if c.now != nil {
 		now = c.now
 	}
-	if !c.at.IsZero() && now().Sub(c.at) < CacheTTL {
+	if !c.at.IsZero() && now().Sub(c.at) < readyCacheTTL {
 		return c.last
 	}
 	c.last, c.at = probe(ctx), now()

@@ -1,36 +1,37 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// Package readiness answers one Dagu server's part of /readyz: whether
-// Dagu answers (and accepts the gateway's key), probed at most once per
-// CacheTTL whatever the rate of probes, and for a trusted caller what was
-// detected of the server and an outage in progress.
-package readiness
+package doctor
 
 import (
 	"context"
 	"log/slog"
 
-	"github.com/dagu-mcp-gateway/gateway/internal/doctor"
-	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
+	"github.com/dagu-mcp-gateway/gateway/internal/model"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/upstream"
 )
 
-// Probe answers /readyz for one Dagu server. It is safe for concurrent
-// use.
-type Probe struct {
+// Readiness answers one Dagu server's part of /readyz: whether Dagu
+// answers (and accepts the gateway's key), probed at most once per
+// readyCacheTTL whatever the rate of probes, and for a trusted caller what
+// was detected of the server (CapabilityReport) and an outage in progress.
+// It is safe for concurrent use.
+type Readiness struct {
 	client  *restclient.Client
 	adapter *upstream.Adapter
 	// passthrough: callers bring their own Dagu keys, so the probe only
 	// checks that Dagu answers.
 	passthrough bool
-	cache       cache
+	// targets are the read targets with their support rules
+	// (readtool.TargetRules).
+	targets []model.TargetRule
+	cache   readyCache
 }
 
-// New returns the probe of the server client and adapter read; a failure's
-// detail goes to log.
-func New(client *restclient.Client, adapter *upstream.Adapter, passthrough bool, log *slog.Logger) *Probe {
-	return &Probe{client: client, adapter: adapter, passthrough: passthrough, cache: cache{log: log}}
+// NewReadiness returns the readiness of the server client and adapter
+// read; a failure's detail goes to log.
+func NewReadiness(client *restclient.Client, adapter *upstream.Adapter, passthrough bool, targets []model.TargetRule, log *slog.Logger) *Readiness {
+	return &Readiness{client: client, adapter: adapter, passthrough: passthrough, targets: targets, cache: readyCache{log: log}}
 }
 
 // Ready answers /readyz: Dagu must answer and accept the key. The reason
@@ -39,7 +40,7 @@ func New(client *restclient.Client, adapter *upstream.Adapter, passthrough bool,
 // the detected capabilities, how each target is served, and an outage in
 // progress (since when calls to Dagu fail, how many, the latest route and
 // outcome).
-func (p *Probe) Ready(ctx context.Context, detailed bool) (bool, any) {
+func (p *Readiness) Ready(ctx context.Context, detailed bool) (bool, any) {
 	probe := p.client.Probe
 	if p.passthrough {
 		probe = p.client.ProbeReachable
@@ -50,7 +51,7 @@ func (p *Probe) Ready(ctx context.Context, detailed bool) (bool, any) {
 		body = map[string]any{"status": "not ready", "reason": res.Reason}
 	}
 	if caps, ok := p.adapter.Capabilities(); ok && detailed {
-		body["dagu"] = doctor.CapabilityReport(caps, readtool.TargetRules())
+		body["dagu"] = CapabilityReport(caps, p.targets)
 	}
 	if outage, ok := p.client.Outage(); ok && detailed {
 		body["outage"] = outage

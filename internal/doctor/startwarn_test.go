@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package startwarn
+package doctor
 
 import (
 	"io"
@@ -35,7 +35,7 @@ func TestStartWarnsOfMisleadingSettings(t *testing.T) {
 			t.Fatal(err)
 		}
 		var logs strings.Builder
-		MisleadingSettings(testLogger(&logs), config.Config{PublicURL: tc.publicURL}, proxies)
+		WarnMisleadingSettings(testLogger(&logs), config.Config{PublicURL: tc.publicURL}, proxies)
 		switch {
 		case tc.want == "" && logs.Len() > 0:
 			t.Errorf("%q %v: unexpected warning: %s", tc.publicURL, tc.proxies, logs.String())
@@ -61,7 +61,7 @@ func TestWarnsWithoutAKey(t *testing.T) {
 		{"passthrough", config.Config{UpstreamAuth: config.UpstreamAuthPassthrough}, false},
 	} {
 		var logs strings.Builder
-		WithoutKey(testLogger(&logs), tc.cfg)
+		WarnWithoutKey(testLogger(&logs), tc.cfg)
 		if warned := strings.Contains(logs.String(), "DAGU_API_KEY_FILE"); warned != tc.warn {
 			t.Errorf("%s: warned %v, want %v: %s", tc.name, warned, tc.warn, logs.String())
 		}
@@ -73,7 +73,7 @@ func TestWarnsOfInsecureTLS(t *testing.T) {
 	t.Parallel()
 	for _, skip := range []bool{false, true} {
 		var logs strings.Builder
-		InsecureTLS(testLogger(&logs), config.Config{DaguInsecureSkipVerify: skip})
+		WarnInsecureTLS(testLogger(&logs), config.Config{DaguInsecureSkipVerify: skip})
 		if warned := strings.Contains(logs.String(), "TLS VERIFICATION OF THE DAGU SERVER IS DISABLED"); warned != skip {
 			t.Errorf("skip verify %v: warned %v: %s", skip, warned, logs.String())
 		}

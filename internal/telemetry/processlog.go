@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// Package logging builds the process logger: telemetry's structured logger
-// with this configuration's secrets (the Dagu key, the inbound tokens) and
-// the current request's own Dagu key scrubbed from every line.
-package logging
+package telemetry
 
 import (
 	"context"
@@ -13,7 +10,6 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
-	"github.com/dagu-mcp-gateway/gateway/internal/telemetry"
 )
 
 // KeySource is the Dagu key as the REST client reads it (a key file is
@@ -22,24 +18,27 @@ type KeySource interface {
 	Key() (string, error)
 }
 
-// Install builds the process logger for cfg writing to w and makes it the
-// process default, so Go's standard logger (what net/http's client and
-// server write) goes through it too: every line is structured and
-// scrubbed.
-func Install(cfg config.Config, key KeySource, w io.Writer) *slog.Logger {
-	l := New(cfg, key, w)
+// InstallProcessLogger builds the process logger for cfg writing to w:
+// NewLogger with this configuration's secrets (the Dagu key, the inbound
+// tokens) and the current request's own Dagu key scrubbed from every
+// line. It makes it the process default, so Go's standard logger (what
+// net/http's client and server write) goes through it too: every line is
+// structured and scrubbed.
+func InstallProcessLogger(cfg config.Config, key KeySource, w io.Writer) *slog.Logger {
+	l := ProcessLogger(cfg, key, w)
 	slog.SetDefault(l)
 	return l
 }
 
-// New is Install without making the logger the process default: what a
-// test that runs in parallel with others may build (the default would send
-// every other test's standard-logger lines into its writer). The secrets
+// ProcessLogger is InstallProcessLogger without making the logger the
+// process default: what a test that runs in parallel with others may build
+// (the default would send every other test's standard-logger lines into
+// its writer). The secrets
 // are looked up, the key and token files looked at, once per line (see
-// telemetry.NewLogger).
-func New(cfg config.Config, key KeySource, w io.Writer) *slog.Logger {
+// NewLogger).
+func ProcessLogger(cfg config.Config, key KeySource, w io.Writer) *slog.Logger {
 	secrets, version := logSecrets(cfg, key)
-	return telemetry.NewLogger(w, telemetry.LogOptions{Level: cfg.LogLevel, Format: cfg.LogFormat,
+	return NewLogger(w, LogOptions{Level: cfg.LogLevel, Format: cfg.LogFormat,
 		Secrets: secrets, SecretsVersion: version, RequestSecrets: requestSecrets})
 }
 

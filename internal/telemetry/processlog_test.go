@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package logging
+package telemetry
 
 import (
 	"bytes"
@@ -15,7 +15,6 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
-	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 )
 
 // TestLogsNeverCarryConfiguredSecrets: the process logger removes the
@@ -24,22 +23,22 @@ import (
 func TestLogsNeverCarryConfiguredSecrets(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	keyFile := filepath.Join(dir, "key")
+	keyPath := filepath.Join(dir, "key")
 	tokenFile := filepath.Join(dir, "tokens")
 	const (
 		fileKey   = "file-key-0123456789abcdef"
 		flagToken = "inbound-token-from-a-flag-1234"
 		fileToken = "inbound-token-from-the-file-5678"
 	)
-	if err := os.WriteFile(keyFile, []byte(fileKey+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(keyPath, []byte(fileKey+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(tokenFile, []byte("ops:"+fileToken+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	cfg := config.Config{DaguAPIKeyFile: keyFile, AuthTokens: []string{flagToken}, AuthTokenFile: tokenFile, LogLevel: "debug", LogFormat: "json"}
-	New(cfg, restclient.FileKey(keyFile), &out).Error("dagu said "+fileKey, "token", flagToken, "other", fileToken)
+	cfg := config.Config{DaguAPIKeyFile: keyPath, AuthTokens: []string{flagToken}, AuthTokenFile: tokenFile, LogLevel: "debug", LogFormat: "json"}
+	ProcessLogger(cfg, keyFile(keyPath), &out).Error("dagu said "+fileKey, "token", flagToken, "other", fileToken)
 	for _, secret := range []string{fileKey, flagToken, fileToken} {
 		if strings.Contains(out.String(), secret) {
 			t.Fatalf("log carries %q: %s", secret, out.String())
@@ -57,7 +56,7 @@ func TestStandardLoggerAndCallerKeyGoThroughTheScrubber(t *testing.T) {
 	prev := slog.Default()
 	t.Cleanup(func() { slog.SetDefault(prev) })
 	var out bytes.Buffer
-	logger := Install(config.Config{LogLevel: "info", LogFormat: "json"}, restclient.StaticKey(""), &out)
+	logger := InstallProcessLogger(config.Config{LogLevel: "info", LogFormat: "json"}, keyFile(""), &out)
 	const callerKey = "callers-own-key-7f3a9b2c"
 	log.Printf("http: superfluous response.WriteHeader call, Authorization: Bearer %s", callerKey)
 	logger.WarnContext(reqctx.WithCredential(context.Background(), callerKey), "dagu answered 401: unknown key "+callerKey)
@@ -74,4 +73,16 @@ func TestStandardLoggerAndCallerKeyGoThroughTheScrubber(t *testing.T) {
 			t.Fatalf("the caller's key was logged: %s", line)
 		}
 	}
+}
+
+// keyFile is a KeySource reading the key from a file, as the REST
+// client's does; no file means no key.
+type keyFile string
+
+func (f keyFile) Key() (string, error) {
+	if f == "" {
+		return "", nil
+	}
+	data, err := os.ReadFile(string(f))
+	return strings.TrimSpace(string(data)), err
 }

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// Package daguclient turns the gateway's settings for one Dagu server into
-// the REST client's configuration.
-package daguclient
+package main
 
 import (
 	"log/slog"
@@ -13,13 +11,13 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 )
 
-// Config is the REST client's configuration of cfg's Dagu server for the
-// gateway of version, its metrics registered with reg; the caps it may
-// share with other clients (memory, budgets) are the caller's to add.
-func Config(cfg config.Config, version string, log *slog.Logger, reg prometheus.Registerer) restclient.Config {
+// daguClientConfig is the REST client's configuration of cfg's Dagu
+// server, its metrics registered with reg; the caps it may share with
+// other clients (memory, budgets) are the caller's to add.
+func daguClientConfig(cfg config.Config, log *slog.Logger, reg prometheus.Registerer) restclient.Config {
 	return restclient.Config{
 		BaseURL:            cfg.DaguURL,
-		Key:                KeySource(cfg),
+		Key:                daguKey(cfg),
 		Timeout:            cfg.UpstreamTimeout,
 		MaxResponseBytes:   cfg.MaxResponseBytes,
 		BodyBudget:         cfg.UpstreamBodyBudget,
@@ -34,9 +32,9 @@ func Config(cfg config.Config, version string, log *slog.Logger, reg prometheus.
 	}
 }
 
-// KeySource is where the gateway's Dagu key comes from: the key file when
+// daguKey is where the gateway's Dagu key comes from: the key file when
 // one is set (read again as it changes), else the key itself.
-func KeySource(cfg config.Config) restclient.KeySource {
+func daguKey(cfg config.Config) restclient.KeySource {
 	if cfg.DaguAPIKeyFile != "" {
 		return restclient.FileKey(cfg.DaguAPIKeyFile)
 	}

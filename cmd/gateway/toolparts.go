@@ -1,13 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// Package readparts builds the read tool's parts that do not depend on the
-// Dagu server: the reference topics, the workbooks and the per-caller
-// limits (--rate-limit, with its cluster-wide form, and
-// --caller-concurrency). A gateway in front of several Dagu servers builds
-// them once and hands the same parts to every instance's tool, so the
-// limits and the workbook concurrency are the process's, never one per
-// instance.
-package readparts
+package main
 
 import (
 	"fmt"
@@ -16,7 +9,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/dagu-mcp-gateway/gateway/internal/cluster"
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
 	"github.com/dagu-mcp-gateway/gateway/internal/reference"
@@ -25,18 +17,23 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/workbook"
 )
 
-// Parts are the tool's parts a process shares between its instances.
-type Parts struct {
-	References  readtool.References
-	Workbooks   readtool.Workbooks
-	Limiter     readtool.Limiter
-	Concurrency readtool.ConcurrencyLimiter
+// toolParts are the read tool's parts that do not depend on the Dagu
+// server: the reference topics, the workbooks and the per-caller limits
+// (--rate-limit, with its cluster-wide form, and --caller-concurrency). A
+// gateway in front of several Dagu servers builds them once and hands the
+// same parts to every instance's tool, so the limits and the workbook
+// concurrency are the process's, never one per instance.
+type toolParts struct {
+	references  readtool.References
+	workbooks   readtool.Workbooks
+	limiter     readtool.Limiter
+	concurrency readtool.ConcurrencyLimiter
 }
 
-// New builds the parts; shared, when set, carries the cluster-wide rate
+// newToolParts builds the parts; shared, when set, carries the cluster-wide rate
 // limit in front of the tool's own. The reference topics' metrics go to
 // reg.
-func New(cfg config.Config, log *slog.Logger, reg prometheus.Registerer, shared *sharedstate.Store) (*Parts, error) {
+func newToolParts(cfg config.Config, log *slog.Logger, reg prometheus.Registerer, shared *sharedstate.Store) (*toolParts, error) {
 	// Topic files are re-read at most once a second even with caching off.
 	refs, err := reference.New(reference.Options{Dir: cfg.ReferenceDir, TTL: max(cfg.CacheTTL, time.Second), Registerer: reg})
 	if err != nil {
@@ -56,7 +53,7 @@ func New(cfg config.Config, log *slog.Logger, reg prometheus.Registerer, shared 
 	if len(cfg.WorkbookRoots) == 0 {
 		log.Info("workbook reads are not confined: any .xlsx/.xlsm file this process can read may be profiled; set --workbook-root in production")
 	}
-	limit, err := cluster.NewRateLimit(cfg, shared)
+	limit, err := sharedRateLimit(cfg, shared)
 	if err != nil {
 		return nil, fmt.Errorf("shared state: %w", err)
 	}
@@ -64,7 +61,7 @@ func New(cfg config.Config, log *slog.Logger, reg prometheus.Registerer, shared 
 	if err != nil {
 		return nil, err
 	}
-	return &Parts{References: refs, Workbooks: books, Limiter: limiter, Concurrency: callerConcurrency(cfg)}, nil
+	return &toolParts{references: refs, workbooks: books, limiter: limiter, concurrency: callerConcurrency(cfg)}, nil
 }
 
 // callerConcurrency is --caller-concurrency's limit of each caller's reads
@@ -79,12 +76,12 @@ func callerConcurrency(cfg config.Config) readtool.ConcurrencyLimiter {
 // callerLimits are --rate-limit's per-caller buckets, in front of the
 // read tool (nil when off); shared, when set, is the cluster-wide form
 // that decides first.
-func callerLimits(cfg config.Config, shared *cluster.RateLimit) (readtool.Limiter, error) {
-	var cluster trust.SharedRateLimiter
+func callerLimits(cfg config.Config, shared *clusterRateLimit) (readtool.Limiter, error) {
+	var clusterWide trust.SharedRateLimiter
 	if shared != nil {
-		cluster = shared
+		clusterWide = shared
 	}
-	limits, err := trust.NewLimits(cfg.RateLimit, cfg.RateBurst, cluster, nil)
+	limits, err := trust.NewLimits(cfg.RateLimit, cfg.RateBurst, clusterWide, nil)
 	if err != nil || limits == nil {
 		return nil, err
 	}

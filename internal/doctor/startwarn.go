@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// Package startwarn holds the warnings a gateway logs at start-up about
-// valid settings that are most likely not what the operator meant.
-package startwarn
+package doctor
+
+// The warnings a gateway logs at start-up about valid settings that are
+// most likely not what the operator meant: doctor's advice that needs no
+// call to Dagu.
 
 import (
 	"log/slog"
@@ -11,34 +13,33 @@ import (
 	"strings"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
-	"github.com/dagu-mcp-gateway/gateway/internal/doctor"
 )
 
-// WithoutKey warns when the gateway reads Dagu with its own key and none is
+// WarnWithoutKey warns when the gateway reads Dagu with its own key and none is
 // configured: every read then fails with unauthenticated unless Dagu's
 // authentication is off, which doctor tells.
-func WithoutKey(log *slog.Logger, cfg config.Config) {
-	if cfg.Passthrough() || doctor.HasKey(cfg) {
+func WarnWithoutKey(log *slog.Logger, cfg config.Config) {
+	if cfg.Passthrough() || HasKey(cfg) {
 		return
 	}
 	log.Warn("no Dagu API key is configured: reads fail unless Dagu's authentication is off; put the key in a file and set " +
-		doctor.KeyFileSetting.Env + " (or set " + doctor.KeySetting.Env + "), then check with doctor")
+		keyFileSetting.Env + " (or set " + keySetting.Env + "), then check with doctor")
 }
 
-// InsecureTLS warns, loudly, when the Dagu server's certificate is not
+// WarnInsecureTLS warns, loudly, when the Dagu server's certificate is not
 // checked (--dagu-insecure-skip-verify).
-func InsecureTLS(log *slog.Logger, cfg config.Config) {
+func WarnInsecureTLS(log *slog.Logger, cfg config.Config) {
 	if cfg.DaguInsecureSkipVerify {
 		log.Warn("TLS VERIFICATION OF THE DAGU SERVER IS DISABLED (--dagu-insecure-skip-verify): " +
 			"anyone on the network path can read the API key and forge answers; use --dagu-ca-file instead")
 	}
 }
 
-// MisleadingSettings warns about a --public-url that already ends in /mcp
+// WarnMisleadingSettings warns about a --public-url that already ends in /mcp
 // (the gateway appends /mcp, so the advertised resource becomes
 // .../mcp/mcp), and a --trusted-proxies network that holds every address
 // (then any client names its own address in X-Forwarded-For).
-func MisleadingSettings(log *slog.Logger, cfg config.Config, proxies []netip.Prefix) {
+func WarnMisleadingSettings(log *slog.Logger, cfg config.Config, proxies []netip.Prefix) {
 	if u, err := url.Parse(cfg.PublicURL); cfg.PublicURL != "" && err == nil && strings.HasSuffix(strings.TrimRight(u.Path, "/"), "/mcp") {
 		log.Warn("--public-url ends with /mcp, and the gateway appends /mcp to it: clients are pointed at "+
 			strings.TrimRight(cfg.PublicURL, "/")+"/mcp; give the URL without /mcp (GATEWAY_PUBLIC_URL) unless the gateway really is mounted under that path",
