@@ -88,74 +88,95 @@ func TestEnvExampleListsEverySetting(t *testing.T) {
 	}
 }
 
-// readmeRow is one row of the README's configuration table.
-type readmeRow struct{ env, def, modes string }
+// referenceEntry is what docs/configuration.md says of one flag.
+type referenceEntry struct{ env, def, modes, chart string }
 
-// readmeConfiguration reads the table of README.md's Configuration section,
-// keyed by flag.
-func readmeConfiguration(t *testing.T) map[string]readmeRow {
+// referenceEntries reads the sections of docs/configuration.md, keyed by
+// flag: each "### `--flag`" heading and the facts listed under it. It
+// reads the file as a reader would, not through the renderer, so a
+// renderer that leaves a setting out fails too.
+func referenceEntries(t *testing.T) map[string]referenceEntry {
 	t.Helper()
-	text := string(repoFile(t, "README.md"))
-	start := strings.Index(text, "\n## Configuration\n")
-	if start < 0 {
-		t.Fatal("README.md has no Configuration section")
-	}
-	section := text[start+1:]
-	if end := strings.Index(section[3:], "\n## "); end >= 0 {
-		section = section[:end+3]
-	}
-	flag := regexp.MustCompile("^`--([a-z0-9-]+)`")
-	rows := map[string]readmeRow{}
-	for l := range strings.Lines(section) {
-		cells := strings.Split(strings.Trim(strings.TrimSpace(l), "|"), " | ")
-		if len(cells) < 5 {
+	heading := regexp.MustCompile("^### `--([a-z0-9-]+)`$")
+	fact := regexp.MustCompile(`^- ([A-Za-z ]+): (.*)$`)
+	entries := map[string]referenceEntry{}
+	var flag string
+	for l := range strings.Lines(string(repoFile(t, "docs", "configuration.md"))) {
+		l = strings.TrimRight(l, "\n")
+		if m := heading.FindStringSubmatch(l); m != nil {
+			if _, dup := entries[m[1]]; dup {
+				t.Errorf("docs/configuration.md describes --%s twice", m[1])
+			}
+			flag = m[1]
+			entries[flag] = referenceEntry{}
 			continue
 		}
-		m := flag.FindStringSubmatch(strings.TrimSpace(cells[0]))
-		if m == nil {
+		m := fact.FindStringSubmatch(l)
+		if flag == "" || m == nil {
 			continue
 		}
-		if _, dup := rows[m[1]]; dup {
-			t.Errorf("README.md lists --%s twice", m[1])
+		e := entries[flag]
+		switch m[1] {
+		case "Environment":
+			e.env = m[2]
+		case "Default":
+			e.def = m[2]
+		case "Subcommands":
+			e.modes = m[2]
+		case "Helm chart value":
+			e.chart = m[2]
 		}
-		rows[m[1]] = readmeRow{env: cells[1], def: cells[2], modes: strings.TrimSpace(cells[3])}
+		entries[flag] = e
 	}
-	return rows
+	return entries
 }
 
-// TestREADMEConfigurationMatchesTheTable: README.md's configuration table
-// has one row per setting with its variable, its default and the
-// subcommands that take it, and no row the table lacks.
-func TestREADMEConfigurationMatchesTheTable(t *testing.T) {
+// TestReferenceDescribesEverySetting: docs/configuration.md has one
+// section per setting with its variable, its default, the subcommands
+// that take it and its chart value, and none the table lacks.
+func TestReferenceDescribesEverySetting(t *testing.T) {
 	t.Parallel()
-	rows := readmeConfiguration(t)
+	entries := referenceEntries(t)
 	for _, s := range Settings() {
-		row, ok := rows[s.Flag]
+		e, ok := entries[s.Flag]
 		if !ok {
-			t.Errorf("README.md's configuration table has no row for --%s", s.Flag)
+			t.Errorf("docs/configuration.md has no section for --%s: run `go generate ./internal/config`", s.Flag)
 			continue
 		}
-		delete(rows, s.Flag)
-		if !strings.Contains(row.env, "`"+s.Env+"`") {
-			t.Errorf("README.md: --%s names %s, want %s", s.Flag, row.env, s.Env)
+		delete(entries, s.Flag)
+		if e.env != "`"+s.Env+"`" {
+			t.Errorf("docs/configuration.md: --%s names %q, want %s", s.Flag, e.env, s.Env)
 		}
-		if s.Default != "" && !strings.Contains(row.def, "`"+s.Default+"`") {
-			t.Errorf("README.md: --%s default %s, want `%s`", s.Flag, row.def, s.Default)
+		if want := orZero(s.Default, s.ZeroDefault); !strings.Contains(e.def, want) {
+			t.Errorf("docs/configuration.md: --%s default %q, want %q", s.Flag, e.def, want)
+		}
+		if e.chart != "`"+s.Chart+"`" {
+			t.Errorf("docs/configuration.md: --%s chart value %q, want %s", s.Flag, e.chart, s.Chart)
 		}
 		var modes []string
 		for _, m := range s.Modes {
 			modes = append(modes, string(m))
 		}
-		want := strings.Join(modes, ", ")
-		got := strings.Split(row.modes, ", ")
+		got := strings.Split(e.modes, ", ")
 		slices.Sort(got)
 		slices.Sort(modes)
 		if !slices.Equal(got, modes) {
-			t.Errorf("README.md: --%s is for %q, the settings table says %q", s.Flag, row.modes, want)
+			t.Errorf("docs/configuration.md: --%s is for %q, the settings table says %q", s.Flag, e.modes, modes)
 		}
 	}
-	for flag := range rows {
-		t.Errorf("README.md lists --%s, which is not in the settings table", flag)
+	for flag := range entries {
+		t.Errorf("docs/configuration.md describes --%s, which is not in the settings table", flag)
+	}
+}
+
+// TestEverySettingHasAGroup: help and the reference list every setting
+// under a group with a title and a sentence about it.
+func TestEverySettingHasAGroup(t *testing.T) {
+	t.Parallel()
+	for _, s := range Settings() {
+		if s.Group == GroupNone || s.Group.Title() == "" || s.Group.About() == "" || !slices.Contains(Groups(), s.Group) {
+			t.Errorf("--%s has no group help and the reference can list it under: %d", s.Flag, s.Group)
+		}
 	}
 }
 
