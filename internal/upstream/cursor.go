@@ -29,8 +29,7 @@ var errBadRunCursor = errors.New("malformed gateway run cursor")
 
 // wrapRunCursor wraps Dagu's cursor with the window start it belongs to.
 func wrapRunCursor(daguCursor string, fromDate int64) string {
-	raw, _ := json.Marshal(wrappedRunCursor{Cursor: daguCursor, FromDate: fromDate})
-	return runCursorPrefix + base64.RawURLEncoding.EncodeToString(raw)
+	return encodeCursor(runCursorPrefix, wrappedRunCursor{Cursor: daguCursor, FromDate: fromDate})
 }
 
 // isWrappedRunCursor reports whether a cursor came from wrapRunCursor (or
@@ -38,25 +37,40 @@ func wrapRunCursor(daguCursor string, fromDate int64) string {
 func isWrappedRunCursor(cursor string) bool { return strings.HasPrefix(cursor, runCursorPrefix) }
 
 // unwrapRunCursor reads a wrapped cursor. It accepts exactly what
-// wrapRunCursor writes: unpadded base64url of one JSON object with a
-// non-empty Dagu cursor and no other keys.
+// wrapRunCursor writes, with a non-empty Dagu cursor.
 func unwrapRunCursor(cursor string) (wrappedRunCursor, error) {
-	encoded, ok := strings.CutPrefix(cursor, runCursorPrefix)
+	return decodeCursor(cursor, runCursorPrefix, func(w wrappedRunCursor) bool { return w.Cursor != "" })
+}
+
+// encodeCursor writes a gateway cursor: prefix, then the unpadded
+// base64url of v's JSON.
+func encodeCursor(prefix string, v any) string {
+	raw, _ := json.Marshal(v)
+	return prefix + base64.RawURLEncoding.EncodeToString(raw)
+}
+
+// decodeCursor reads a cursor encodeCursor wrote with prefix. It accepts
+// exactly that: strict unpadded base64url of one JSON object with no
+// unknown keys and nothing after it, whose value valid accepts; anything
+// else is errBadRunCursor.
+func decodeCursor[T any](cursor, prefix string, valid func(T) bool) (T, error) {
+	var zero T
+	encoded, ok := strings.CutPrefix(cursor, prefix)
 	if !ok {
-		return wrappedRunCursor{}, errBadRunCursor
+		return zero, errBadRunCursor
 	}
 	raw, err := base64.RawURLEncoding.Strict().DecodeString(encoded)
 	if err != nil {
-		return wrappedRunCursor{}, errBadRunCursor
+		return zero, errBadRunCursor
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
-	var w wrappedRunCursor
-	if err := dec.Decode(&w); err != nil || w.Cursor == "" {
-		return wrappedRunCursor{}, errBadRunCursor
+	var v T
+	if err := dec.Decode(&v); err != nil || !valid(v) {
+		return zero, errBadRunCursor
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return wrappedRunCursor{}, errBadRunCursor
+		return zero, errBadRunCursor
 	}
-	return w, nil
+	return v, nil
 }

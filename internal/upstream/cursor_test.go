@@ -91,3 +91,54 @@ func FuzzRunCursorRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// TestEmulatedCursorIsBoundToItsScope: a cursor of a list the gateway pages
+// itself reads back only for the same filters, with an offset inside the
+// bound, and in exactly the form it was written.
+func TestEmulatedCursorIsBoundToItsScope(t *testing.T) {
+	t.Parallel()
+	scope := "abc"
+	good := encodeEmulatedCursor(emulatedCursor{Offset: 5, Scope: scope})
+	if got, err := decodeEmulatedCursor(good, scope); err != nil || got.Offset != 5 {
+		t.Fatalf("round trip: %+v, %v", got, err)
+	}
+	for _, c := range []string{
+		"",
+		"gw2.",
+		"gw1.eyJvIjo1LCJzIjoiYWJjIn0",         // run cursor prefix
+		"gw2.eyJvIjowLCJzIjoiYWJjIn0",         // offset 0
+		"gw2.eyJvIjotMSwicyI6ImFiYyJ9",        // negative offset
+		"gw2.eyJvIjo1LCJzIjoib3RoZXIifQ",      // other filters
+		"gw2.eyJvIjo1LCJzIjoiYWJjIiwieCI6MX0", // unknown key
+		"gw2.eyJvIjo1LCJzIjoiYWJjIn0ge30",     // two objects
+		"gw2.eyJvIjo1LCJzIjoiYWJjIn0=",        // padding
+		encodeEmulatedCursor(emulatedCursor{Offset: emulatedMaxItems + 1, Scope: scope}),
+	} {
+		if got, err := decodeEmulatedCursor(c, scope); err == nil {
+			t.Errorf("%q accepted as %+v", c, got)
+		}
+	}
+}
+
+// FuzzDecodeEmulatedCursor: the parser never panics, and whatever it
+// accepts is inside the bounds and encodes back to a cursor that reads the
+// same.
+func FuzzDecodeEmulatedCursor(f *testing.F) {
+	f.Add(encodeEmulatedCursor(emulatedCursor{Offset: 5, Scope: "abc", From: 1764460800}))
+	f.Add("gw2.")
+	f.Add("gw2.e30")
+	f.Add("gw2.eyJvIjo1LCJzIjoiYWJjIn0ge30")
+	f.Fuzz(func(t *testing.T, cursor string) {
+		c, err := decodeEmulatedCursor(cursor, "abc")
+		if err != nil {
+			return
+		}
+		if c.Offset <= 0 || c.Offset > emulatedMaxItems || c.Scope != "abc" {
+			t.Fatalf("%q accepted out of bounds: %+v", cursor, c)
+		}
+		again, err := decodeEmulatedCursor(encodeEmulatedCursor(c), "abc")
+		if err != nil || again != c {
+			t.Fatalf("%q: re-encoded as %+v, %v; want %+v", cursor, again, err, c)
+		}
+	})
+}

@@ -3,12 +3,8 @@
 package upstream
 
 import (
-	"bytes"
 	"crypto/sha256"
-	"encoding/base64"
 	"encoding/hex"
-	"encoding/json"
-	"io"
 	"strings"
 )
 
@@ -32,32 +28,14 @@ func cursorScope(parts ...string) string {
 	return hex.EncodeToString(h[:8])
 }
 
-func encodeEmulatedCursor(c emulatedCursor) string {
-	raw, _ := json.Marshal(c)
-	return emulatedCursorPrefix + base64.RawURLEncoding.EncodeToString(raw)
-}
+func encodeEmulatedCursor(c emulatedCursor) string { return encodeCursor(emulatedCursorPrefix, c) }
 
 // decodeEmulatedCursor accepts exactly what encodeEmulatedCursor writes for
 // the same scope; anything else is errBadRunCursor.
 func decodeEmulatedCursor(cursor, scope string) (emulatedCursor, error) {
-	encoded, ok := strings.CutPrefix(cursor, emulatedCursorPrefix)
-	if !ok {
-		return emulatedCursor{}, errBadRunCursor
-	}
-	raw, err := base64.RawURLEncoding.Strict().DecodeString(encoded)
-	if err != nil {
-		return emulatedCursor{}, errBadRunCursor
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	var c emulatedCursor
-	if err := dec.Decode(&c); err != nil || c.Offset <= 0 || c.Offset > emulatedMaxItems || c.Scope != scope {
-		return emulatedCursor{}, errBadRunCursor
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return emulatedCursor{}, errBadRunCursor
-	}
-	return c, nil
+	return decodeCursor(cursor, emulatedCursorPrefix, func(c emulatedCursor) bool {
+		return c.Offset > 0 && c.Offset <= emulatedMaxItems && c.Scope == scope
+	})
 }
 
 // pageOf cuts one page from a list the gateway pages itself: items from
