@@ -20,9 +20,10 @@ run and step logs, foreach items, the wiki, search, and local Excel workbook
 profiles. It calls Dagu's REST API with an API key and never starts, changes
 or deletes anything.
 
-Every flag can also be set with the environment variable named in its help;
-a flag on the command line wins over the environment, which wins over the
-default.`
+Every setting can also be set with the environment variable named in its
+flag's help; a flag on the command line wins over the environment, which wins
+over the default. Each subcommand's --help lists its flags by purpose; the
+source's docs/configuration.md describes every setting at length.`
 
 func newRootCommand(env environment) *cobra.Command {
 	root := &cobra.Command{
@@ -46,7 +47,25 @@ func newRootCommand(env environment) *cobra.Command {
 		newVersionCommand(env),
 		newHealthcheckCommand(env),
 	)
+	for _, sub := range root.Commands() {
+		sub.SetUsageFunc(groupedUsage)
+	}
 	return root
+}
+
+// helpWidth is the column a subcommand's --help wraps at.
+const helpWidth = 80
+
+// groupedUsage writes a subcommand's usage: its command line, then its
+// flags grouped by purpose (the settings table's groups), each flag's text
+// wrapped to helpWidth.
+func groupedUsage(cmd *cobra.Command) error {
+	text := "Usage:\n  " + cmd.UseLine() + "\n"
+	if cmd.HasAvailableFlags() {
+		text += "\n" + config.FlagHelp(cmd.Flags(), helpWidth)
+	}
+	_, err := fmt.Fprint(cmd.OutOrStderr(), text)
+	return err
 }
 
 // withConfig registers the flags of the settings mode uses on cmd and
@@ -85,7 +104,12 @@ alive), GET /readyz (Dagu reachable and the API key accepted) and GET /metrics
 
 Example:
   DAGU_URL=https://dagu.example.com DAGU_API_KEY_FILE=/run/secrets/dagu-key \
-  GATEWAY_AUTH_TOKENS=<long random token> dagu-mcp-gateway serve --listen 0.0.0.0:8090`,
+  GATEWAY_AUTH_TOKEN_FILE=/run/secrets/gateway-tokens \
+  dagu-mcp-gateway serve --listen 0.0.0.0:8090
+
+At start it logs the /mcp URL it serves, then the Dagu release it reached;
+a Dagu that refuses the key is logged as an error (run "dagu-mcp-gateway
+doctor" for what to do).`,
 	}
 	return withConfig(cmd, env, config.ModeServe, func(cmd *cobra.Command, cfg config.Config) error {
 		return serveHTTP(cmd.Context(), cfg, processLogger(cfg, env), env.getenv, nil)
@@ -99,11 +123,15 @@ func newStdioCommand(env environment) *cobra.Command {
 		Long: `Serve the dagu_read tool over MCP's stdio transport, for desktop clients such
 as Claude Desktop that start the gateway as a subprocess. Logs go to stderr.
 
-Example client entry:
-  {"command": "gateway", "args": ["stdio"],
-   "env": {"DAGU_URL": "https://dagu.example.com", "DAGU_API_KEY_FILE": "/path/to/key"}}`,
+Example entry of Claude Desktop's claude_desktop_config.json (give "command"
+the binary's absolute path: a desktop app may not search your shell's PATH):
+  {"mcpServers": {"dagu": {
+    "command": "/usr/local/bin/dagu-mcp-gateway", "args": ["stdio"],
+    "env": {"DAGU_URL": "https://dagu.example.com",
+            "DAGU_API_KEY_FILE": "/Users/me/.config/dagu-key"}}}}`,
 	}
-	instance := cmd.Flags().String("instance", "", "with --instances: the instance to serve (default: the one named default)")
+	instance := cmd.Flags().String(flagInstance, "", "with --instances: the instance to serve (default: the one named default)")
+	config.SetGroup(cmd.Flags(), flagInstance, config.GroupDagu)
 	return withConfig(cmd, env, config.ModeStdio, func(cmd *cobra.Command, cfg config.Config) error {
 		picked, err := instances.Configs(cfg, *instance, false)
 		if err != nil {
@@ -122,11 +150,15 @@ func newDoctorCommand(env environment) *cobra.Command {
 REST routes it offers, and print which dagu_read targets work fully and which
 degrade on this Dagu version. Exits 0 when Dagu is usable, 1 otherwise.`,
 	}
-	instance := cmd.Flags().String("instance", "", "with --instances: the instance to check (default: every one)")
+	instance := cmd.Flags().String(flagInstance, "", "with --instances: the instance to check (default: every one)")
+	config.SetGroup(cmd.Flags(), flagInstance, config.GroupDagu)
 	return withConfig(cmd, env, config.ModeDoctor, func(cmd *cobra.Command, cfg config.Config) error {
 		return runDoctor(cmd.Context(), cfg, *instance, env)
 	})
 }
+
+// flagInstance picks one instance of --instances (stdio, doctor).
+const flagInstance = "instance"
 
 func newVersionCommand(env environment) *cobra.Command {
 	return &cobra.Command{

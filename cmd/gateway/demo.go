@@ -24,6 +24,7 @@ func newDemoCommand(env environment) *cobra.Command {
 	}
 	profile := cmd.Flags().String(flagDaguProfile, string(fakedagu.ProfileCurrent),
 		"Dagu release the demo Dagu imitates: "+strings.Join(fakedagu.ProfileNames(), ", "))
+	config.SetGroup(cmd.Flags(), flagDaguProfile, config.GroupDemo)
 	return withConfig(cmd, env, config.ModeDemo, func(cmd *cobra.Command, cfg config.Config) error {
 		p, err := fakedagu.ParseProfile(*profile)
 		if err != nil {

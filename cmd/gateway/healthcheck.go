@@ -24,7 +24,7 @@ const flagHealthTimeout = "timeout"
 func newHealthcheckCommand(env environment) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "healthcheck",
-		Short: "Probe the local gateway's /healthz; exit 0 when healthy, 1 otherwise",
+		Short: "Probe the local gateway's /healthz; exit 0 when healthy, else 1",
 		Long:  healthcheckHelp,
 		Args:  cobra.NoArgs,
 	}
