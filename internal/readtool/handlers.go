@@ -11,8 +11,9 @@ import (
 // The handlers: each reads one target through its port method, with the
 // fields the call validated and, for targets that take a query, the typed
 // query validated once in resolve. A run read's not-found failure is
-// answered with its explanation (runnotfound.go), a DAG read's with
-// did-you-mean (dag.go); the classifier never calls a port.
+// answered with its explanation by its row's reader (runRead,
+// runnotfound.go), a DAG read's with did-you-mean (dag.go); the classifier
+// never calls a port.
 
 func (t *Tool) readReferences(context.Context, *call) (any, error) {
 	return &model.ReferenceCollection{Items: t.refs.Topics()}, nil
@@ -64,43 +65,23 @@ func (t *Tool) readRuns(ctx context.Context, _ *call, q model.RunListQuery) (any
 }
 
 func (t *Tool) readRun(ctx context.Context, c *call) (any, error) {
-	data, err := t.up.GetRun(ctx, runAddress(c))
-	if err != nil {
-		return nil, t.explainRunNotFound(ctx, c, err)
-	}
-	return data, nil
+	return t.up.GetRun(ctx, runAddress(c))
 }
 
 func (t *Tool) readRunLogs(ctx context.Context, c *call, q model.LogQuery) (any, error) {
-	data, err := t.up.GetRunLogs(ctx, runAddress(c), q)
-	if err != nil {
-		return nil, t.explainRunNotFound(ctx, c, err)
-	}
-	return data, nil
+	return t.up.GetRunLogs(ctx, runAddress(c), q)
 }
 
 func (t *Tool) readStepLog(ctx context.Context, c *call, q model.LogQuery) (any, error) {
-	data, err := t.up.GetStepLog(ctx, stepAddress(c), q)
-	if err != nil {
-		return nil, t.explainRunNotFound(ctx, c, err)
-	}
-	return data, nil
+	return t.up.GetStepLog(ctx, stepAddress(c), q)
 }
 
 func (t *Tool) readForeachItems(ctx context.Context, c *call, q model.ForeachQuery) (any, error) {
-	data, err := t.up.ListForeachItems(ctx, stepAddress(c), q)
-	if err != nil {
-		return nil, t.explainRunNotFound(ctx, c, err)
-	}
-	return data, nil
+	return t.up.ListForeachItems(ctx, stepAddress(c), q)
 }
 
 func (t *Tool) readForeachItem(ctx context.Context, c *call) (any, error) {
-	data, err := t.up.GetForeachItem(ctx, stepAddress(c))
-	if err != nil {
-		return nil, t.explainRunNotFound(ctx, c, err)
-	}
-	return data, nil
+	return t.up.GetForeachItem(ctx, stepAddress(c))
 }
 
 func runAddress(c *call) model.RunAddress {

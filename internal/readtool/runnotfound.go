@@ -14,8 +14,23 @@ import (
 // (latest of a misspelled DAG is not "a DAG without runs"); when a step or
 // sub-run is missing, the message names the run the read resolved (not
 // "latest"), and close step names are suggested. All cost reads only on
-// the not-found path, and they are part of answering the read (the run
-// handlers call explainRunNotFound), never of classifying its failure.
+// the not-found path, and they are part of answering the read (the rows
+// of run reads wrap their reader in runRead), never of classifying its
+// failure.
+
+// runRead is the reader of a run read: r's, with a not-found failure of
+// the port answered by its explanation (explainRunNotFound).
+func runRead(r reader) reader { return runReader{r} }
+
+type runReader struct{ reader }
+
+func (r runReader) read(t *Tool, ctx context.Context, c *call) (any, error) {
+	data, err := r.reader.read(t, ctx, c)
+	if err != nil {
+		return nil, t.explainRunNotFound(ctx, c, err)
+	}
+	return data, nil
+}
 
 // explainRunNotFound is how a run read answers a failure of its port: a
 // not-found failure it can explain becomes that explanation (an *Error);

@@ -140,7 +140,7 @@ var targetTable = []targetSpec{
 	},
 	{
 		name: tRun, support: "run", summary: "one run (or sub-run) with its steps", required: []string{fName, fDAGRunID}, optional: []string{fSubRunID},
-		reader: plain((*Tool).readRun),
+		reader: runRead(plain((*Tool).readRun)),
 		patterns: withSubRuns("", link("dag_run", mimeJSON, "DAG-run details"),
 			"A DAG-run with its steps, status and links to logs; dagRunId may be latest."),
 		noQuery:         "DAG-run resources do not support query parameters.",
@@ -152,7 +152,7 @@ var targetTable = []targetSpec{
 	},
 	{
 		name: tRunLogs, support: "served", summary: "the scheduler log and which step logs exist", required: []string{fName, fDAGRunID}, optional: []string{fQuery},
-		reader: withQuery(runLogsQuery, (*Tool).readRunLogs),
+		reader: runRead(withQuery(runLogsQuery, (*Tool).readRunLogs)),
 		patterns: []uriPattern{at(runRoot+"/logs", link("dag_run_logs", mimeJSON, "DAG-run logs"),
 			"A run's scheduler log window and which step logs exist (query: tail).")},
 		uriInTargetMode: true, singular: true,
@@ -164,7 +164,7 @@ var targetTable = []targetSpec{
 	{
 		name: tStepLog, support: "step_log", summary: "a step's stdout/stderr window", required: []string{fName, fDAGRunID, fStepName},
 		optional: []string{fSubRunID, fQuery, fItem, fBodyStepName},
-		validate: checkItemPair, reader: withQuery(stepLogQuery, (*Tool).readStepLog),
+		validate: checkItemPair, reader: runRead(withQuery(stepLogQuery, (*Tool).readStepLog)),
 		patterns: append(
 			withSubRuns("/steps/{stepName}/logs", link("dag_run_step_log", mimeJSON, "DAG-run step log"),
 				"A window of a step's stdout and stderr (query: tail, head, offset, limit, stream)."),
@@ -179,7 +179,7 @@ var targetTable = []targetSpec{
 	},
 	{
 		name: tForeachItems, support: "foreach", summary: "the items of a foreach step", required: []string{fName, fDAGRunID, fStepName}, optional: []string{fSubRunID, fQuery},
-		reader: withQuery(foreachItemsQuery, (*Tool).readForeachItems),
+		reader: runRead(withQuery(foreachItemsQuery, (*Tool).readForeachItems)),
 		patterns: withSubRuns("/steps/{stepName}/foreach", link("dag_run_foreach_items", mimeJSON, "DAG-run foreach items"),
 			"The items of a foreach step (query: status, page, perPage, parent)."),
 		uriInTargetMode: true, singular: true,
@@ -191,7 +191,7 @@ var targetTable = []targetSpec{
 	},
 	{
 		name: tForeachItem, support: "foreach", summary: "one item and its body steps", required: []string{fName, fDAGRunID, fStepName, fItem}, optional: []string{fSubRunID},
-		reader: plain((*Tool).readForeachItem),
+		reader: runRead(plain((*Tool).readForeachItem)),
 		patterns: withSubRuns("/steps/{stepName}/foreach/{item}", link("dag_run_foreach_item", mimeJSON, "DAG-run foreach item"),
 			"One foreach item and its body steps."),
 		noQuery:         "Foreach item resources do not support query parameters.",

@@ -9,134 +9,102 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 )
 
-// This file is the adapter's public face: the read tool's Upstream port.
-// Each method answers in the contract's models and reports every failure
-// as a *model.Failure (or a context error), translated once here.
+// This file is the adapter's public face: the read tool's Upstream port,
+// one line per method. Each answers in the contract's models through
+// port, which holds the read until the first release detection and
+// translates its failure once.
 
 // ListDAGs lists DAGs with Dagu's paging and filters.
 func (a *Adapter) ListDAGs(ctx context.Context, q model.DAGListQuery) (*model.DAGCollection, error) {
-	if err := a.awaitDialect(ctx); err != nil {
-		return nil, a.failure(err)
-	}
-	out, err := a.listDAGs(ctx, q)
-	return out, a.failure(err)
+	return port1(ctx, a, a.listDAGs, q)
 }
 
 // GetDAG reads one DAG with its latest run.
 func (a *Adapter) GetDAG(ctx context.Context, name string) (*model.DAGDetail, error) {
-	if err := a.awaitDialect(ctx); err != nil {
-		return nil, a.failure(err)
-	}
-	out, err := a.getDAG(ctx, name)
-	return out, a.failure(err)
+	return port1(ctx, a, a.getDAG, name)
 }
 
 // GetDAGSpec reads a DAG's YAML spec.
 func (a *Adapter) GetDAGSpec(ctx context.Context, name string) (*model.DAGSpec, error) {
-	if err := a.awaitDialect(ctx); err != nil {
-		return nil, a.failure(err)
-	}
-	out, err := a.getDAGSpec(ctx, name)
-	return out, a.failure(err)
+	return port1(ctx, a, a.getDAGSpec, name)
 }
 
 // DAGNames lists every DAG file name, for did-you-mean suggestions.
 func (a *Adapter) DAGNames(ctx context.Context) ([]string, error) {
-	if err := a.awaitDialect(ctx); err != nil {
-		return nil, a.failure(err)
-	}
-	out, err := a.dagNames(ctx)
-	return out, a.failure(err)
+	return port(ctx, a, a.dagNames)
 }
 
 // SearchDAGs runs a full-text search over DAG specs.
 func (a *Adapter) SearchDAGs(ctx context.Context, q model.DAGSearchQuery) (*model.DAGSearch, error) {
-	if err := a.awaitDialect(ctx); err != nil {
-		return nil, a.failure(err)
-	}
-	out, err := a.searchDAGs(ctx, q)
-	return out, a.failure(err)
+	return port1(ctx, a, a.searchDAGs, q)
 }
 
 // ListWiki lists wiki pages as a tree or a flat page.
 func (a *Adapter) ListWiki(ctx context.Context, q model.WikiListQuery) (*model.WikiCollection, error) {
-	if err := a.awaitDialect(ctx); err != nil {
-		return nil, a.failure(err)
-	}
-	out, err := a.listWiki(ctx, q)
-	return out, a.failure(err)
+	return port1(ctx, a, a.listWiki, q)
 }
 
 // GetWikiPage reads one wiki page.
 func (a *Adapter) GetWikiPage(ctx context.Context, workspace, path string) (*model.WikiPage, error) {
-	if err := a.awaitDialect(ctx); err != nil {
-		return nil, a.failure(err)
-	}
-	out, err := a.getWikiPage(ctx, workspace, path)
-	return out, a.failure(err)
+	return port2(ctx, a, a.getWikiPage, workspace, path)
 }
 
 // SearchWiki runs a full-text search over wiki pages.
 func (a *Adapter) SearchWiki(ctx context.Context, q model.WikiSearchQuery) (*model.WikiSearch, error) {
-	if err := a.awaitDialect(ctx); err != nil {
-		return nil, a.failure(err)
-	}
-	out, err := a.searchWiki(ctx, q)
-	return out, a.failure(err)
+	return port1(ctx, a, a.searchWiki, q)
 }
 
 // ListRuns lists DAG-runs; an unfiltered list covers RunWindow.
 func (a *Adapter) ListRuns(ctx context.Context, q model.RunListQuery) (*model.RunCollection, error) {
-	if err := a.awaitDialect(ctx); err != nil {
-		return nil, a.failure(err)
-	}
-	out, err := a.listRuns(ctx, q)
-	return out, a.failure(err)
+	return port1(ctx, a, a.listRuns, q)
 }
 
 // GetRun reads one run or sub-run with its steps.
 func (a *Adapter) GetRun(ctx context.Context, addr model.RunAddress) (*model.RunDetail, error) {
-	if err := a.awaitDialect(ctx); err != nil {
-		return nil, a.failure(err)
-	}
-	out, err := a.getRun(ctx, addr)
-	return out, a.failure(err)
+	return port1(ctx, a, a.getRun, addr)
 }
 
 // GetRunLogs reads a run's scheduler log window and which step logs exist.
 func (a *Adapter) GetRunLogs(ctx context.Context, addr model.RunAddress, q model.LogQuery) (*model.RunLogs, error) {
-	if err := a.awaitDialect(ctx); err != nil {
-		return nil, a.failure(err)
-	}
-	out, err := a.getRunLogs(ctx, addr, q)
-	return out, a.failure(err)
+	return port2(ctx, a, a.getRunLogs, addr, q)
 }
 
 // GetStepLog reads a step's stdout/stderr window.
 func (a *Adapter) GetStepLog(ctx context.Context, addr model.StepAddress, q model.LogQuery) (*model.StepLog, error) {
-	if err := a.awaitDialect(ctx); err != nil {
-		return nil, a.failure(err)
-	}
-	out, err := a.getStepLog(ctx, addr, q)
-	return out, a.failure(err)
+	return port2(ctx, a, a.getStepLog, addr, q)
 }
 
 // ListForeachItems lists the items of a foreach step.
 func (a *Adapter) ListForeachItems(ctx context.Context, addr model.StepAddress, q model.ForeachQuery) (*model.ForeachItems, error) {
-	if err := a.awaitDialect(ctx); err != nil {
-		return nil, a.failure(err)
-	}
-	out, err := a.listForeachItems(ctx, addr, q)
-	return out, a.failure(err)
+	return port2(ctx, a, a.listForeachItems, addr, q)
 }
 
 // GetForeachItem reads one foreach item and its body steps.
 func (a *Adapter) GetForeachItem(ctx context.Context, addr model.StepAddress) (*model.ForeachItem, error) {
+	return port1(ctx, a, a.getForeachItem, addr)
+}
+
+// port runs one read of the port: it waits for the first release
+// detection (awaitDialect) and translates the read's failure once
+// (Adapter.failure). port1 and port2 hand the read its arguments.
+func port[R any](ctx context.Context, a *Adapter, read func(context.Context) (R, error)) (R, error) {
 	if err := a.awaitDialect(ctx); err != nil {
-		return nil, a.failure(err)
+		var none R
+		return none, a.failure(err)
 	}
-	out, err := a.getForeachItem(ctx, addr)
-	return out, a.failure(err)
+	out, err := read(ctx)
+	if err != nil {
+		return out, a.failure(err)
+	}
+	return out, nil
+}
+
+func port1[A, R any](ctx context.Context, a *Adapter, read func(context.Context, A) (R, error), x A) (R, error) {
+	return port(ctx, a, func(ctx context.Context) (R, error) { return read(ctx, x) })
+}
+
+func port2[A, B, R any](ctx context.Context, a *Adapter, read func(context.Context, A, B) (R, error), x A, y B) (R, error) {
+	return port(ctx, a, func(ctx context.Context) (R, error) { return read(ctx, x, y) })
 }
 
 // failure translates a read's error into the port's failure vocabulary. A
