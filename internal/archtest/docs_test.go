@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -48,10 +49,11 @@ func goFiles(t *testing.T, tests bool) map[string]string {
 	return files
 }
 
-// readme is the repository's README.md.
-func readme(t *testing.T) string {
+// repoDoc is a documentation file of the repository, by its path from the
+// root (README.md, docs/operations.md).
+func repoDoc(t *testing.T, name string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	data, err := os.ReadFile(filepath.Join(repoRoot, filepath.FromSlash(name)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,10 +62,11 @@ func readme(t *testing.T) string {
 
 // TestEveryMetricIsDocumented: every Prometheus metric the gateway
 // registers (a dagu_gateway_* or mcp_server_* name in a non-test source
-// file) is named in the README, so an operator can find what it counts.
+// file) is named in the operations guide, so an operator can find what it
+// counts.
 func TestEveryMetricIsDocumented(t *testing.T) {
 	t.Parallel()
-	text := readme(t)
+	text := repoDoc(t, "docs/operations.md")
 	names := regexp.MustCompile(`"((?:dagu_gateway|mcp_server)_[a-z_]+)"`)
 	seen := map[string]string{}
 	for path, src := range goFiles(t, false) {
@@ -76,18 +79,18 @@ func TestEveryMetricIsDocumented(t *testing.T) {
 	}
 	for name, path := range seen {
 		if !regexp.MustCompile(`\b` + name + `\b`).MatchString(text) {
-			t.Errorf("README.md does not document the metric %s (registered in %s)", name, path)
+			t.Errorf("docs/operations.md does not document the metric %s (registered in %s)", name, path)
 		}
 	}
 }
 
-// TestREADMELayoutNamesEveryPackage: the README's Layout paragraph names
+// TestLayoutNamesEveryPackage: CONTRIBUTING.md's Layout paragraph names
 // every package directory under internal/.
-func TestREADMELayoutNamesEveryPackage(t *testing.T) {
+func TestLayoutNamesEveryPackage(t *testing.T) {
 	t.Parallel()
-	_, layout, ok := strings.Cut(readme(t), "Layout (")
+	_, layout, ok := strings.Cut(repoDoc(t, "CONTRIBUTING.md"), "Layout (")
 	if !ok {
-		t.Fatal("README.md has no Layout paragraph")
+		t.Fatal("CONTRIBUTING.md has no Layout paragraph")
 	}
 	layout, _, _ = strings.Cut(layout, "\n\n")
 	entries, err := os.ReadDir(filepath.Join(repoRoot, "internal"))
@@ -96,7 +99,7 @@ func TestREADMELayoutNamesEveryPackage(t *testing.T) {
 	}
 	for _, e := range entries {
 		if e.IsDir() && !strings.Contains(layout, "`internal/"+e.Name()) {
-			t.Errorf("README.md's Layout paragraph does not name internal/%s", e.Name())
+			t.Errorf("CONTRIBUTING.md's Layout paragraph does not name internal/%s", e.Name())
 		}
 	}
 }
@@ -125,5 +128,86 @@ func TestCommentsCiteTestsThatExist(t *testing.T) {
 	sort.Strings(stale)
 	for _, s := range stale {
 		t.Errorf("%s, which no test file declares", s)
+	}
+}
+
+// readerDocs are the Markdown files a reader follows from the README: the
+// README, the contributing guide and every page of docs/.
+func readerDocs(t *testing.T) []string {
+	t.Helper()
+	pages, err := filepath.Glob(filepath.Join(repoRoot, "docs", "*.md"))
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no docs/*.md: %v", err)
+	}
+	names := []string{"README.md", "CONTRIBUTING.md"}
+	for _, p := range pages {
+		names = append(names, "docs/"+filepath.Base(p))
+	}
+	return names
+}
+
+// outsideCode is a Markdown text without its fenced code blocks, whose
+// lines are neither headings nor links.
+func outsideCode(text string) string {
+	var kept []string
+	inCode := false
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			inCode = !inCode
+			continue
+		}
+		if !inCode {
+			kept = append(kept, line)
+		}
+	}
+	return strings.Join(kept, "\n")
+}
+
+// headingAnchors are the anchors GitHub gives a Markdown text's headings:
+// lower case, punctuation but - and _ dropped, spaces as -, a repeated
+// one numbered.
+func headingAnchors(text string) map[string]bool {
+	heading := regexp.MustCompile(`(?m)^#{1,6} (.+)$`)
+	dropped := regexp.MustCompile(`[^\p{L}\p{N} _-]`)
+	anchors := map[string]bool{}
+	seen := map[string]int{}
+	for _, m := range heading.FindAllStringSubmatch(outsideCode(text), -1) {
+		a := strings.ReplaceAll(dropped.ReplaceAllString(strings.ToLower(strings.TrimSpace(m[1])), ""), " ", "-")
+		if n := seen[a]; n > 0 {
+			anchors[a+"-"+strconv.Itoa(n)] = true
+		} else {
+			anchors[a] = true
+		}
+		seen[a]++
+	}
+	return anchors
+}
+
+// TestDocLinksResolve: every relative link of the README, the contributing
+// guide and docs/ names a file of the repository, and a link to a heading
+// (#anchor) names one its Markdown file has, so moving a section cannot
+// leave a link to nowhere.
+func TestDocLinksResolve(t *testing.T) {
+	t.Parallel()
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	for _, name := range readerDocs(t) {
+		for _, m := range link.FindAllStringSubmatch(outsideCode(repoDoc(t, name)), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			file, anchor, _ := strings.Cut(target, "#")
+			path := name
+			if file != "" {
+				path = filepath.ToSlash(filepath.Join(filepath.Dir(name), file))
+			}
+			if _, err := os.Stat(filepath.Join(repoRoot, filepath.FromSlash(path))); err != nil {
+				t.Errorf("%s links to %s, which does not exist", name, target)
+				continue
+			}
+			if anchor != "" && strings.HasSuffix(path, ".md") && !headingAnchors(repoDoc(t, path))[anchor] {
+				t.Errorf("%s links to %s: %s has no heading #%s", name, target, path, anchor)
+			}
+		}
 	}
 }

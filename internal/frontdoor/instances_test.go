@@ -277,7 +277,7 @@ func TestMetricsNeedATokenOfEveryInstance(t *testing.T) {
 }
 
 // TestInstanceAccessLogNamesTheInstance: the access-log line of a request
-// routed to an instance carries instance=<name> (the README's "every log
+// routed to an instance carries instance=<name> (docs/instances.md's "every log
 // line of an instance, the access log included"), also when the token is
 // refused there; a path that names no served instance carries none.
 func TestInstanceAccessLogNamesTheInstance(t *testing.T) {

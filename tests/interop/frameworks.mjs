@@ -8,19 +8,19 @@ import assert from 'node:assert/strict';
 
 import { buildGateway, secret, startDemo } from './gateway.mjs';
 
-/** The inbound token every framework sends, as the README's snippets do. */
+/** The inbound token every framework sends, as the snippets of docs/clients.md do. */
 export const token = secret('interop-token-');
 
 const daguKey = secret('dagu_interop_');
 
-/** The query of the URL the README gives agent frameworks (Clients). */
+/** The query of the URL docs/clients.md gives agent frameworks. */
 export const documentedQuery = 'text-content=json&resource-links=omit';
 
 /**
  * Starts the gateway the framework tests talk to and returns
  * { defaultUrl, documentedUrl, stop }: one gateway with the default flags,
  * whose /mcp serves spec 021's content and whose documented URL the output
- * the README gives agent frameworks.
+ * docs/clients.md gives agent frameworks.
  */
 export async function startGateway() {
   const gateway = await buildGateway();

@@ -139,7 +139,7 @@ for (const [name, provider] of Object.entries(providers)) {
     });
 
     it('at /mcp?resource-links=omit the dags list reaches the model twice (the contract text and structuredContent), a step log once', async () => {
-      // README (LangChain MCP adapters): resource-links=omit alone keeps a
+      // docs/clients.md (LangChain MCP adapters): resource-links=omit alone keeps a
       // lone text item, which the adapter serialises with structuredContent.
       const omitUrl = `${gateway.defaultUrl}?resource-links=omit`;
       const once = occurrences(await toolPartSent(provider, gateway.documentedUrl, reads.dags.args), reads.dags.data);

@@ -316,7 +316,7 @@ func sameSet(got, want []string) bool {
 	return slices.Equal(g, w)
 }
 
-// TestHelmLocalImage renders the chart with the README's values for the
+// TestHelmLocalImage renders the chart with docs/install.md's values for the
 // image `make docker` builds, which the Helm snippet uses until a release
 // exists: the schema takes them and the pods run that image.
 func TestHelmLocalImage(t *testing.T) {
@@ -329,11 +329,11 @@ func TestHelmLocalImage(t *testing.T) {
 	if c.Image != "dagu-mcp-gateway:local" {
 		t.Errorf("image %q, want dagu-mcp-gateway:local", c.Image)
 	}
-	readme, err := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
+	install, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "install.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(readme), "--set image.repository=dagu-mcp-gateway --set image.tag=local") {
-		t.Error("README's Helm snippet no longer sets the local image this test renders")
+	if !strings.Contains(string(install), "--set image.repository=dagu-mcp-gateway --set image.tag=local") {
+		t.Error("docs/install.md's Helm snippet no longer sets the local image this test renders")
 	}
 }

@@ -232,19 +232,19 @@ func itemKey(items []corev1.KeyToPath, rel string) string {
 	return ""
 }
 
-// TestREADMEInstancesValues renders the chart with the instances: values
-// the README's "Several Dagu servers" section shows.
-func TestREADMEInstancesValues(t *testing.T) {
+// TestDocsInstancesValues renders the chart with the instances: values
+// docs/instances.md's Helm section shows.
+func TestDocsInstancesValues(t *testing.T) {
 	t.Parallel()
-	data, err := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
+	data, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "instances.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(data), "\n## Several Dagu servers\n")
-	_, helm, found := strings.Cut(section, "**Helm.**")
-	if !ok || !found {
-		t.Fatal(`README.md's "Several Dagu servers" has no **Helm.** part`)
+	_, helm, ok := strings.Cut(string(data), "\n## Helm\n")
+	if !ok {
+		t.Fatal(`docs/instances.md has no "Helm" section`)
 	}
+	helm, _, _ = strings.Cut(helm, "\n## ")
 	m := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindStringSubmatch(helm)
 	if m == nil {
 		t.Fatal("the Helm part has no YAML block")
@@ -255,7 +255,7 @@ func TestREADMEInstancesValues(t *testing.T) {
 	}
 	rendered, err := renderChart(t, loadChart(t), values)
 	if err != nil {
-		t.Fatalf("the README's instances values: %v", err)
+		t.Fatalf("docs/instances.md's instances values: %v", err)
 	}
 	checkWorkload(t, decodeRendered(t, rendered))
 }

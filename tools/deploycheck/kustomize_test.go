@@ -106,7 +106,7 @@ func TestKustomizeNetworkPolicy(t *testing.T) {
 }
 
 // TestKustomizeLocalImage builds the kustomization with its images: entry
-// set as the README's `kustomize edit set image` line sets it, to the image
+// set as docs/install.md's `kustomize edit set image` line sets it, to the image
 // `make docker` builds until a release exists.
 func TestKustomizeLocalImage(t *testing.T) {
 	const entry = "  - name: ghcr.io/dagu-mcp-gateway/gateway\n"
@@ -135,11 +135,11 @@ func TestKustomizeLocalImage(t *testing.T) {
 	if c.Image != "dagu-mcp-gateway:local" {
 		t.Errorf("image %q, want dagu-mcp-gateway:local", c.Image)
 	}
-	readme, err := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
+	install, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "install.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(readme), "ghcr.io/dagu-mcp-gateway/gateway=dagu-mcp-gateway:local") {
-		t.Error("README's kustomize snippet no longer sets the local image this test builds")
+	if !strings.Contains(string(install), "ghcr.io/dagu-mcp-gateway/gateway=dagu-mcp-gateway:local") {
+		t.Error("docs/install.md's kustomize snippet no longer sets the local image this test builds")
 	}
 }
