@@ -45,12 +45,14 @@ var rules = []rule{
 	{pkg: "internal/cache", direct: []string{}},
 	// Shared state knows nothing of Dagu or the contract: it stores bytes
 	// under keys its callers build.
-	{pkg: "internal/sharedstate", direct: []string{"internal/redact"}},
+	{pkg: "internal/sharedstate", direct: []string{"internal/redact", "internal/promreg"}},
 	// Redaction helpers the leaves share: a leaf itself.
 	{pkg: "internal/redact", direct: []string{}},
 	// The one memory budget the front door, the tool and the REST client
 	// share: a leaf.
-	{pkg: "internal/membudget", direct: []string{}},
+	{pkg: "internal/membudget", direct: []string{"internal/promreg"}},
+	// How a Prometheus collector is registered, shared or owned: a leaf.
+	{pkg: "internal/promreg", direct: []string{}},
 	// The bound on unverified callers' log lines the front door's access
 	// log and the tool's read log share: a leaf.
 	{pkg: "internal/logsample", direct: []string{}},
@@ -59,11 +61,11 @@ var rules = []rule{
 	// The fair share of a process-wide cap among the Dagu servers one
 	// gateway fronts (REST slots, checks of unknown keys): a leaf.
 	{pkg: "internal/fairshare", direct: []string{}},
-	{pkg: "internal/restclient", direct: []string{"internal/restclient/gen", "internal/reqctx", "internal/membudget", "internal/fairshare"},
+	{pkg: "internal/restclient", direct: []string{"internal/restclient/gen", "internal/reqctx", "internal/membudget", "internal/fairshare", "internal/promreg"},
 		forbidden: []string{"internal/model", "internal/mapping", "internal/cache", "internal/readtool", "internal/upstream"}},
 	{pkg: "internal/mapping", direct: []string{"internal/model", "internal/restclient/gen"}},
 	// The tool sees Dagu only through its ports.
-	{pkg: "internal/readtool", direct: []string{"internal/model", "internal/reqctx", "internal/membudget", "internal/logsample"},
+	{pkg: "internal/readtool", direct: []string{"internal/model", "internal/reqctx", "internal/membudget", "internal/logsample", "internal/promreg"},
 		forbidden: []string{"internal/restclient", "internal/restclient/gen", "internal/mapping", "internal/upstream"}},
 	// Upstream decides the REST calls; every cache it consults (run
 	// parts, lists, latest hints, roles) and the shared level behind them
@@ -81,7 +83,7 @@ var rules = []rule{
 		forbidden: []string{"internal/upstream"}},
 	// The MCP server around the tool registers it and times every method;
 	// it knows the contract's codes only through readtool.
-	{pkg: "internal/mcpserver", direct: []string{"internal/readtool", "internal/model"},
+	{pkg: "internal/mcpserver", direct: []string{"internal/readtool", "internal/model", "internal/promreg"},
 		forbidden: []string{"internal/restclient", "internal/upstream", "internal/frontdoor"}},
 	{pkg: "internal/workbook", direct: []string{"internal/model"}},
 	// Configuration is a leaf: what it needs of other packages is handed
@@ -108,7 +110,7 @@ var rules = []rule{
 	// The trust decision is handed its check of a credential; it knows
 	// nothing of Dagu's API. Its verdicts and buckets live in
 	// internal/cache.
-	{pkg: "internal/trust", direct: []string{"internal/cache", "internal/redact", "internal/reqctx", "internal/fairshare"}},
+	{pkg: "internal/trust", direct: []string{"internal/cache", "internal/redact", "internal/reqctx", "internal/fairshare", "internal/promreg"}},
 	// The shared test helpers stand on the standard library alone; the
 	// ports' shared stub on the contract's models.
 	{pkg: "internal/testkit", direct: []string{}},

@@ -13,6 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/promreg"
+
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
 )
 
@@ -48,18 +50,9 @@ func newOperations(reg prometheus.Registerer) (*operations, error) {
 		// The bucket boundaries the MCP semantic conventions advise.
 		Buckets: []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300},
 	}, []string{"mcp_method_name", "gen_ai_tool_name", "error_type"})
-	if reg == nil {
-		return &operations{duration: h}, nil
-	}
 	// Two servers on one registry (one per Dagu instance) share the
 	// histogram.
-	err := reg.Register(h)
-	var are prometheus.AlreadyRegisteredError
-	if errors.As(err, &are) {
-		if existing, ok := are.ExistingCollector.(*prometheus.HistogramVec); ok {
-			return &operations{duration: existing}, nil
-		}
-	}
+	h, err := promreg.Shared(reg, h)
 	if err != nil {
 		return nil, err
 	}

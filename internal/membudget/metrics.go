@@ -2,7 +2,11 @@
 
 package membudget
 
-import "github.com/prometheus/client_golang/prometheus"
+import (
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/promreg"
+)
 
 // RegisterMetrics shows the memory budget (--memory-budget) on reg: its
 // size, what requests in flight hold of it, and how many reservations it
@@ -19,10 +23,5 @@ func RegisterMetrics(reg prometheus.Registerer, memory *Budget) error {
 			Help: "Reservations the memory budget refused (answered 503 with Retry-After or resource_unavailable with retryAfterMs)."},
 			func() float64 { return float64(memory.Refusals()) }),
 	}
-	for _, c := range collectors {
-		if err := reg.Register(c); err != nil {
-			return err
-		}
-	}
-	return nil
+	return promreg.Own(reg, collectors...)
 }

@@ -3,10 +3,11 @@
 package readtool
 
 import (
-	"errors"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/promreg"
 )
 
 // metrics counts calls by target and result code. Label values come from
@@ -49,30 +50,15 @@ func newMetrics(reg prometheus.Registerer, callTimeout time.Duration) (*metrics,
 			Buckets: durationBuckets(callTimeout),
 		}, []string{"target"}),
 	}
-	if reg == nil {
-		return m, nil
-	}
+	// Two tools on one registry share their metrics.
 	var err error
-	if m.calls, err = register(reg, m.calls); err != nil {
+	if m.calls, err = promreg.Shared(reg, m.calls); err != nil {
 		return nil, err
 	}
-	if m.duration, err = register(reg, m.duration); err != nil {
+	if m.duration, err = promreg.Shared(reg, m.duration); err != nil {
 		return nil, err
 	}
 	return m, nil
-}
-
-// register registers c, or returns the collector already registered under
-// the same name so two tools on one registry share their metrics.
-func register[C prometheus.Collector](reg prometheus.Registerer, c C) (C, error) {
-	err := reg.Register(c)
-	var are prometheus.AlreadyRegisteredError
-	if errors.As(err, &are) {
-		if existing, ok := are.ExistingCollector.(C); ok {
-			return existing, nil
-		}
-	}
-	return c, err
 }
 
 func (m *metrics) observe(target, code string, took time.Duration) {

@@ -3,10 +3,11 @@
 package restclient
 
 import (
-	"errors"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/promreg"
 )
 
 // metrics counts upstream calls. A nil *metrics records nothing.
@@ -38,27 +39,16 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		}, []string{"route"}),
 	}
 	var err error
-	if m.requests, err = register(reg, m.requests); err != nil {
+	if m.requests, err = promreg.Shared(reg, m.requests); err != nil {
 		return nil, err
 	}
-	if m.retries, err = register(reg, m.retries); err != nil {
+	if m.retries, err = promreg.Shared(reg, m.retries); err != nil {
 		return nil, err
 	}
-	if m.latency, err = register(reg, m.latency); err != nil {
+	if m.latency, err = promreg.Shared(reg, m.latency); err != nil {
 		return nil, err
 	}
 	return m, nil
-}
-
-func register[C prometheus.Collector](reg prometheus.Registerer, c C) (C, error) {
-	err := reg.Register(c)
-	var already prometheus.AlreadyRegisteredError
-	if errors.As(err, &already) {
-		if existing, ok := already.ExistingCollector.(C); ok {
-			return existing, nil
-		}
-	}
-	return c, err
 }
 
 // observe records one finished call. Refused calls have no route when the

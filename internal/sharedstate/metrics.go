@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/promreg"
 )
 
 // metrics are the Store's Prometheus series. Label values come from
@@ -52,13 +54,8 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Help: "Coalesced reads by kind and how they were served (hit, led, waited, direct).",
 		}, []string{"kind", "result"}),
 	}
-	if reg == nil {
-		return m, nil
-	}
-	for _, c := range []prometheus.Collector{m.up, m.errors, m.fallbacks, m.lookups, m.stores, m.rateLimited, m.coalesced} {
-		if err := reg.Register(c); err != nil {
-			return nil, fmt.Errorf("shared state metrics: %w", err)
-		}
+	if err := promreg.Own(reg, m.up, m.errors, m.fallbacks, m.lookups, m.stores, m.rateLimited, m.coalesced); err != nil {
+		return nil, fmt.Errorf("shared state metrics: %w", err)
 	}
 	return m, nil
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/promreg"
 )
 
 // Outcomes of a check, the result label of dagu_gateway_trust_checks_total.
@@ -35,13 +37,8 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Help: "Checks of passthrough keys by kind (known: accepted within the known period, checked again; unknown) and result (accepted, refused, lacks_surface, no_verdict, lane_full: not asked).",
 		}, []string{"key", "result"}),
 	}
-	if reg == nil {
-		return m, nil
-	}
-	for _, c := range []prometheus.Collector{m.decisions, m.checks} {
-		if err := reg.Register(c); err != nil {
-			return nil, fmt.Errorf("trust metrics: %w", err)
-		}
+	if err := promreg.Own(reg, m.decisions, m.checks); err != nil {
+		return nil, fmt.Errorf("trust metrics: %w", err)
 	}
 	return m, nil
 }
