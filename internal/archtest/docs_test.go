@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -84,23 +85,83 @@ func TestEveryMetricIsDocumented(t *testing.T) {
 	}
 }
 
-// TestLayoutNamesEveryPackage: CONTRIBUTING.md's Layout paragraph names
-// every package directory under internal/.
-func TestLayoutNamesEveryPackage(t *testing.T) {
-	t.Parallel()
-	_, layout, ok := strings.Cut(repoDoc(t, "CONTRIBUTING.md"), "Layout (")
-	if !ok {
-		t.Fatal("CONTRIBUTING.md has no Layout paragraph")
-	}
-	layout, _, _ = strings.Cut(layout, "\n\n")
-	entries, err := os.ReadDir(filepath.Join(repoRoot, "internal"))
+// packageMap is the code block that opens docs/architecture.md: the one
+// map of the packages.
+func packageMap(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(repoRoot, "docs", "architecture.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range entries {
-		if e.IsDir() && !strings.Contains(layout, "`internal/"+e.Name()) {
-			t.Errorf("CONTRIBUTING.md's Layout paragraph does not name internal/%s", e.Name())
+	_, block, ok := strings.Cut(string(data), "```\n")
+	if ok {
+		block, _, ok = strings.Cut(block, "```")
+	}
+	if !ok {
+		t.Fatal("docs/architecture.md has no package map (a ``` block)")
+	}
+	return block
+}
+
+// mapProblems compares the packages a map names with the package
+// directories under internal/ and cmd/: each directory must be named, and
+// each name must be a directory.
+func mapProblems(block string, dirs []string) []string {
+	named := map[string]bool{}
+	for _, m := range regexp.MustCompile(`\b(?:internal|cmd)/[a-z0-9_]+`).FindAllString(block, -1) {
+		named[m] = true
+	}
+	var problems []string
+	for _, d := range dirs {
+		if !named[d] {
+			problems = append(problems, "does not name "+d)
 		}
+		delete(named, d)
+	}
+	for name := range named {
+		problems = append(problems, "names "+name+", which is not a package directory")
+	}
+	sort.Strings(problems)
+	return problems
+}
+
+// packageDirs lists the directories under internal/ and cmd/.
+func packageDirs(t *testing.T) []string {
+	t.Helper()
+	var dirs []string
+	for _, parent := range []string{"internal", "cmd"} {
+		entries, err := os.ReadDir(filepath.Join(repoRoot, parent))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if e.IsDir() {
+				dirs = append(dirs, parent+"/"+e.Name())
+			}
+		}
+	}
+	return dirs
+}
+
+// TestPackageMapNamesEveryPackage: docs/architecture.md's package map (the
+// only one) names every package directory under internal/ and cmd/, and no
+// package that is gone.
+func TestPackageMapNamesEveryPackage(t *testing.T) {
+	t.Parallel()
+	for _, p := range mapProblems(packageMap(t), packageDirs(t)) {
+		t.Errorf("docs/architecture.md's package map %s", p)
+	}
+}
+
+// TestPackageMapCheckFindsDrift: the check fails for a package the map
+// leaves out and for one it names that is gone.
+func TestPackageMapCheckFindsDrift(t *testing.T) {
+	t.Parallel()
+	block := "cmd/gateway   wiring\ninternal/model   models (see internal/gone)\n"
+	got := mapProblems(block, []string{"cmd/gateway", "internal/model", "internal/new"})
+	want := []string{"does not name internal/new", "names internal/gone, which is not a package directory"}
+	if !slices.Equal(got, want) {
+		t.Errorf("problems %q, want %q", got, want)
 	}
 }
 
