@@ -7,6 +7,7 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -83,4 +84,29 @@ func exportedInSpec(spec ast.Spec) []string {
 		}
 	}
 	return names
+}
+
+// TestExportCheckFindsExports: the check names an exported function, type,
+// field, variable and constant, and leaves methods and unexported names
+// alone.
+func TestExportCheckFindsExports(t *testing.T) {
+	t.Parallel()
+	src := `package main
+func Run() {}
+func run() {}
+type Gateway struct{ Name string; port int }
+type closer struct{}
+func (closer) Close() error { return nil }
+var Version, build = "dev", ""
+const Limit = 1
+`
+	f, err := parser.ParseFile(token.NewFileSet(), "main.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := exportedNames(f)
+	want := []string{"Run", "Gateway", "Gateway.Name", "Version", "Limit"}
+	if !slices.Equal(got, want) {
+		t.Errorf("exported names %q, want %q", got, want)
+	}
 }

@@ -91,3 +91,35 @@ func isFailureValue(e ast.Expr) bool {
 	id, ok := e.(*ast.Ident)
 	return ok && (id.Name == "f" || strings.HasPrefix(strings.ToLower(id.Name), "fail"))
 }
+
+// TestDetailCheckFindsWriters: the check finds a Detail set in a Failure
+// literal and by assignment to a failure, and not a Detail of anything
+// else.
+func TestDetailCheckFindsWriters(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		stmt   string
+		writes bool
+	}{
+		{`_ = &model.Failure{Kind: model.FailureNotFound, Detail: "gone"}`, true},
+		{`f.Detail = "gone"`, true},
+		{`failure.Detail = "gone"`, true},
+		{`_ = &model.Failure{Kind: model.FailureNotFound}`, false},
+		{`row.Detail = "a table's own field"`, false},
+		{`_ = report{Detail: "not a failure"}`, false},
+	} {
+		src := "package p\nfunc g() {\n" + tc.stmt + "\n}\n"
+		f, err := parser.ParseFile(token.NewFileSet(), "p.go", src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		ast.Inspect(f, func(n ast.Node) bool {
+			found = found || writesDetail(n)
+			return true
+		})
+		if found != tc.writes {
+			t.Errorf("%s: found %v, want %v", tc.stmt, found, tc.writes)
+		}
+	}
+}

@@ -1,21 +1,24 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// Package archtest enforces the gateway's package layering: cmd -> readtool
-// -> ports <- (portcache's layer) <- upstream -> (restclient, mapping,
-// readcache), with the command's
-// front door, configuration and telemetry beside it (frontdoor -> config <-
-// telemetry), none of which knows REST, the generated client, the mapping or
-// the contract. Only tests may import the shared test helpers
-// (internal/testkit). It parses the import clauses of every non-test source file
-// of the module (so the test cache notices any change), and a wrong import
-// fails `go test ./...` and `make lint`. It also checks that package main
-// exports nothing.
+// Package archtest keeps the few edges that must never exist in the
+// gateway's import graph: the tool never reaches REST or the generated
+// types, the transport never reaches the contract, the generated types stay
+// in the packages that speak REST, test helpers never reach the binary,
+// package main exports nothing, and the server build links no demo. Any
+// other import is a design choice, not a rule: a small leaf every package
+// may share (promreg, redact, membudget) needs no permission. It parses the
+// import clauses of every non-test source file of the module (so the test
+// cache notices any change), and a forbidden edge fails `go test ./...` and
+// `make lint`. Each rule has a test that adds its edge to the real graph
+// and fails unless the rule reports it.
 package archtest
 
 import (
+	"fmt"
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -25,149 +28,139 @@ import (
 
 const module = "github.com/dagu-mcp-gateway/gateway/"
 
-// rule says which gateway packages a package may reach.
-type rule struct {
-	pkg string
-	// direct lists the only gateway packages pkg may import itself; nil
-	// means any package not in forbidden.
-	direct []string
-	// forbidden lists gateway packages pkg must not reach even through
-	// its dependencies.
-	forbidden []string
-	// indirect lists gateway packages pkg may reach only through another
-	// package, never import itself.
-	indirect []string
+// never is an edge that must not exist: from must not reach any of to,
+// directly or through other packages.
+type never struct {
+	from string
+	to   []string
+	why  string
 }
 
-var rules = []rule{
-	{pkg: "internal/model", direct: []string{}},
-	{pkg: "internal/reqctx", direct: []string{}},
-	{pkg: "internal/cache", direct: []string{}},
-	// Shared state knows nothing of Dagu or the contract: it stores bytes
-	// under keys its callers build.
-	{pkg: "internal/sharedstate", direct: []string{"internal/redact", "internal/promreg"}},
-	// Redaction helpers the leaves share: a leaf itself.
-	{pkg: "internal/redact", direct: []string{}},
-	// The one memory budget the front door, the tool and the REST client
-	// share: a leaf.
-	{pkg: "internal/membudget", direct: []string{"internal/promreg"}},
-	// How a Prometheus collector is registered, shared or owned: a leaf.
-	{pkg: "internal/promreg", direct: []string{}},
-	// The bound on unverified callers' log lines the front door's access
-	// log and the tool's read log share: a leaf.
-	{pkg: "internal/logsample", direct: []string{}},
-	{pkg: "internal/restclient/gen", direct: []string{}},
-	// The transport knows nothing of the contract.
-	// The fair share of a process-wide cap among the Dagu servers one
-	// gateway fronts (REST slots, checks of unknown keys): a leaf.
-	{pkg: "internal/fairshare", direct: []string{}},
-	{pkg: "internal/restclient", direct: []string{"internal/restclient/gen", "internal/reqctx", "internal/membudget", "internal/fairshare", "internal/promreg"},
-		forbidden: []string{"internal/model", "internal/mapping", "internal/cache", "internal/readtool", "internal/upstream"}},
-	{pkg: "internal/mapping", direct: []string{"internal/model", "internal/restclient/gen"}},
-	// The tool sees Dagu only through its ports.
-	{pkg: "internal/readtool", direct: []string{"internal/model", "internal/reqctx", "internal/membudget", "internal/logsample", "internal/promreg"},
-		forbidden: []string{"internal/restclient", "internal/restclient/gen", "internal/mapping", "internal/upstream"}},
-	// Upstream decides the REST calls; every cache it consults (run
-	// parts, lists, latest hints, roles) and the shared level behind them
-	// are package readcache's.
-	{pkg: "internal/upstream", forbidden: []string{"internal/readtool"}, indirect: []string{"internal/cache", "internal/sharedstate"}},
-	// The read cache keeps the DAG answers for the layer around the ports
-	// and the REST parts of runs and lists for upstream's plans: it knows
-	// REST's types and the contract's models, never the tool or the plans.
-	{pkg: "internal/readcache", direct: []string{"internal/cache", "internal/model", "internal/sharedstate",
-		"internal/restclient", "internal/restclient/gen", "internal/mapping"},
-		forbidden: []string{"internal/readtool", "internal/upstream"}},
-	// The layer around the tool's ports embeds the inner port and answers
-	// the reads it caches from readcache; it never knows the REST calls.
-	{pkg: "internal/portcache", direct: []string{"internal/readtool", "internal/model", "internal/readcache"},
-		forbidden: []string{"internal/upstream"}},
-	// The MCP server around the tool registers it and times every method;
-	// it knows the contract's codes only through readtool.
-	{pkg: "internal/mcpserver", direct: []string{"internal/readtool", "internal/model", "internal/promreg"},
-		forbidden: []string{"internal/restclient", "internal/upstream", "internal/frontdoor"}},
-	{pkg: "internal/workbook", direct: []string{"internal/model"}},
-	// Configuration is a leaf: what it needs of other packages is handed
-	// to it, and the command's tests check the defaults it repeats.
-	{pkg: "internal/config", direct: []string{"internal/redact"}},
-	// The front door and telemetry know the configuration formats (token
-	// file, listen addresses, log levels) and nothing of Dagu or the tool.
-	{pkg: "internal/frontdoor", direct: []string{"internal/config", "internal/redact", "internal/reqctx", "internal/membudget", "internal/logsample"}},
-	{pkg: "internal/telemetry", direct: []string{"internal/config", "internal/reqctx"}},
-	// The instances file and its pool know the configuration's URL rules
-	// and nothing of Dagu's API, the tool or the front door.
-	{pkg: "internal/instances", direct: []string{"internal/config"}},
-	// The set of instances the front door serves knows the front door's
-	// Endpoints, the instances and the metrics; the wiring of each
-	// instance is handed to it.
-	{pkg: "internal/endpoints", direct: []string{"internal/frontdoor", "internal/instances", "internal/reqctx", "internal/telemetry"}},
-	// Doctor reports what upstream and restclient detect; the tool is not
-	// its concern.
-	{pkg: "internal/doctor", forbidden: []string{"internal/readtool", "internal/frontdoor"}},
-	// What `demo` adds to a served gateway: the recorded fake Dagu and
-	// the banner; nothing of the tool or of Dagu's API.
-	{pkg: "internal/demo", direct: []string{"internal/config", "internal/fakedagu"}},
-	{pkg: "internal/reference", direct: []string{"internal/cache", "internal/model"}},
-	// The trust decision is handed its check of a credential; it knows
-	// nothing of Dagu's API. Its verdicts and buckets live in
-	// internal/cache.
-	{pkg: "internal/trust", direct: []string{"internal/cache", "internal/redact", "internal/reqctx", "internal/fairshare", "internal/promreg"}},
-	// The shared test helpers stand on the standard library alone; the
-	// ports' shared stub on the contract's models.
-	{pkg: "internal/testkit", direct: []string{}},
-	{pkg: "internal/readtool/readtooltest", direct: []string{"internal/model"}},
-	// The built-gateway runner of the tagged suites builds cmd/gateway as a
-	// separate binary; it imports none of it.
-	{pkg: "tests/gwproc", direct: []string{"internal/testkit"}},
+// forbidden are the edges that must never exist.
+var forbidden = []never{
+	{from: "internal/readtool", to: []string{"internal/restclient", "internal/restclient/gen", "internal/mapping", "internal/upstream"},
+		why: "the tool is the contract: it sees Dagu only through its ports, never REST, the generated types or the mapping"},
+	{from: "internal/restclient", to: []string{"internal/model", "internal/readtool", "internal/mapping", "internal/upstream"},
+		why: "the transport knows nothing of the contract"},
+	{from: "internal/mapping", to: []string{"internal/restclient", "internal/upstream", "internal/readtool"},
+		why: "the mapping is pure functions from REST's types to the contract's models"},
+	{from: "internal/upstream", to: []string{"internal/readtool"},
+		why: "the adapter implements the tool's ports and never calls back up into the tool"},
+	{from: "internal/frontdoor", to: []string{"internal/restclient", "internal/upstream", "internal/mapping", "internal/readtool"},
+		why: "the front door knows nothing of Dagu or the tool: the MCP handler, readiness and checks are handed to it"},
 }
 
-// testOnly are the packages of shared test helpers: only _test.go files
-// (and the other helpers) may import them, so a fake clock, a stub port or
-// the built-gateway runner never reaches the binary.
-var testOnly = []string{"internal/testkit", "internal/readtool/readtooltest", "tests/gwproc"}
-
-// genImporters are the only packages that may import the generated client.
+// genImporters are the only packages that may import the generated client:
+// the ones that speak REST.
 var genImporters = []string{"internal/restclient", "internal/mapping", "internal/upstream", "internal/readcache"}
 
+const gen = "internal/restclient/gen"
+
+// graph is the module's import graph: each gateway package directory
+// (relative, slash-separated) with the gateway packages its non-test files
+// import, and the test helpers among them.
+type graph struct {
+	imports map[string][]string
+	// helpers are the shared test helpers: packages whose non-test files
+	// import "testing", and testStubs.
+	helpers map[string]bool
+}
+
+// testStubs are test helpers that need no "testing" package: the stub of
+// the tool's ports every fake embeds.
+var testStubs = []string{"internal/readtool/readtooltest"}
+
 func TestLayering(t *testing.T) {
-	imports := importGraph(t, "../..")
-	for _, r := range rules {
-		if _, ok := imports[r.pkg]; !ok {
-			t.Errorf("package %s is gone; update the layering rules", r.pkg)
-			continue
-		}
-		for _, imp := range imports[r.pkg] {
-			if r.direct != nil && !slices.Contains(r.direct, imp) {
-				t.Errorf("%s imports %s; it may import only %v", r.pkg, imp, r.direct)
+	t.Parallel()
+	for _, v := range violations(scan(t, repoRoot)) {
+		t.Error(v)
+	}
+}
+
+// violations lists every forbidden edge of g, and every rule that names a
+// package g lacks.
+func violations(g graph) []string {
+	var out []string
+	for _, r := range forbidden {
+		for _, pkg := range append([]string{r.from}, r.to...) {
+			if _, ok := g.imports[pkg]; !ok {
+				out = append(out, fmt.Sprintf("package %s is gone; update the forbidden edges", pkg))
 			}
-			if slices.Contains(r.indirect, imp) {
-				t.Errorf("%s imports %s itself; it may reach it only through another package", r.pkg, imp)
-			}
 		}
-		for _, dep := range reachable(imports, r.pkg) {
-			if slices.Contains(r.forbidden, dep) {
-				t.Errorf("%s depends on %s", r.pkg, dep)
+		for _, dep := range reachable(g.imports, r.from) {
+			if slices.Contains(r.to, dep) {
+				out = append(out, fmt.Sprintf("%s reaches %s: %s", r.from, dep, r.why))
 			}
 		}
 	}
-	for pkg, list := range imports {
-		if slices.Contains(list, "internal/restclient/gen") && !slices.Contains(genImporters, pkg) {
-			t.Errorf("%s imports the generated client; only %v may", pkg, genImporters)
+	for _, pkg := range slices.Sorted(maps.Keys(g.imports)) {
+		list := g.imports[pkg]
+		if slices.Contains(list, gen) && !slices.Contains(genImporters, pkg) {
+			out = append(out, fmt.Sprintf("%s imports the generated client; only %v speak REST", pkg, genImporters))
 		}
-		for _, helper := range testOnly {
-			if slices.Contains(list, helper) && !slices.Contains(testOnly, pkg) {
-				t.Errorf("%s imports %s in a non-test file; only tests may", pkg, helper)
+		for _, imp := range list {
+			if g.helpers[imp] && !g.helpers[pkg] {
+				out = append(out, fmt.Sprintf("%s imports the test helper %s in a non-test file; only tests may", pkg, imp))
 			}
 		}
 	}
+	return out
+}
+
+// TestEachForbiddenEdgeFails adds each forbidden edge to the real graph,
+// directly and through a package in between, and each import of the
+// generated client or of a test helper where it must not be: the rules
+// report every one.
+func TestEachForbiddenEdgeFails(t *testing.T) {
+	t.Parallel()
+	real := scan(t, repoRoot)
+	type edge struct{ from, via, to, want string }
+	var edges []edge
+	for _, r := range forbidden {
+		for _, to := range r.to {
+			want := r.from + " reaches " + to
+			edges = append(edges, edge{r.from, "", to, want}, edge{r.from, "internal/between", to, want})
+		}
+	}
+	edges = append(edges,
+		edge{"internal/config", "", gen, "internal/config imports the generated client"},
+		edge{"internal/readtool", "", "internal/testkit", "readtool imports the test helper internal/testkit"},
+		edge{"internal/upstream", "", "internal/fakedagu/fakedagutest", "upstream imports the test helper internal/fakedagu/fakedagutest"},
+		edge{"internal/cache", "", "internal/sharedstate/redistest", "cache imports the test helper internal/sharedstate/redistest"},
+		edge{"cmd/gateway", "", "tests/gwproc", "gateway imports the test helper tests/gwproc"},
+		edge{"internal/trust", "", "internal/readtool/readtooltest", "trust imports the test helper internal/readtool/readtooltest"},
+	)
+	for _, e := range edges {
+		found := violations(withEdge(real, e.from, e.via, e.to))
+		if !slices.ContainsFunc(found, func(v string) bool { return strings.Contains(v, e.want) }) {
+			t.Errorf("%s -> %s (via %q) is not reported: %q", e.from, e.to, e.via, found)
+		}
+	}
+}
+
+// withEdge is a copy of g with an import from -> to, or from -> via -> to
+// when via is set.
+func withEdge(g graph, from, via, to string) graph {
+	imports := map[string][]string{}
+	for pkg, list := range g.imports {
+		imports[pkg] = slices.Clone(list)
+	}
+	if via == "" {
+		imports[from] = append(imports[from], to)
+	} else {
+		imports[from] = append(imports[from], via)
+		imports[via] = append(imports[via], to)
+	}
+	return graph{imports: imports, helpers: g.helpers}
 }
 
 // reachable lists every gateway package pkg depends on, directly or not.
-func reachable(graph map[string][]string, pkg string) []string {
+func reachable(imports map[string][]string, pkg string) []string {
 	seen := map[string]bool{}
 	var out []string
 	var visit func(string)
 	visit = func(p string) {
-		for _, dep := range graph[p] {
+		for _, dep := range imports[p] {
 			if !seen[dep] {
 				seen[dep] = true
 				out = append(out, dep)
@@ -179,11 +172,10 @@ func reachable(graph map[string][]string, pkg string) []string {
 	return out
 }
 
-// importGraph maps each gateway package directory under root (relative,
-// slash-separated) to the gateway packages its non-test files import.
-func importGraph(t *testing.T, root string) map[string][]string {
+// scan reads the import graph of the gateway packages under root.
+func scan(t *testing.T, root string) graph {
 	t.Helper()
-	graph := map[string][]string{}
+	g := graph{imports: map[string][]string{}, helpers: map[string]bool{}}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -199,33 +191,37 @@ func importGraph(t *testing.T, root string) map[string][]string {
 		}
 		rel, _ := filepath.Rel(root, filepath.Dir(path))
 		pkg := filepath.ToSlash(rel)
-		own, perr := ownImports(path)
+		own, testing, perr := fileImports(path)
 		if perr != nil {
 			return perr
 		}
-		graph[pkg] = appendUnique(graph[pkg], own...)
+		g.imports[pkg] = appendUnique(g.imports[pkg], own...)
+		if testing || slices.Contains(testStubs, pkg) {
+			g.helpers[pkg] = true
+		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return graph
+	return g
 }
 
-// ownImports lists the gateway packages one file imports.
-func ownImports(path string) ([]string, error) {
+// fileImports lists the gateway packages one file imports, and whether it
+// imports "testing".
+func fileImports(path string) (own []string, testing bool, err error) {
 	f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	var own []string
 	for _, spec := range f.Imports {
 		p, _ := strconv.Unquote(spec.Path.Value)
 		if rest, ok := strings.CutPrefix(p, module); ok {
 			own = append(own, rest)
 		}
+		testing = testing || p == "testing"
 	}
-	return own, nil
+	return own, testing, nil
 }
 
 func appendUnique(list []string, items ...string) []string {
