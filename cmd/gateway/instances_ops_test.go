@@ -68,7 +68,7 @@ func TestDoctorChecksEveryInstance(t *testing.T) {
 	}
 	code, out, _ = runCommand(t, nil, "doctor", "--instances", broken)
 	if code != 1 || !strings.Contains(out, "Instance current") || !strings.Contains(out, "Instance down") ||
-		!strings.Contains(out, "check the URL (the instance's url in "+broken+")") || !strings.Contains(out, "(the instance's apiKeyFile in "+broken+")") {
+		!strings.Contains(out, "Check the URL (the instance's url in "+broken+")") || !strings.Contains(out, "(the instance's apiKeyFile in "+broken+")") {
 		t.Fatalf("doctor with a Dagu down: exit %d, want 1 after checking every instance\n%s", code, out)
 	}
 }

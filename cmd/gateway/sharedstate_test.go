@@ -27,8 +27,8 @@ func TestDoctorReportsSharedState(t *testing.T) {
 	env := map[string]string{"DAGU_URL": daguURL, "DAGU_API_KEY": fakedagutest.APIKey}
 
 	code, out, _ := runCommand(t, env, "doctor")
-	if code != 0 || !strings.Contains(out, "Shared state: none") {
-		t.Fatalf("doctor without shared state: %d\n%s", code, out)
+	if code != 0 || strings.Contains(out, "Shared state") || !strings.HasPrefix(out, "Dagu:") {
+		t.Fatalf("doctor without shared state opens with its Dagu, naming no shared state: %d\n%s", code, out)
 	}
 	code, out, _ = runCommand(t, env, "doctor", "--shared-state", srv.URL(), "--shared-state-password-file", pw)
 	if code != 0 || !strings.Contains(out, "Shared state: redis ") || !strings.Contains(out, "at "+srv.URL()+", reachable") {

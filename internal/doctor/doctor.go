@@ -41,7 +41,7 @@ type Deps struct {
 // each probed with the configured key. It reports false when the gateway
 // cannot read from this Dagu.
 func Run(ctx context.Context, w io.Writer, cfg config.Config, d Deps) bool {
-	PrintSharedState(ctx, w, d.Shared)
+	printSharedState(ctx, w, d.Shared)
 	fmt.Fprintf(w, "Dagu:         %s\n", cfg.DaguURL)
 	fmt.Fprintf(w, "API key:      %s\n", keyOrigin(cfg))
 	caps, detectErr := d.Detect(ctx)
@@ -54,7 +54,7 @@ func Run(ctx context.Context, w io.Writer, cfg config.Config, d Deps) bool {
 		if detectErr != nil && !unreachable(probe) {
 			fmt.Fprintf(w, "Detection:    %v\n", detectErr)
 		}
-		fmt.Fprintf(w, "\n%s\n", probeAdvice(cfg, probe))
+		fmt.Fprintf(w, "\n%s\n", adviceFor(cfg, probe))
 		return false
 	}
 	if HasKey(cfg) {
@@ -79,11 +79,13 @@ func unreachable(p restclient.ProbeResult) bool {
 // HasKey reports whether a Dagu API key is configured.
 func HasKey(cfg config.Config) bool { return cfg.DaguAPIKey != "" || cfg.DaguAPIKeyFile != "" }
 
-// The settings that carry the Dagu key, as the settings table names them.
+// The settings of the Dagu server doctor's advice names, as the settings
+// table names them.
 var (
 	keyFileSetting, _ = config.Lookup("dagu-api-key-file")
 	keySetting, _     = config.Lookup("dagu-api-key")
 	daguURLSetting, _ = config.Lookup("dagu-url")
+	caFileSetting, _  = config.Lookup("dagu-ca-file")
 )
 
 // keyOrigin names where the key comes from, never the key itself.
@@ -97,49 +99,6 @@ func keyOrigin(cfg config.Config) string {
 		return fmt.Sprintf("given by --%s / %s", keySetting.Flag, keySetting.Env)
 	}
 	return fmt.Sprintf("none configured (%s / %s not set)", keyFileSetting.Env, keySetting.Env)
-}
-
-// createKeyHint says how a Dagu admin makes a key the gateway can use.
-const createKeyHint = `A Dagu admin creates one in Dagu's API key settings, or over REST with
-  POST <dagu-url>/api/v1/api-keys
-  {"name":"dagu-mcp-gateway","role":"viewer","allowedSurfaces":["rest_api"],
-   "attributionClass":"service_account","serviceAccountName":"dagu-mcp-gateway"}
-(the viewer role is enough; manager or admin also lets the gateway report run attempt IDs).`
-
-// probeAdvice tells the operator what a failed probe means and what to do:
-// no key, a rejected key, a key without the rest_api surface, a key whose
-// role may not list DAGs, or a problem that is not the key's.
-func probeAdvice(cfg config.Config, p restclient.ProbeResult) string {
-	const again = "\nFix the problem above and run doctor again."
-	switch {
-	case p.Reason == restclient.ProbeAuth && !HasKey(cfg):
-		return fmt.Sprintf("No API key is configured and Dagu requires one. Put the key in a file and set %s\n"+
-			"(or --%s), or set %s (or --%s).\n%s%s",
-			keyFileSetting.Env, keyFileSetting.Flag, keySetting.Env, keySetting.Flag, createKeyHint, again)
-	case p.Reason == restclient.ProbeAuth && p.Status == http.StatusForbidden:
-		return "Dagu accepted the API key but its role or workspace grants may not list DAGs (HTTP 403).\n" +
-			"Give the key a role that can read DAGs and runs (viewer or higher) with access to the workspaces to read.\n" +
-			createKeyHint + again
-	case p.Reason == restclient.ProbeAuth && p.Status == http.StatusUnauthorized:
-		return fmt.Sprintf("Dagu rejected the API key %s (HTTP 401).\n"+
-			"It is wrong, expired or revoked, or Dagu runs in basic auth mode, which accepts no API keys.\n"+
-			"Check the key, or create a new one.\n%s%s", keyOrigin(cfg), createKeyHint, again)
-	case p.Reason == restclient.ProbeAuth:
-		return fmt.Sprintf("The API key %s could not be used: %s.%s", keyOrigin(cfg), p.Detail, again)
-	case p.Reason == restclient.ProbeSurface:
-		return "Dagu knows the API key but it lacks the rest_api surface (HTTP 403: a key limited to mcp\n" +
-			"cannot read Dagu's REST API, which the gateway uses). Create a key whose surfaces include rest_api.\n" +
-			createKeyHint + again
-	}
-	if unreachable(p) {
-		setting := daguURLSetting.Env
-		if cfg.InstancesFile != "" {
-			setting = "the instance's url in " + cfg.InstancesFile
-		}
-		return fmt.Sprintf("Nothing answered at %s: check the URL (%s) and that Dagu runs and is reachable from here.%s",
-			cfg.DaguURL, setting, again)
-	}
-	return "The gateway cannot read from this Dagu." + again
 }
 
 // printCapabilities prints the detection: capabilities, what the key's role
@@ -215,12 +174,12 @@ func accessLosses(access []upstream.RoleAccess) []string {
 	return out
 }
 
-// PrintSharedState reports the replicas' shared state: none, or whether it
-// answers and which server and version it is. It is optional, so an
-// unreachable one is reported but does not fail doctor.
-func PrintSharedState(ctx context.Context, w io.Writer, shared *sharedstate.Store) {
+// printSharedState reports the replicas' shared state when one is
+// configured: whether it answers and which server and version it is. It is
+// optional, so an unreachable one is reported but does not fail doctor,
+// and none configured is not mentioned.
+func printSharedState(ctx context.Context, w io.Writer, shared *sharedstate.Store) {
 	if shared == nil {
-		fmt.Fprintln(w, "Shared state: none (each replica keeps its own caches and limits)")
 		return
 	}
 	info, err := shared.Probe(ctx)

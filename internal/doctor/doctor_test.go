@@ -15,7 +15,10 @@ import (
 )
 
 // TestRunSaysWhatToDo: each probe outcome gets its verdict and advice, the
-// key is never printed, and an unreachable Dagu is said once.
+// key is never printed, an unreachable Dagu is said once, and a shared
+// state that is not configured is not mentioned. The advice goes by the
+// failure's facts (an https URL answered in plain HTTP, a web page where
+// the API should be), never "Nothing answered" when something did.
 func TestRunSaysWhatToDo(t *testing.T) {
 	t.Parallel()
 	const secret = "dagu_secret_key_value"
@@ -42,9 +45,26 @@ func TestRunSaysWhatToDo(t *testing.T) {
 		{"no rest_api surface", config.Config{DaguURL: "http://dagu", DaguAPIKey: secret},
 			restclient.ProbeResult{Reason: restclient.ProbeSurface}, false,
 			[]string{"lacks the rest_api surface"}, nil},
+		{"https against plain HTTP", config.Config{DaguURL: "https://dagu:8080", DaguAPIKey: secret},
+			restclient.ProbeResult{Reason: restclient.ProbeNetwork, Detail: "network: ...", Err: &restclient.Error{PlainHTTP: true}}, false,
+			[]string{"answered in plain HTTP, not TLS: it probably speaks http://, not https://", "with http://"}, []string{"Nothing answered"}},
+		{"TLS handshake failed", config.Config{DaguURL: "https://dagu", DaguAPIKey: secret},
+			restclient.ProbeResult{Reason: restclient.ProbeTLS, Detail: "tls: unknown authority", Err: &restclient.Error{TLS: true}}, false,
+			[]string{"The TLS handshake with https://dagu failed (tls: unknown authority)", "--dagu-ca-file (DAGU_CA_FILE)"}, []string{"Nothing answered"}},
+		{"a web page, not the API", config.Config{DaguURL: "http://dagu/ui", DaguAPIKey: secret},
+			restclient.ProbeResult{Reason: restclient.ProbeUpstream, Detail: "decode: answer is not a JSON body (text/html)",
+				Err: &restclient.Error{Undecodable: true, ContentType: "text/html"}}, false,
+			[]string{"Something answered at http://dagu/ui, but with text/html, not Dagu's JSON API", "wrong path", "Set DAGU_URL to Dagu's base URL"},
+			[]string{"The gateway cannot read", "Nothing answered"}},
+		{"no API under the URL", config.Config{DaguURL: "http://dagu/wrong", DaguAPIKey: secret, InstancesFile: "/etc/instances.yaml"},
+			restclient.ProbeResult{Reason: restclient.ProbeUpstream, Detail: "Dagu answered HTTP 404", Status: http.StatusNotFound}, false,
+			[]string{"No Dagu REST API answers at http://dagu/wrong (HTTP 404)", "Set the instance's url in /etc/instances.yaml to Dagu's base URL"}, nil},
+		{"Dagu fails", config.Config{DaguURL: "http://dagu", DaguAPIKey: secret},
+			restclient.ProbeResult{Reason: restclient.ProbeUpstream, Detail: "Dagu answered HTTP 502", Status: http.StatusBadGateway}, false,
+			[]string{"or a proxy in front of it, failed (HTTP 502)"}, nil},
 		{"accepted", config.Config{DaguURL: "http://dagu", DaguAPIKey: secret},
 			restclient.ProbeResult{OK: true}, true,
-			[]string{"the API key is accepted", "Targets:", "(but this key gets 403", "answers 403 (the key's role is too low"}, nil},
+			[]string{"the API key is accepted", "Targets:", "(but this key gets 403", "answers 403 (the key's role is too low"}, []string{"Shared state"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

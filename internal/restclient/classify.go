@@ -65,7 +65,7 @@ func transportError(ctx context.Context, route string, err error) *Error {
 	if e, ok := AsError(err); ok {
 		return withRoute(e, route)
 	}
-	e := &Error{Route: route, Excerpt: clip(err.Error()), Cause: err}
+	e := &Error{Route: route, Excerpt: clip(err.Error()), Cause: err, PlainHTTP: errors.Is(err, http.ErrSchemeMismatch)}
 	switch {
 	case errors.Is(ctx.Err(), context.Canceled) || errors.Is(err, context.Canceled):
 		e.Canceled = true

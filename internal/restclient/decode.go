@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"mime"
 	"net/http"
 	"strings"
 	"sync"
@@ -34,8 +35,8 @@ func decodeJSON[T any](route string, res *http.Response, err error) (*T, error) 
 	if err != nil {
 		return nil, decodeError(route, err)
 	}
-	if !strings.Contains(res.Header.Get("Content-Type"), "json") {
-		return nil, notJSON(route)
+	if ct := res.Header.Get("Content-Type"); !strings.Contains(ct, "json") {
+		return nil, notJSONType(route, ct)
 	}
 	if res.StatusCode != http.StatusOK {
 		var e gen.ErrorResponse
@@ -58,6 +59,17 @@ func decodeJSON[T any](route string, res *http.Response, err error) (*T, error) 
 
 func notJSON(route string) *Error {
 	return &Error{Route: route, Undecodable: true, Excerpt: "answer is not a JSON body"}
+}
+
+// notJSONType reports a 2xx answer of another media type than JSON (an
+// HTML page when the URL reaches a web site, not Dagu's API), naming it.
+func notJSONType(route, contentType string) *Error {
+	mediaType, _, err := mime.ParseMediaType(contentType)
+	if err != nil || mediaType == "" {
+		mediaType = "no content type"
+	}
+	mediaType = clip(mediaType)
+	return &Error{Route: route, Undecodable: true, ContentType: mediaType, Excerpt: "answer is not a JSON body (" + mediaType + ")"}
 }
 
 func isJSONNull(b []byte) bool { return string(bytes.TrimSpace(b)) == "null" }

@@ -282,17 +282,20 @@ func TestUndecodableAnswers(t *testing.T) {
 		status            int
 		contentType, body string
 		excerpt           string
+		mediaType         string // the fact an operator's message names
 	}{
-		{"broken JSON", 200, "application/json", `{"status":`, "undecodable answer: "},
-		{"wrong JSON type", 200, "application/json", `{"status":42,"version":[]}`, "undecodable answer: "},
-		{"not JSON at all", 200, "text/html", "<html></html>", "answer is not a JSON body"},
-		{"JSON null", 200, "application/json", "null", "answer is JSON null"},
-		{"JSON null with space", 200, "application/json", " null \n", "answer is JSON null"},
-		{"garbage", 200, "application/json", "\x00\xff garbage", "undecodable answer: "},
-		{"empty body", 200, "application/json", "", "undecodable answer: "},
-		{"2xx other than 200 with an error body", 203, "application/json", `{"code":"x","message":"m"}`, "answer is not a JSON body"},
-		{"2xx other than 200 with broken JSON", 203, "application/json", `{"code":`, "undecodable answer: "},
-		{"2xx other than 200, not JSON", 203, "text/plain", "ok", "answer is not a JSON body"},
+		{"broken JSON", 200, "application/json", `{"status":`, "undecodable answer: ", ""},
+		{"wrong JSON type", 200, "application/json", `{"status":42,"version":[]}`, "undecodable answer: ", ""},
+		{"not JSON at all", 200, "text/html", "<html></html>", "answer is not a JSON body (text/html)", "text/html"},
+		{"a web page with a charset", 200, "text/html; charset=utf-8", "<html></html>", "answer is not a JSON body (text/html)", "text/html"},
+		{"no content type", 200, "", "<html></html>", "answer is not a JSON body (no content type)", "no content type"},
+		{"JSON null", 200, "application/json", "null", "answer is JSON null", ""},
+		{"JSON null with space", 200, "application/json", " null \n", "answer is JSON null", ""},
+		{"garbage", 200, "application/json", "\x00\xff garbage", "undecodable answer: ", ""},
+		{"empty body", 200, "application/json", "", "undecodable answer: ", ""},
+		{"2xx other than 200 with an error body", 203, "application/json", `{"code":"x","message":"m"}`, "answer is not a JSON body", ""},
+		{"2xx other than 200 with broken JSON", 203, "application/json", `{"code":`, "undecodable answer: ", ""},
+		{"2xx other than 200, not JSON", 203, "text/plain", "ok", "answer is not a JSON body", "text/plain"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -306,10 +309,39 @@ func TestUndecodableAnswers(t *testing.T) {
 			if kindOf(err) != "decode" {
 				t.Fatalf("err = %v, want decode", err)
 			}
-			if e, _ := AsError(err); !strings.HasPrefix(e.Excerpt, tt.excerpt) || e.Route != RouteHealth {
+			e, _ := AsError(err)
+			if !strings.HasPrefix(e.Excerpt, tt.excerpt) || e.Route != RouteHealth {
 				t.Errorf("excerpt %q on route %q, want %q... on %q", e.Excerpt, e.Route, tt.excerpt, RouteHealth)
 			}
+			if e.ContentType != tt.mediaType {
+				t.Errorf("content type %q, want %q", e.ContentType, tt.mediaType)
+			}
 		})
+	}
+}
+
+// TestHTTPSAgainstPlainHTTP: an https URL whose server speaks plain HTTP
+// fails with the PlainHTTP fact (which doctor and the start-up log name),
+// still as a network failure (what the agent is told is unchanged); a
+// server that accepts no connection at all is not mistaken for one.
+func TestHTTPSAgainstPlainHTTP(t *testing.T) {
+	t.Parallel()
+	srv, _ := newServer(t, func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) })
+	closed, _ := newServer(t, func(http.ResponseWriter, *http.Request) {})
+	closed.Close()
+	for _, tc := range []struct {
+		url       string
+		plainHTTP bool
+	}{
+		{strings.Replace(srv.URL, "http://", "https://", 1), true},
+		{strings.Replace(closed.URL, "http://", "https://", 1), false},
+	} {
+		c := newTestClient(t, tc.url, func(c *Config) { c.Retries = -1 })
+		_, err := c.Health(context.Background())
+		e, ok := AsError(err)
+		if !ok || e.PlainHTTP != tc.plainHTTP || kindOf(err) != "network" {
+			t.Errorf("%s: err = %v (%+v), want PlainHTTP %v as a network failure", tc.url, err, e, tc.plainHTTP)
+		}
 	}
 }
 

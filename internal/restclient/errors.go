@@ -50,6 +50,12 @@ type Error struct {
 	// Undecodable: a 2xx answer whose body is not the JSON the route
 	// promises.
 	Undecodable bool
+	// ContentType is the media type of an Undecodable answer that was not
+	// JSON at all (text/html: the URL reaches a web page, not Dagu's API).
+	ContentType string
+	// PlainHTTP: the URL says https but the server answered the TLS
+	// handshake in plain HTTP (http.ErrSchemeMismatch).
+	PlainHTTP bool
 
 	// Cause is the underlying error, if any.
 	Cause error
