@@ -54,23 +54,13 @@ type dagListQuery struct {
 
 func (c *call) dagListQuery(d *dialect) (dagListQuery, bool) {
 	var q dagListQuery
-	page, _, ok := c.intParam("page")
-	if !ok {
-		return q, false
-	}
-	perPage, _, ok := c.intParam("perPage")
-	if !ok {
+	var ok bool
+	if q.page, q.perPage, ok = c.pageParams(defaultDAGsPerPage, maxDAGsPerPage); !ok {
 		return q, false
 	}
 	if _, ok := c.boolParam("active"); !ok {
 		return q, false
 	}
-	q.page = max(page, 1)
-	q.perPage = perPage
-	if perPage <= 0 {
-		q.perPage = defaultDAGsPerPage
-	}
-	q.perPage = min(q.perPage, maxDAGsPerPage)
 	if q.name, ok = c.stringParam("name"); !ok {
 		return q, false
 	}

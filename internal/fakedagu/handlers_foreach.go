@@ -179,17 +179,9 @@ func (c *call) foreachListQuery() (foreachListQuery, bool) {
 		c.badRequest("invalid status filter: " + q.status)
 		return q, false
 	}
-	if q.page, _, ok = c.intParam("page"); !ok {
+	if q.page, q.perPage, ok = c.pageParams(defaultForeachPerPage, maxForeachPerPage); !ok {
 		return q, false
 	}
-	if q.perPage, _, ok = c.intParam("perPage"); !ok {
-		return q, false
-	}
-	q.page = max(q.page, 1)
-	if q.perPage <= 0 {
-		q.perPage = defaultForeachPerPage
-	}
-	q.perPage = min(q.perPage, maxForeachPerPage)
 	return q, true
 }
 

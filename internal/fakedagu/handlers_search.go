@@ -85,29 +85,12 @@ func (s *Server) handleSearchDAGs(c *call) {
 		}
 		after = cur.FileName
 	}
-	results := arr{}
-	hasMore := false
-	last := ""
-	for _, d := range s.searchableDAGs(sq) {
-		if d.fileName <= after {
-			continue
-		}
-		matches := findMatches(d.spec, sq.q)
-		if len(matches) == 0 {
-			continue
-		}
-		if len(results) == sq.limit {
-			hasMore = true
-			break
-		}
-		results = append(results, dagSearchItem(sq, d, matches))
-		last = d.fileName
-	}
-	body := obj{"results": results, "hasMore": hasMore}
-	if hasMore {
-		body["nextCursor"] = encodeCursor(sq.cursorFor(last, 0))
-	}
-	c.ok(body)
+	c.ok(feedPage(s.searchableDAGs(sq), after, sq.limit, searchFeed[*dagRecord]{
+		key:     func(d *dagRecord) string { return d.fileName },
+		matches: func(d *dagRecord) []searchMatch { return findMatches(d.spec, sq.q) },
+		item:    func(d *dagRecord, m []searchMatch) obj { return dagSearchItem(sq, d, m) },
+		next:    func(last string) string { return encodeCursor(sq.cursorFor(last, 0)) },
+	}))
 }
 
 func dagSearchItem(sq dagSearchQuery, d *dagRecord, matches []searchMatch) obj {
@@ -150,6 +133,40 @@ func (s *Server) handleSearchDAGMatches(c *call) {
 	c.ok(matchPage(findMatches(d.spec, sq.q), offset, sq.limit, func(next int) string {
 		return encodeCursor(sq.cursorFor(name, next))
 	}))
+}
+
+// searchFeed is how a search feed reads its entries: each entry's key (the
+// feed is in key order, and a cursor continues after a key), the lines of
+// it that match (none: the entry is left out), its result, and the cursor
+// that continues after a key.
+type searchFeed[E any] struct {
+	key     func(E) string
+	matches func(E) []searchMatch
+	item    func(E, []searchMatch) obj
+	next    func(last string) string
+}
+
+// feedPage answers one page of a search feed (DAGs, wiki pages): the
+// entries after the key after that match, at most limit of them, and
+// whether more follow with the cursor that reads them.
+func feedPage[E any](entries []E, after string, limit int, f searchFeed[E]) obj {
+	results := arr{}
+	last := ""
+	for _, e := range entries {
+		if f.key(e) <= after {
+			continue
+		}
+		matches := f.matches(e)
+		if len(matches) == 0 {
+			continue
+		}
+		if len(results) == limit {
+			return obj{"results": results, "hasMore": true, "nextCursor": f.next(last)}
+		}
+		results = append(results, f.item(e, matches))
+		last = f.key(e)
+	}
+	return obj{"results": results, "hasMore": false}
 }
 
 // matchPage pages a match list in the SearchMatchesResponse shape.

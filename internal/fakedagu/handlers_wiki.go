@@ -41,19 +41,9 @@ func (api pageAPI) listQuery(c *call) (wikiListQuery, bool) {
 			return q, false
 		}
 	}
-	page, _, ok := c.intParam("page")
-	if !ok {
+	if q.page, q.perPage, ok = c.pageParams(defaultWikiPerPage, maxWikiPerPage); !ok {
 		return q, false
 	}
-	perPage, _, ok := c.intParam("perPage")
-	if !ok {
-		return q, false
-	}
-	q.page, q.perPage = max(page, 1), perPage
-	if perPage <= 0 {
-		q.perPage = defaultWikiPerPage
-	}
-	q.perPage = min(q.perPage, maxWikiPerPage)
 	if q.flat, ok = c.boolParam("flat"); !ok {
 		return q, false
 	}

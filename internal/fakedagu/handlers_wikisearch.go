@@ -79,29 +79,17 @@ func searchPages(c *call, api pageAPI) {
 		}
 		after = cur.ID
 	}
-	results := arr{}
-	hasMore := false
-	last := ""
-	for _, e := range api.store.entries(sq.workspace) {
-		if e.id <= after || !underPrefix(e.id, sq.prefix) || !hasAllLabels(lowerAll(e.page.tags), sq.tags) {
-			continue
-		}
-		matches := findMatches(e.page.content, sq.q)
-		if len(matches) == 0 {
-			continue
-		}
-		if len(results) == sq.limit {
-			hasMore = true
-			break
-		}
-		results = append(results, api.searchItem(sq, e, matches))
-		last = e.id
-	}
-	body := obj{"results": results, "hasMore": hasMore}
-	if hasMore {
-		body["nextCursor"] = encodeCursor(sq.cursorFor(last, 0))
-	}
-	c.ok(body)
+	c.ok(feedPage(api.store.entries(sq.workspace), after, sq.limit, searchFeed[wikiEntry]{
+		key: func(e wikiEntry) string { return e.id },
+		matches: func(e wikiEntry) []searchMatch {
+			if !underPrefix(e.id, sq.prefix) || !hasAllLabels(lowerAll(e.page.tags), sq.tags) {
+				return nil
+			}
+			return findMatches(e.page.content, sq.q)
+		},
+		item: func(e wikiEntry, m []searchMatch) obj { return api.searchItem(sq, e, m) },
+		next: func(last string) string { return encodeCursor(sq.cursorFor(last, 0)) },
+	}))
 }
 
 func (api pageAPI) searchItem(sq wikiSearchQuery, e wikiEntry, matches []searchMatch) obj {

@@ -52,6 +52,22 @@ func (c *call) intParam(name string) (value int, present, ok bool) {
 	return value, present, true
 }
 
+// pageParams binds the page and perPage of a paged list as Dagu reads
+// them: pages count from 1, and perPage is perPageDefault when absent or
+// not positive, at most perPageMax.
+func (c *call) pageParams(perPageDefault, perPageMax int) (page, perPage int, ok bool) {
+	if page, _, ok = c.intParam("page"); !ok {
+		return 0, 0, false
+	}
+	if perPage, _, ok = c.intParam("perPage"); !ok {
+		return 0, 0, false
+	}
+	if perPage <= 0 {
+		perPage = perPageDefault
+	}
+	return max(page, 1), min(perPage, perPageMax), true
+}
+
 // int64Param binds an optional 64-bit integer parameter.
 func (c *call) int64Param(name string) (value int64, present, ok bool) {
 	raw, present, err := c.single(name)
