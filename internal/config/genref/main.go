@@ -7,13 +7,8 @@
 package main
 
 import (
-	"flag"
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
-
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
+	"github.com/dagu-mcp-gateway/gateway/internal/gentext"
 )
 
 // referencePath is the reference, relative to the repository root.
@@ -26,41 +21,9 @@ const (
 	endMarker   = "<!-- end of the generated settings -->\n"
 )
 
-func main() {
-	root := flag.String("root", ".", "repository root")
-	flag.Parse()
-	if err := generate(*root); err != nil {
-		fmt.Fprintln(os.Stderr, "genref:", err)
-		os.Exit(1)
-	}
-}
-
-// generate rewrites the reference under root when it differs.
-func generate(root string) error {
-	path := filepath.Join(root, referencePath)
-	old, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	updated, err := render(string(old))
-	if err != nil {
-		return fmt.Errorf("%s: %w", referencePath, err)
-	}
-	if updated == string(old) {
-		return nil
-	}
-	return os.WriteFile(path, []byte(updated), 0o644)
-}
+func main() { gentext.Main("genref", map[string]gentext.Renderer{referencePath: render}) }
 
 // render replaces the text between the markers with the settings.
 func render(text string) (string, error) {
-	before, rest, ok := strings.Cut(text, beginMarker)
-	if !ok {
-		return "", fmt.Errorf("no %q marker", strings.TrimSpace(beginMarker))
-	}
-	_, after, ok := strings.Cut(rest, endMarker)
-	if !ok {
-		return "", fmt.Errorf("no %q marker", strings.TrimSpace(endMarker))
-	}
-	return before + beginMarker + "\n" + config.ReferenceMarkdown() + endMarker + after, nil
+	return gentext.Between(text, beginMarker, endMarker, "\n"+config.ReferenceMarkdown())
 }

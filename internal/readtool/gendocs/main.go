@@ -9,13 +9,11 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/gentext"
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
 )
 
@@ -35,40 +33,12 @@ const (
 // disableTargetsEnum is the chart schema's line listing the targets.
 var disableTargetsEnum = regexp.MustCompile(`("disableTargets": \{\s*"type": "array",\s*"items": \{ "enum": )\[[^\]]*\]`)
 
-func main() {
-	root := flag.String("root", ".", "repository root")
-	flag.Parse()
-	if err := generate(*root); err != nil {
-		fmt.Fprintln(os.Stderr, "gendocs:", err)
-		os.Exit(1)
-	}
-}
-
-// generate rewrites every derived text under root.
-func generate(root string) error {
-	for path, render := range renderers() {
-		full := filepath.Join(root, path)
-		old, err := os.ReadFile(full)
-		if err != nil {
-			return err
-		}
-		updated, err := render(string(old))
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		if updated != string(old) {
-			if err := os.WriteFile(full, []byte(updated), 0o644); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
+func main() { gentext.Main("gendocs", renderers()) }
 
 // renderers maps each file to the function that renders its new text from
 // its current one.
-func renderers() map[string]func(string) (string, error) {
-	return map[string]func(string) (string, error){
+func renderers() map[string]gentext.Renderer {
+	return map[string]gentext.Renderer{
 		readmePath:      renderREADME,
 		chartSchemaPath: renderChartSchema,
 		readToolPath:    renderReadTool,
@@ -112,15 +82,7 @@ func replaceTable(text, table string) (string, error) {
 
 // renderREADME replaces the text between the target table's markers.
 func renderREADME(text string) (string, error) {
-	before, rest, ok := strings.Cut(text, readmeBegin)
-	if !ok {
-		return "", fmt.Errorf("no %q marker", strings.TrimSpace(readmeBegin))
-	}
-	_, after, ok := strings.Cut(rest, readmeEnd)
-	if !ok {
-		return "", fmt.Errorf("no %q marker", strings.TrimSpace(readmeEnd))
-	}
-	return before + readmeBegin + readtool.TargetTableMarkdown() + readmeEnd + after, nil
+	return gentext.Between(text, readmeBegin, readmeEnd, readtool.TargetTableMarkdown())
 }
 
 // renderChartSchema replaces the enum of disableTargets' items.
