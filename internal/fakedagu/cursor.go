@@ -38,6 +38,20 @@ func decodeCursor(cursor string, v any) error {
 	return nil
 }
 
+// presentedCursor reads the cursor a search request presented: the zero
+// cursor without one; one that does not decode, or that valid refuses (it
+// belongs to another query, page or position), is answered 400.
+func presentedCursor[C any](c *call, cursor string, valid func(C) bool) (cur C, ok bool) {
+	if cursor == "" {
+		return cur, true
+	}
+	if decodeCursor(cursor, &cur) != nil || !valid(cur) {
+		c.badRequest(errBadCursor.Error())
+		return cur, false
+	}
+	return cur, true
+}
+
 // dagSearchCursor continues a DAG search feed (FileName: the last DAG
 // shown) or, with Offset > 0, the match list of one DAG.
 type dagSearchCursor struct {

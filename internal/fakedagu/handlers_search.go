@@ -76,16 +76,11 @@ func (s *Server) handleSearchDAGs(c *call) {
 	if !ok {
 		return
 	}
-	after := ""
-	if sq.cursor != "" {
-		var cur dagSearchCursor
-		if decodeCursor(sq.cursor, &cur) != nil || !sq.fits(cur) || cur.Offset != 0 {
-			c.badRequest(errBadCursor.Error())
-			return
-		}
-		after = cur.FileName
+	cur, ok := presentedCursor(c, sq.cursor, func(cur dagSearchCursor) bool { return sq.fits(cur) && cur.Offset == 0 })
+	if !ok {
+		return
 	}
-	c.ok(feedPage(s.searchableDAGs(sq), after, sq.limit, searchFeed[*dagRecord]{
+	c.ok(feedPage(s.searchableDAGs(sq), cur.FileName, sq.limit, searchFeed[*dagRecord]{
 		key:     func(d *dagRecord) string { return d.fileName },
 		matches: func(d *dagRecord) []searchMatch { return findMatches(d.spec, sq.q) },
 		item:    func(d *dagRecord, m []searchMatch) obj { return dagSearchItem(sq, d, m) },
@@ -116,21 +111,18 @@ func (s *Server) handleSearchDAGMatches(c *call) {
 	if !ok {
 		return
 	}
-	offset := 0
-	if sq.cursor != "" {
-		var cur dagSearchCursor
-		if decodeCursor(sq.cursor, &cur) != nil || !sq.fits(cur) || cur.FileName != name || cur.Offset <= 0 {
-			c.badRequest(errBadCursor.Error())
-			return
-		}
-		offset = cur.Offset
+	cur, ok := presentedCursor(c, sq.cursor, func(cur dagSearchCursor) bool {
+		return sq.fits(cur) && cur.FileName == name && cur.Offset > 0
+	})
+	if !ok {
+		return
 	}
 	d := s.dag(name)
 	if d == nil || !workspaceHoldsDefault(sq.workspace) {
 		c.notFound("DAG not found")
 		return
 	}
-	c.ok(matchPage(findMatches(d.spec, sq.q), offset, sq.limit, func(next int) string {
+	c.ok(matchPage(findMatches(d.spec, sq.q), cur.Offset, sq.limit, func(next int) string {
 		return encodeCursor(sq.cursorFor(name, next))
 	}))
 }

@@ -33,13 +33,8 @@ type wikiListQuery struct {
 func (api pageAPI) listQuery(c *call) (wikiListQuery, bool) {
 	var q wikiListQuery
 	var ok bool
-	if q.workspace, ok = api.workspace(c); !ok {
+	if q.workspace, q.prefix, ok = api.scope(c); !ok {
 		return q, false
-	}
-	if !api.docs {
-		if q.prefix, ok = c.prefixParam(); !ok {
-			return q, false
-		}
 	}
 	if q.page, q.perPage, ok = c.pageParams(defaultWikiPerPage, maxWikiPerPage); !ok {
 		return q, false

@@ -13,13 +13,8 @@ type wikiSearchQuery struct {
 func (api pageAPI) searchQuery(c *call, defLimit, maxLimit int) (wikiSearchQuery, bool) {
 	var sq wikiSearchQuery
 	var ok bool
-	if sq.workspace, ok = api.workspace(c); !ok {
+	if sq.workspace, sq.prefix, ok = api.scope(c); !ok {
 		return sq, false
-	}
-	if !api.docs {
-		if sq.prefix, ok = c.prefixParam(); !ok {
-			return sq, false
-		}
 	}
 	if sq.q, ok = c.trimmedQuery(); !ok {
 		return sq, false
@@ -70,16 +65,11 @@ func searchPages(c *call, api pageAPI) {
 	if !ok {
 		return
 	}
-	after := ""
-	if sq.cursor != "" {
-		var cur wikiSearchCursor
-		if decodeCursor(sq.cursor, &cur) != nil || !sq.fits(cur) || cur.Offset != 0 {
-			c.badRequest(errBadCursor.Error())
-			return
-		}
-		after = cur.ID
+	cur, ok := presentedCursor(c, sq.cursor, func(cur wikiSearchCursor) bool { return sq.fits(cur) && cur.Offset == 0 })
+	if !ok {
+		return
 	}
-	c.ok(feedPage(api.store.entries(sq.workspace), after, sq.limit, searchFeed[wikiEntry]{
+	c.ok(feedPage(api.store.entries(sq.workspace), cur.ID, sq.limit, searchFeed[wikiEntry]{
 		key: func(e wikiEntry) string { return e.id },
 		matches: func(e wikiEntry) []searchMatch {
 			if !underPrefix(e.id, sq.prefix) || !hasAllLabels(lowerAll(e.page.tags), sq.tags) {
@@ -120,18 +110,15 @@ func searchPageMatches(c *call, api pageAPI) {
 	if !ok {
 		return
 	}
-	offset := 0
-	if sq.cursor != "" {
-		var cur wikiSearchCursor
-		if decodeCursor(sq.cursor, &cur) != nil || !sq.fits(cur) || cur.ID != path || cur.Offset <= 0 {
-			c.badRequest(errBadCursor.Error())
-			return
-		}
-		offset = cur.Offset
+	cur, ok := presentedCursor(c, sq.cursor, func(cur wikiSearchCursor) bool {
+		return sq.fits(cur) && cur.ID == path && cur.Offset > 0
+	})
+	if !ok {
+		return
 	}
 	for _, e := range api.store.entries(sq.workspace) {
 		if e.id == path {
-			c.ok(matchPage(findMatches(e.page.content, sq.q), offset, sq.limit, func(next int) string {
+			c.ok(matchPage(findMatches(e.page.content, sq.q), cur.Offset, sq.limit, func(next int) string {
 				return encodeCursor(sq.cursorFor(path, next))
 			}))
 			return

@@ -62,6 +62,16 @@ func (api pageAPI) workspace(c *call) (string, bool) {
 	return c.workspaceParam()
 }
 
+// scope binds the pages a list or search covers: the workspace, and the
+// path prefix of the wiki (the older docs routes take none).
+func (api pageAPI) scope(c *call) (workspace, prefix string, ok bool) {
+	if workspace, ok = api.workspace(c); !ok || api.docs {
+		return workspace, "", ok
+	}
+	prefix, ok = c.prefixParam()
+	return workspace, prefix, ok
+}
+
 // metadata is a page in the list item shape (WikiPageMetadataResponse,
 // or the docs item without description and modifiedAt).
 func (api pageAPI) metadata(e wikiEntry) obj {
