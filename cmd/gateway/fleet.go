@@ -47,11 +47,12 @@ type fleet struct {
 	stores *readcache.Stores
 	builds atomic.Int64 // numbers each instance built: its caches' scope
 	set    *endpoints.Set
+	at     serving // where the instances are served, for their start-up lines
 }
 
 // newFleet builds the process's parts and an empty set of instances.
-func newFleet(ctx context.Context, cfg config.Config, log *slog.Logger) (*fleet, error) {
-	f := &fleet{cfg: cfg, log: log, reg: telemetry.NewRegistry(), ctx: ctx, detections: upstream.NewDetectionSlots(upstream.DefaultDetectionSlots)}
+func newFleet(ctx context.Context, cfg config.Config, log *slog.Logger, at serving) (*fleet, error) {
+	f := &fleet{cfg: cfg, log: log, reg: telemetry.NewRegistry(), ctx: ctx, detections: upstream.NewDetectionSlots(upstream.DefaultDetectionSlots), at: at}
 	var budget restclient.SharedBudget
 	var err error
 	if f.shared, budget, f.memory, err = processParts(cfg, sharedScope("", ""), log, f.reg); err != nil {
@@ -95,6 +96,7 @@ func (f *fleet) build(in instances.Instance) (*endpoints.Member, error) {
 	}
 	g.adapter.BoundDetections(f.detections)
 	g.memory = f.memory
+	g.announced, g.instance, g.mcpURL = f.at.announced, in.Name, f.at.instanceURL(in.Name)
 	ctx, stop := context.WithCancel(f.ctx)
 	m := &endpoints.Member{Endpoint: frontdoor.Endpoint{MCP: g.mcpHandler()}, Metrics: reg, Ready: g.ready}
 	var verifier *trust.Verifier // nil without passthrough
@@ -116,8 +118,8 @@ func (f *fleet) build(in instances.Instance) (*endpoints.Member, error) {
 // serveInstances wires the instances of --instances for the front door
 // (read again on change and on SIGHUP while ctx lasts): its options, the
 // metrics handler and what releases it all.
-func serveInstances(ctx context.Context, cfg config.Config, log *slog.Logger) (frontdoor.Options, http.Handler, func(), error) {
-	f, err := newFleet(ctx, cfg, log)
+func serveInstances(ctx context.Context, cfg config.Config, log *slog.Logger, at serving) (frontdoor.Options, http.Handler, func(), error) {
+	f, err := newFleet(ctx, cfg, log, at)
 	if err != nil {
 		return frontdoor.Options{}, nil, nil, err
 	}

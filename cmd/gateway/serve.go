@@ -10,22 +10,37 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
+	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/doctor"
 	"github.com/dagu-mcp-gateway/gateway/internal/frontdoor"
+	"github.com/dagu-mcp-gateway/gateway/internal/instances"
 	"github.com/dagu-mcp-gateway/gateway/internal/telemetry"
 )
 
 // serveHTTP runs the HTTP front door until ctx ends. When ln is nil it
-// listens on cfg.Listen. getenv supplies the OTEL_* tracing variables.
+// listens on cfg.Listen first, before anything is wired, so a busy address
+// fails at once. It logs where it serves once the listener is bound, then
+// (doctor.LogReached) what each Dagu's first detection reached. getenv
+// supplies the OTEL_* tracing variables.
 func serveHTTP(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func(string) string, ln net.Listener) error {
 	defer telemetry.StartTracing(log, getenv, version)()
+	if ln == nil {
+		var err error
+		if ln, err = listen(cfg.Listen); err != nil {
+			return err
+		}
+	}
+	defer ln.Close() // Serve closes it too; this is for a return before
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	o, metrics, closeAll, err := serveTarget(ctx, cfg, log)
+	announced := make(chan struct{})
+	at := serving{base: mcpBase(cfg, ln.Addr()), announced: announced}
+	o, metrics, closeAll, err := serveTarget(ctx, cfg, log, at)
 	if err != nil {
 		return err
 	}
@@ -62,29 +77,80 @@ func serveHTTP(ctx context.Context, cfg config.Config, log *slog.Logger, getenv 
 	if cfg.InstancesFile != "" {
 		upstreamAttr = slog.String("instances_file", cfg.InstancesFile)
 	}
-	log.Info("gateway serving", "listen", cfg.Listen, upstreamAttr, "version", version, "inbound_auth", len(tokens) > 0, "upstream_auth", cfg.UpstreamAuth)
+	log.Info("gateway serving", "listen", ln.Addr().String(), "mcp", at.mcpURLs(o.Instances), upstreamAttr, "version", version,
+		"inbound_auth", len(tokens) > 0, "upstream_auth", cfg.UpstreamAuth)
+	close(announced)
 	if cfg.InstancesFile == "" {
 		doctor.WarnWithoutKey(log, cfg)
 	}
 	doctor.WarnMisleadingSettings(log, cfg, proxies)
 	logGCPolicy(log, cfg.GCHeapFloor, getenv)
-	if ln != nil {
-		return srv.Serve(ctx, ln)
+	return srv.Serve(ctx, ln)
+}
+
+// listen binds the HTTP listener; an address in use says what to do.
+func listen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		listen, _ := config.Lookup(config.FlagListen)
+		return nil, fmt.Errorf("listen on %s: %w (another gateway or program listens there): stop it, or choose another address with --%s or %s",
+			addr, syscall.EADDRINUSE, listen.Flag, listen.Env)
 	}
-	return srv.Run(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	return ln, nil
+}
+
+// serving is where the gateway serves, for its start-up lines: the base
+// URL its /mcp endpoints are under, and the announcement that closes once
+// the serving line is logged (what each Dagu reached is logged after it).
+type serving struct {
+	base      string
+	announced <-chan struct{}
+}
+
+// mcpBase is the URL clients reach the gateway at: --public-url, else the
+// bound address (a wildcard one as 127.0.0.1).
+func mcpBase(cfg config.Config, addr net.Addr) string {
+	if cfg.PublicURL != "" {
+		return strings.TrimSuffix(cfg.PublicURL, "/")
+	}
+	host, _ := config.ReachableHost(addr.String())
+	return "http://" + host
+}
+
+// instanceURL is the URL an instance of --instances is served at.
+func (s serving) instanceURL(name string) string { return s.base + "/dagu/" + name + "/mcp" }
+
+// mcpURLs are the /mcp URLs the gateway serves: the one of --dagu-url, or
+// each instance's (and /mcp, when one is named default).
+func (s serving) mcpURLs(set frontdoor.Endpoints) any {
+	if set == nil {
+		return s.base + "/mcp"
+	}
+	var urls []string
+	for _, name := range set.Names() {
+		if name == instances.DefaultName {
+			urls = append([]string{s.base + "/mcp"}, urls...)
+		}
+		urls = append(urls, s.instanceURL(name))
+	}
+	return urls
 }
 
 // serveTarget wires what the front door serves, the one Dagu of --dagu-url
 // or the instances of --instances: its options, the metrics handler and
 // what releases it all.
-func serveTarget(ctx context.Context, cfg config.Config, log *slog.Logger) (frontdoor.Options, http.Handler, func(), error) {
+func serveTarget(ctx context.Context, cfg config.Config, log *slog.Logger, at serving) (frontdoor.Options, http.Handler, func(), error) {
 	if cfg.InstancesFile != "" {
-		return serveInstances(ctx, cfg, log)
+		return serveInstances(ctx, cfg, log, at)
 	}
 	g, err := newGateway(cfg, log)
 	if err != nil {
 		return frontdoor.Options{}, nil, nil, err
 	}
+	g.announced = at.announced
 	g.adapter.Start(ctx)
 	o := frontdoor.Options{MCP: g.mcpHandler(), Ready: g.ready, Memory: g.memory}
 	if cfg.Passthrough() {
@@ -109,8 +175,11 @@ func serveStdio(ctx context.Context, cfg config.Config, log *slog.Logger, env en
 	ctx, cancel := context.WithCancel(ctx)
 	defer g.adapter.Wait() // the detection Start began writes to the log: it ends before we return
 	defer cancel()
+	announced := make(chan struct{})
+	g.announced = announced
 	g.adapter.Start(ctx)
 	log.Info("gateway serving on stdio", "dagu", cfg.DaguURL, "version", version)
+	close(announced)
 	doctor.WarnWithoutKey(log, cfg)
 	logGCPolicy(log, cfg.GCHeapFloor, env.getenv)
 	err = g.server.Run(ctx, &mcp.IOTransport{Reader: nopReadCloser{env.stdin}, Writer: nopWriteCloser{env.stdout}})

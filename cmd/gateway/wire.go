@@ -41,6 +41,35 @@ type gateway struct {
 	// memory is the one budget of everything in flight (--memory-budget):
 	// the front door's requests and answers, Dagu's answers being read.
 	memory *membudget.Budget
+	// cfg is the gateway's configuration (an instance's, with --instances).
+	cfg config.Config
+	// announced closes once the command has said where it serves: what
+	// the first detection reached is logged after that line.
+	announced <-chan struct{}
+	// instance and mcpURL name the instance of --instances and the URL it
+	// is served at, for the start-up line; empty for the one Dagu.
+	instance, mcpURL string
+}
+
+// alreadyAnnounced is the announcement of a gateway whose command logs no
+// serving line before what it reached.
+var alreadyAnnounced = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// reportReached logs what the first capability detection reached, with one
+// readiness probe (doctor.LogReached), once the command has announced
+// where it serves: the Dagu and its release, or doctor's sentence on why
+// Dagu cannot be read.
+func (g *gateway) reportReached(ctx context.Context, caps restclient.Capabilities, detectErr error) {
+	select {
+	case <-g.announced:
+	case <-ctx.Done():
+		return
+	}
+	probe := g.client.Probe
+	if g.cfg.Passthrough() {
+		probe = g.client.ProbeReachable // no key of its own: only whether Dagu answers
+	}
+	doctor.LogReached(ctx, g.log, g.cfg, doctor.Reached{Caps: caps, DetectErr: detectErr, Probe: probe(ctx), Instance: g.instance, MCP: g.mcpURL})
 }
 
 // close releases what the gateway holds outside the process (the shared
@@ -101,10 +130,12 @@ func processParts(cfg config.Config, scope string, log *slog.Logger, reg *promet
 // tool's parts and the caches' stores shared with other instances, scope
 // this one's part of them (nil: its own).
 func assemble(cfg config.Config, log *slog.Logger, reg *prometheus.Registry, client *restclient.Client, shared *sharedstate.Store, parts *toolParts, stores *readcache.Stores, scope string) (*gateway, error) {
+	g := &gateway{log: log, registry: reg, client: client, shared: shared, cfg: cfg, announced: alreadyAnnounced}
 	level := readcache.NewShared(shared)
 	adapter, err := upstream.NewAdapter(upstream.AdapterOptions{
 		Client: client, Logger: log, Registerer: reg,
 		ListCacheTTL: cfg.ListCacheTTL, RunCacheBytes: cfg.RunCacheSize, Shared: level, Stores: stores, Scope: scope,
+		OnFirstDetection: g.reportReached,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("dagu adapter: %w", err)
@@ -127,8 +158,9 @@ func assemble(cfg config.Config, log *slog.Logger, reg *prometheus.Registry, cli
 	if err != nil {
 		return nil, err
 	}
-	return &gateway{log: log, registry: reg, client: client, adapter: adapter, server: server,
-		ready: doctor.NewReadiness(client, adapter, cfg.Passthrough(), readtool.TargetRules(), log).Ready, shared: shared}, nil
+	g.adapter, g.server = adapter, server
+	g.ready = doctor.NewReadiness(client, adapter, cfg.Passthrough(), readtool.TargetRules(), log).Ready
+	return g, nil
 }
 
 // newTool builds the read tool over up with the shared parts.

@@ -31,6 +31,21 @@ func ValidPort(port string) bool {
 	return err == nil && n <= 65535
 }
 
+// ReachableHost is the host:port a client on this machine reaches a bound
+// listen address at: a wildcard address (0.0.0.0, [::], an empty host)
+// becomes 127.0.0.1, which every wildcard listener also serves; wildcard
+// reports that change.
+func ReachableHost(listen string) (hostPort string, wildcard bool) {
+	host, port, err := net.SplitHostPort(listen)
+	if err != nil {
+		return listen, false
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		return net.JoinHostPort("127.0.0.1", port), true
+	}
+	return net.JoinHostPort(host, port), false
+}
+
 // IsLoopbackListen reports whether a listen address only accepts local
 // connections: 127.0.0.0/8, ::1 or localhost. An empty host means every
 // interface, so it is not loopback.

@@ -51,3 +51,25 @@ func FuzzSplitHostMaybePort(f *testing.F) {
 		}
 	})
 }
+
+// TestReachableHost: a wildcard listen address is reached at 127.0.0.1
+// (and says so); any other keeps its host.
+func TestReachableHost(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		listen, want string
+		wildcard     bool
+	}{
+		{"127.0.0.1:8090", "127.0.0.1:8090", false},
+		{"0.0.0.0:8090", "127.0.0.1:8090", true},
+		{"[::]:8090", "127.0.0.1:8090", true},
+		{":8090", "127.0.0.1:8090", true},
+		{"[::1]:8090", "[::1]:8090", false},
+		{"gw.internal:8090", "gw.internal:8090", false},
+		{"not an address", "not an address", false},
+	} {
+		if got, wildcard := ReachableHost(tc.listen); got != tc.want || wildcard != tc.wildcard {
+			t.Errorf("ReachableHost(%q) = %q, %v; want %q, %v", tc.listen, got, wildcard, tc.want, tc.wildcard)
+		}
+	}
+}

@@ -5,7 +5,6 @@ package demo
 import (
 	"fmt"
 	"io"
-	"net"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -42,7 +41,7 @@ const tokenPlaceholder = "<your token>"
 func (b Banner) Print(out io.Writer) {
 	var w strings.Builder
 	defer func() { _, _ = io.WriteString(out, w.String()) }()
-	host, wildcard := reachableHost(b.Listen)
+	host, wildcard := config.ReachableHost(b.Listen)
 	mcpURL := "http://" + host + "/mcp"
 	fmt.Fprintf(&w, "dagu-mcp-gateway demo is running (press Ctrl-C to stop)\n\n")
 	fmt.Fprintf(&w, "  MCP endpoint (Streamable HTTP): %s\n", mcpURL)
@@ -82,20 +81,6 @@ func (b Banner) keyLabel() string {
 		return b.Key
 	}
 	return "the one you gave (" + keySetting.Env + " or --" + keySetting.Flag + "; not shown)"
-}
-
-// reachableHost is host:port a client on this machine reaches the bound
-// address at: a wildcard address (0.0.0.0, [::]) becomes 127.0.0.1, which
-// every wildcard listener also serves; wildcard reports that change.
-func reachableHost(listen string) (hostPort string, wildcard bool) {
-	host, p, err := net.SplitHostPort(listen)
-	if err != nil {
-		return listen, false
-	}
-	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
-		return net.JoinHostPort("127.0.0.1", p), true
-	}
-	return net.JoinHostPort(host, p), false
 }
 
 // plainWord matches a command word the shell takes as it is.

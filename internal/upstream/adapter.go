@@ -106,6 +106,11 @@ type AdapterOptions struct {
 	// Detections, when set, bounds the capability detections in flight
 	// across the adapters sharing it (see DetectionSlots); nil: no bound.
 	Detections *DetectionSlots
+	// OnFirstDetection, when set, is handed the outcome of the first
+	// detection Start runs (on Start's goroutine, with its ctx) instead of
+	// the adapter's own log line about it, so that the command can say at
+	// start-up what it reached. Later detections log as before.
+	OnFirstDetection func(ctx context.Context, caps restclient.Capabilities, err error)
 	// Now replaces the clock (default time.Now).
 	Now func() time.Time
 	// Logger receives diagnostics; nil discards them.
@@ -257,12 +262,19 @@ func (a *Adapter) Lifetime() context.Context {
 func (a *Adapter) refreshLoop(ctx context.Context) {
 	ticker := time.NewTicker(a.opts.CapabilityRefresh)
 	defer ticker.Stop()
+	report := a.opts.OnFirstDetection
 	for {
 		// Shared: reads waiting for the first detection join this one.
-		_, err, _ := a.detecting.Do(detectKey, func() (any, error) { return a.Refresh(ctx) })
-		if err != nil && ctx.Err() == nil {
+		v, err, _ := a.detecting.Do(detectKey, func() (any, error) { return a.Refresh(ctx) })
+		switch {
+		case ctx.Err() != nil:
+		case report != nil:
+			caps, _ := v.(restclient.Capabilities)
+			report(ctx, caps, err)
+		case err != nil:
 			a.logDetectionFailure(ctx, err)
 		}
+		report = nil
 		select {
 		case <-ctx.Done():
 			return

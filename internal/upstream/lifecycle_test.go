@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
-
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
+	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu/fakedagutest"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 )
 
 func TestNewAdapterNeedsAClient(t *testing.T) {
@@ -127,6 +127,53 @@ func TestStartDetectsAndStops(t *testing.T) {
 	}
 	cancel()
 	env.adapter.background.Wait()
+}
+
+// TestFirstDetectionIsHandedOver: the outcome of Start's first detection
+// goes to OnFirstDetection, once, whether it succeeded or Dagu refused the
+// key; later detections do not.
+func TestFirstDetectionIsHandedOver(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name       string
+		key        string
+		wantStatus int
+	}{
+		{"accepted", fakedagutest.APIKey, 0},
+		{"refused", "dagu_not_the_key", http.StatusUnauthorized},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			type outcome struct {
+				caps restclient.Capabilities
+				err  error
+			}
+			got := make(chan outcome, 4)
+			env := newAdapterEnv(t, envOptions{adapter: func(o *AdapterOptions) {
+				o.CapabilityRefresh = time.Millisecond
+				o.OnFirstDetection = func(_ context.Context, caps restclient.Capabilities, err error) { got <- outcome{caps, err} }
+			}})
+			env.key.set(tc.key)
+			ctx, cancel := context.WithCancel(context.Background())
+			env.adapter.Start(ctx)
+			first := <-got
+			for len(env.fake.Load().Requests()) < 20 { // later detections run, and report nothing
+				time.Sleep(time.Millisecond)
+			}
+			cancel()
+			env.adapter.Wait()
+			if len(got) != 0 {
+				t.Errorf("%d more outcomes handed over, want only the first", len(got))
+			}
+			e, _ := restclient.AsError(first.err)
+			switch {
+			case tc.wantStatus == 0 && (first.err != nil || first.caps.Version == ""):
+				t.Errorf("first detection %+v, %v; want the capabilities", first.caps, first.err)
+			case tc.wantStatus != 0 && (e == nil || e.Status != tc.wantStatus):
+				t.Errorf("first detection error %v, want HTTP %d", first.err, tc.wantStatus)
+			}
+		})
+	}
 }
 
 func TestRefreshKeepsTheLastSuccess(t *testing.T) {
