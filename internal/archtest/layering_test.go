@@ -93,6 +93,11 @@ func violations(g graph) []string {
 			}
 		}
 	}
+	for _, pkg := range genImporters {
+		if _, ok := g.imports[pkg]; !ok {
+			out = append(out, fmt.Sprintf("package %s is gone; update genImporters", pkg))
+		}
+	}
 	for _, pkg := range slices.Sorted(maps.Keys(g.imports)) {
 		list := g.imports[pkg]
 		if slices.Contains(list, gen) && !slices.Contains(genImporters, pkg) {
