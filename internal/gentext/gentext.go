@@ -2,8 +2,9 @@
 
 // Package gentext rewrites the parts of the repository's texts that are
 // generated from a table (the settings, the target rows): what the
-// go:generate commands of internal/config and internal/readtool share. The
-// drift tests call the same renderers, so a stale text fails them.
+// generator commands of internal/config and internal/readtool (run by go
+// generate) share. The drift tests call the same renderers, so a stale
+// text fails them.
 package gentext
 
 import (
