@@ -79,11 +79,12 @@ const (
 )
 
 // daguAdminAPI stands in for the two calls of a current Dagu the quick
-// start makes (its /api/v1 admin login and key creation), answering in the
-// shape a Dagu built from source answers them, and checking what Dagu's
-// API description requires of a key's creation (name, role,
-// allowedSurfaces, attributionClass) and what the gateway needs of the key
-// (the rest_api surface). It records what went wrong for the test to report.
+// start makes (its /api/v1 admin login and key creation). It answers in the
+// shape a Dagu built from source answered them (its head of 2026-08: the
+// fields and their order, with made-up values) and checks what Dagu's API
+// description requires of a key's creation (name, role, allowedSurfaces,
+// attributionClass) and what the gateway needs of the key (the rest_api
+// surface), recording what went wrong for the test to report.
 type daguAdminAPI struct {
 	password, session, key string
 
@@ -115,7 +116,9 @@ func (d *daguAdminAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(http.StatusUnauthorized)
 			return
 		}
-		_, _ = w.Write([]byte(`{"token":"` + d.session + `","user":{"id":"u1","username":"admin","role":"admin","authProvider":"builtin"}}`))
+		_, _ = w.Write([]byte(`{"expiresAt":"2026-12-08T14:34:08Z","token":"` + d.session + `","user":{"authProvider":"builtin",` +
+			`"createdAt":"2026-12-07T14:33:54Z","id":"u1","role":"admin","updatedAt":"2026-12-07T14:33:54Z","username":"admin",` +
+			`"workspaceAccess":{"all":true,"grants":[]}}}`))
 	case "/api/v1/api-keys":
 		d.checkKeyRequest(r, body)
 		if len(d.problems) > 0 {
@@ -123,7 +126,10 @@ func (d *daguAdminAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		w.WriteHeader(http.StatusCreated)
-		_, _ = w.Write([]byte(`{"apiKey":{"id":"k1","name":"dagu-mcp-gateway","role":"viewer","keyPrefix":"dagu_tes","allowedSurfaces":["rest_api"],"attributionClass":"service_account"},"key":"` + d.key + `"}`))
+		_, _ = w.Write([]byte(`{"apiKey":{"allowedSurfaces":["rest_api"],"attributionClass":"service_account",` +
+			`"createdAt":"2026-12-07T14:34:27Z","createdBy":"u1","id":"k1","keyPrefix":"dagu_tes","lastUsedAt":null,` +
+			`"name":"dagu-mcp-gateway","role":"viewer","serviceAccountId":"api_key:k1","serviceAccountName":"dagu-mcp-gateway",` +
+			`"updatedAt":"2026-12-07T14:34:27Z","workspaceAccess":{"all":true,"grants":[]}},"key":"` + d.key + `"}`))
 	default:
 		d.problems = append(d.problems, "a call to "+r.URL.Path)
 		w.WriteHeader(http.StatusNotFound)
