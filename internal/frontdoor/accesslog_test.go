@@ -30,14 +30,14 @@ func TestUnverifiedAccessLinesAreBounded(t *testing.T) {
 			edit: func(o *Options) {
 				o.Passthrough, o.Listen, o.Verify = true, "0.0.0.0:8090", goodKeyVerifier(nil)
 			},
-			stranger: frontDoorRequest{path: "/mcp", auth: "Bearer made-up", body: `{}`},
-			verified: frontDoorRequest{path: "/mcp", auth: "Bearer dagu_good", body: `{}`},
+			stranger: frontDoorRequest{path: "/mcp", auth: "Bearer made-up", body: ping},
+			verified: frontDoorRequest{path: "/mcp", auth: "Bearer dagu_good", body: ping},
 		},
 		{
 			name:     "inbound tokens",
 			edit:     func(o *Options) { o.Tokens = []string{"a-token-of-sixteen-chars"} },
-			stranger: frontDoorRequest{path: "/mcp", auth: "Bearer wrong", body: `{}`},
-			verified: frontDoorRequest{path: "/mcp", auth: "Bearer a-token-of-sixteen-chars", body: `{}`},
+			stranger: frontDoorRequest{path: "/mcp", auth: "Bearer wrong", body: ping},
+			verified: frontDoorRequest{path: "/mcp", auth: "Bearer a-token-of-sixteen-chars", body: ping},
 		},
 	}
 	for _, tt := range tests {

@@ -5,16 +5,16 @@ package frontdoor
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 )
 
-// batchRefusal is the JSON-RPC error a batch gets. MCP revisions since
-// 2025-06-18 have no batching; the SDK still accepts a batch from a client
-// that claims an older revision, and one HTTP request could then carry any
-// number of tool calls. The gateway refuses every batch, so one request is
-// one call.
-const batchRefusal = `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"JSON-RPC batches are not supported: send one request per HTTP request."}}`
+// batchRefusal is the JSON-RPC error of a batch from a client of MCP
+// 2025-06-18 or later, which has no batches. Only 2025-03-26 (a request
+// without an MCP-Protocol-Version header, or with that version) has them.
+const batchRefusal = `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"JSON-RPC batches are part of MCP 2025-03-26 only: a client of a later revision sends one request per HTTP request."}}`
 
 // notUTF8Refusal is the JSON-RPC error of a body in UTF-16 or UTF-32 (its
 // byte order mark starts with 0xFE or 0xFF, never valid in UTF-8): JSON-RPC
@@ -26,31 +26,57 @@ const notUTF8Refusal = `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"messa
 // is (up to the body limit), no more than this is held.
 const peekSize = 512
 
-// refuseBatches answers 400 to a POST whose JSON body is an array, whatever
-// whitespace and UTF-8 byte order marks precede it, and to a body in UTF-16
-// or UTF-32. The body is read once: what precedes the first JSON character
-// is dropped, and the handler reads on from there.
-func refuseBatches(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.Body == nil {
-			h.ServeHTTP(w, r)
-			return
-		}
-		br := bufio.NewReaderSize(r.Body, peekSize)
-		switch skipToJSON(br) {
-		case '[':
-			refuse(w, batchRefusal)
-			return
-		case 0xFE, 0xFF:
-			refuse(w, notUTF8Refusal)
-			return
-		}
-		r.Body = struct {
-			io.Reader
-			io.Closer
-		}{br, r.Body}
-		h.ServeHTTP(w, r)
-	})
+// messages reads an /mcp POST's JSON-RPC body before the MCP handler
+// does. A single message the handler would answer with a plain-text error
+// (not JSON, an unknown method, a missing ID or params) is answered here
+// with a JSON-RPC error in JSON (checkMessage); any other goes on to next.
+// A batch from a 2025-03-26 client, which that revision requires servers
+// to take, is served message by message (serveBatch); a batch in any other
+// revision is refused, whatever whitespace and UTF-8 byte order marks
+// precede it, and so is a body in UTF-16 or UTF-32.
+type messages struct {
+	next   http.Handler
+	admit  *admission
+	logger *slog.Logger
+}
+
+// ServeHTTP reads the body once: what precedes the first JSON character
+// is dropped as it is read, the rest is handed on in memory (the body
+// limit and the request's memory reservation are already in place).
+func (m *messages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || r.Body == nil {
+		m.next.ServeHTTP(w, r)
+		return
+	}
+	br := bufio.NewReaderSize(r.Body, peekSize)
+	first := skipToJSON(br)
+	version := protocolOf(r)
+	switch {
+	case first == 0xFE || first == 0xFF:
+		refuse(w, notUTF8Refusal)
+		return
+	case first == '[' && version != protocol20250326:
+		refuse(w, batchRefusal)
+		return
+	}
+	body, err := io.ReadAll(br)
+	switch {
+	case errors.As(err, new(*http.MaxBytesError)):
+		writeError(w, http.StatusRequestEntityTooLarge, "request body too large")
+		return
+	case err != nil:
+		writeError(w, http.StatusBadRequest, "the request body could not be read")
+		return
+	case first == '[':
+		m.serveBatch(w, r, body)
+		return
+	}
+	if f := checkMessage(body, version); f != nil {
+		f.write(w, version)
+		return
+	}
+	r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+	m.next.ServeHTTP(w, r)
 }
 
 func refuse(w http.ResponseWriter, body string) {

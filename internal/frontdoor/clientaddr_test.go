@@ -74,7 +74,7 @@ func TestTrustedProxiesNameTheCaller(t *testing.T) {
 		}
 		o.MCP = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { seen, _ = reqctx.From(r.Context()) })
 	})
-	frontDoorRequest{path: "/mcp", auth: "Bearer x", body: `{}`}.doWith(h, func(r *http.Request) {
+	frontDoorRequest{path: "/mcp", auth: "Bearer x", body: ping}.doWith(h, func(r *http.Request) {
 		r.Header.Set("X-Forwarded-For", "203.0.113.50")
 	})
 	if asked != "203.0.113.50" || seen.Caller != "unverified:203.0.113.50" {

@@ -30,7 +30,7 @@ func ExampleNew() {
 		panic(err)
 	}
 	post := func(authorization string) *httptest.ResponseRecorder {
-		r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:8090/mcp", strings.NewReader(`{}`))
+		r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:8090/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
 		if authorization != "" {
 			r.Header.Set("Authorization", authorization)
 		}

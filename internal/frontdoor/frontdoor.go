@@ -3,7 +3,9 @@
 // Package frontdoor is the gateway's HTTP front door: the handler in front
 // of MCP Streamable HTTP (host and origin checks against DNS rebinding,
 // inbound bearer tokens or a caller's own Dagu key, request IDs and caller
-// names, body limits, refusal of JSON-RPC batches, the OAuth protected
+// names, body limits, the JSON-RPC check of every message (errors in JSON
+// in every MCP revision, 2025-03-26 batches served message by message,
+// batches of later revisions refused), the OAuth protected
 // resource metadata, /healthz, /readyz and /metrics), and the HTTP server
 // that runs it with bounded timeouts and graceful shutdown.
 //
@@ -118,7 +120,8 @@ type Options struct {
 //
 //	POST|GET|DELETE /mcp  host check, bearer auth, the client's output
 //	                      choice (?text-content=&resource-links=, else 400),
-//	                      body limit, then MCP
+//	                      body limit, memory admission, the JSON-RPC check
+//	                      (messages), then MCP
 //	GET /metrics          host check, bearer auth, then Metrics
 //	GET /.well-known/oauth-protected-resource[/mcp]
 //	                      host check, then the RFC 9728 metadata (only
@@ -179,7 +182,8 @@ func newWithAuth(o Options, auth *tokenAuth, logger *slog.Logger) (http.Handler,
 	if o.Instances != nil {
 		serve = http.HandlerFunc(serveEndpoint)
 	}
-	mcp := chooseOutput(limitBody(admitMemory(refuseBatches(serve), o.Memory, maxBody), maxBody))
+	admit := newAdmission(o.Memory, maxBody)
+	mcp := chooseOutput(limitBody(admitMemory(&messages{next: serve, admit: admit, logger: logger}, admit), maxBody))
 	switch {
 	case o.Instances == nil:
 		mcp = protect(limitToDefault(auth, mcp))

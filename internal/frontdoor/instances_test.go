@@ -159,6 +159,7 @@ func TestInstanceBatchAndDefault(t *testing.T) {
 	r := httptest.NewRequest(http.MethodPost, "/dagu/prod/mcp", strings.NewReader(`[{"jsonrpc":"2.0"}]`))
 	r.Host = "127.0.0.1:8090"
 	r.Header.Set("Authorization", "Bearer "+tokenA)
+	r.Header.Set("Mcp-Protocol-Version", "2025-06-18")
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, r)
 	if w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), "batches") {

@@ -31,29 +31,63 @@ const (
 // or when the handler panicked. The answer is written in chunks, each
 // with its own write deadline (see chunkedWriter), so a client that stops
 // reading gives its reservation back within one chunk's deadline.
-func admitMemory(h http.Handler, budget *membudget.Budget, maxBody int64) http.Handler {
-	if budget == nil {
+func admitMemory(h http.Handler, a *admission) http.Handler {
+	if a.budget == nil {
 		return h
 	}
-	shares := newMemoryShares(budget.Limit(), requestReserve(maxBody, maxBody))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n := requestReserve(r.ContentLength, bodyBound(r, maxBody))
-		share := shareOf(r)
-		if !shares.take(share, n) {
-			budget.CountRefusal()
+		r, release, ok := a.admit(r, r.ContentLength)
+		if !ok {
 			refuseBusy(w)
 			return
 		}
-		defer shares.give(share, n)
-		res, err := budget.Reserve(n)
-		if err != nil {
-			refuseBusy(w)
-			return
-		}
-		defer res.Release()
-		ctx := membudget.WithReservation(r.Context(), res)
-		h.ServeHTTP(newChunkedWriter(w), r.WithContext(ctx))
+		defer release()
+		h.ServeHTTP(newChunkedWriter(w), r)
 	})
+}
+
+// admission is what admitMemory and each message of a batch reserve
+// from: the memory budget (nil: nothing is reserved) and its callers'
+// shares.
+type admission struct {
+	budget  *membudget.Budget
+	shares  *memoryShares
+	maxBody int64
+}
+
+// newAdmission is the admission of requests whose bodies are at most
+// maxBody bytes.
+func newAdmission(budget *membudget.Budget, maxBody int64) *admission {
+	a := &admission{budget: budget, maxBody: maxBody}
+	if budget != nil {
+		a.shares = newMemoryShares(budget.Limit(), requestReserve(maxBody, maxBody))
+	}
+	return a
+}
+
+// admit reserves what a request with a body of declared length (-1:
+// unknown) holds, within its caller's share: r comes back carrying the
+// reservation in its context, with the function that releases it; ok is
+// false when it does not fit (nothing is then held).
+func (a *admission) admit(r *http.Request, declared int64) (_ *http.Request, release func(), ok bool) {
+	if a.budget == nil {
+		return r, func() {}, true
+	}
+	n := requestReserve(declared, bodyBound(r, a.maxBody))
+	share := shareOf(r)
+	if !a.shares.take(share, n) {
+		a.budget.CountRefusal()
+		return r, nil, false
+	}
+	res, err := a.budget.Reserve(n)
+	if err != nil {
+		a.shares.give(share, n)
+		return r, nil, false
+	}
+	return r.WithContext(membudget.WithReservation(r.Context(), res)), func() {
+		res.Release()
+		a.shares.give(share, n)
+	}, true
 }
 
 // requestReserve is what a request with a body of declared length (-1:

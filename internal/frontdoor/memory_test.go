@@ -44,10 +44,10 @@ func TestMemoryAdmission(t *testing.T) {
 		handler    func(http.ResponseWriter, *http.Request)
 		wantStatus int
 	}{
-		{"fits", 1 << 20, `{"jsonrpc":"2.0"}`, func(w http.ResponseWriter, r *http.Request) { _, _ = io.Copy(w, r.Body) }, http.StatusOK},
+		{"fits", 1 << 20, ping, func(w http.ResponseWriter, r *http.Request) { _, _ = io.Copy(w, r.Body) }, http.StatusOK},
 		{"does not fit", requestBaseBytes + 100, strings.Repeat(" ", 64), func(http.ResponseWriter, *http.Request) { t.Error("a refused request was served") }, http.StatusServiceUnavailable},
-		{"handler panics", 1 << 20, `{}`, func(http.ResponseWriter, *http.Request) { panic("boom") }, http.StatusInternalServerError},
-		{"handler grows and fails", 1 << 20, `{}`, func(w http.ResponseWriter, r *http.Request) {
+		{"handler panics", 1 << 20, ping, func(http.ResponseWriter, *http.Request) { panic("boom") }, http.StatusInternalServerError},
+		{"handler grows and fails", 1 << 20, ping, func(w http.ResponseWriter, r *http.Request) {
 			if err := membudget.From(r.Context()).Grow(1 << 30); !errors.Is(err, membudget.ErrSpent) {
 				t.Errorf("growth past the budget: %v", err)
 			}
@@ -94,7 +94,7 @@ func TestMemoryIsReleasedWhenTheClientGoesAway(t *testing.T) {
 		<-r.Context().Done()
 	}))
 	ctx, cancel := context.WithCancel(context.Background())
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ts.URL+"/mcp", strings.NewReader(`{}`))
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ts.URL+"/mcp", strings.NewReader(ping))
 	go func() {
 		<-started
 		if budget.InUse() == 0 {
@@ -261,7 +261,7 @@ func holdRequests(t *testing.T, hog, good string, mode func(*Options)) int {
 	ts := httptest.NewServer(front)
 	t.Cleanup(ts.Close)
 	post := func(bearer string) int {
-		req, _ := http.NewRequest(http.MethodPost, ts.URL+"/mcp", strings.NewReader(`{}`))
+		req, _ := http.NewRequest(http.MethodPost, ts.URL+"/mcp", strings.NewReader(ping))
 		req.Header.Set("Authorization", "Bearer "+bearer)
 		if bearer == hog {
 			req.ContentLength = -1 // unknown length: the reservation of the largest body allowed

@@ -55,7 +55,7 @@ func TestOutputChoiceByURL(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			w := frontDoorRequest{path: tc.path, body: `{}`}.do(h)
+			w := frontDoorRequest{path: tc.path, body: ping}.do(h)
 			if w.Code != tc.want {
 				t.Fatalf("status %d (%s), want %d", w.Code, w.Body, tc.want)
 			}
