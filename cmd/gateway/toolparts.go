@@ -30,12 +30,18 @@ type toolParts struct {
 	concurrency readtool.ConcurrencyLimiter
 }
 
+// referenceTTL is how long the reference topics are kept before their
+// files are read again: --cache-ttl, and at least a second even with
+// caching off.
+func referenceTTL(cfg config.Config) time.Duration {
+	return max(cfg.CacheTTL, time.Second)
+}
+
 // newToolParts builds the parts; shared, when set, carries the cluster-wide rate
 // limit in front of the tool's own. The reference topics' metrics go to
 // reg.
 func newToolParts(cfg config.Config, log *slog.Logger, reg prometheus.Registerer, shared *sharedstate.Store) (*toolParts, error) {
-	// Topic files are re-read at most once a second even with caching off.
-	refs, err := reference.New(reference.Options{Dir: cfg.ReferenceDir, TTL: max(cfg.CacheTTL, time.Second), Registerer: reg})
+	refs, err := reference.New(reference.Options{Dir: cfg.ReferenceDir, TTL: referenceTTL(cfg), Registerer: reg})
 	if err != nil {
 		return nil, fmt.Errorf("reference topics: %w", err)
 	}

@@ -169,8 +169,18 @@ func newTool(cfg config.Config, log *slog.Logger, reg prometheus.Registerer, up 
 		Upstream: up, References: parts.references, Workbooks: parts.workbooks, Logger: log, Registerer: reg,
 		CallTimeout: cfg.CallTimeout, TextContent: cfg.TextContent, ResourceLinks: cfg.ResourceLinks,
 		Limiter: parts.limiter, Concurrency: parts.concurrency, DisabledTargets: cfg.DisabledTargets,
-		PassthroughCredentials: cfg.Passthrough(), MaxAnswerBytes: int(cfg.MaxAnswerBytes),
+		PassthroughCredentials: cfg.Passthrough(), MaxAnswerBytes: int(cfg.MaxAnswerBytes), Lifetimes: cacheLifetimes(cfg),
 	})
+}
+
+// cacheLifetimes are how long the caches cfg configures keep each kind of
+// answer: what resources/read tells a client it may keep them.
+func cacheLifetimes(cfg config.Config) readtool.CacheLifetimes {
+	runs := upstream.DefaultRunCacheTTL
+	if cfg.RunCacheSize <= 0 {
+		runs = 0
+	}
+	return readtool.CacheLifetimes{Lists: cfg.ListCacheTTL, Specs: cfg.CacheTTL, FinishedRuns: runs, References: referenceTTL(cfg)}
 }
 
 // mcpHandler serves the MCP server over stateless Streamable HTTP (see

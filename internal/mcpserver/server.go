@@ -8,6 +8,8 @@
 package mcpserver
 
 import (
+	"context"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -29,11 +31,26 @@ func New(version string, tool *readtool.Tool, reg prometheus.Registerer) (*mcp.S
 		return nil, err
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "dagu-mcp-gateway", Title: "Dagu (read-only)", Version: version},
-		&mcp.ServerOptions{Instructions: serverInstructions, Capabilities: serverCapabilities()})
+		&mcp.ServerOptions{Instructions: serverInstructions, Capabilities: serverCapabilities(), SetCacheable: cacheHints(tool)})
 	s.AddReceivingMiddleware(ops.middleware)
 	tool.Register(s)
 	RegisterPrompts(s)
 	return s, nil
+}
+
+// cacheHints decides the cache hints (ttlMs, cacheScope) of MCP
+// 2026-07-28 results: a resources/read answer keeps the hints the tool
+// gave it (private for a caller's Dagu data); the lists and
+// server/discover, the same for every caller, get the tool's ListHints
+// instead of the SDK's default (public, stale at once).
+func cacheHints(tool *readtool.Tool) func(context.Context, mcp.Request, *mcp.Cacheable) {
+	lists := tool.ListHints()
+	return func(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
+		if _, read := req.(*mcp.ReadResourceRequest); read {
+			return
+		}
+		*c = lists
+	}
 }
 
 // serverCapabilities is what the gateway advertises in its initialize

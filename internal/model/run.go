@@ -65,6 +65,10 @@ type RunDetail struct {
 	ParentRun              *RunRef   `json:"parentRun,omitempty"`
 	Handlers               []RunStep `json:"handlers,omitempty"`
 	Preconditions          []string  `json:"preconditions,omitempty"`
+	// Final is true when the run can no longer change (see
+	// readcache.FinalTarget): how long a client may keep the answer
+	// depends on it. It is never part of the answer.
+	Final bool `json:"-"`
 }
 
 // RunStep is one step of a DAG-run, in execution order.
@@ -139,6 +143,10 @@ type RunLogs struct {
 	DAGRunID     string        `json:"dagRunId,omitempty"`
 	SchedulerLog LogWindow     `json:"schedulerLog"`
 	StepLogs     []StepLogInfo `json:"stepLogs"`
+	// Final is true when the run can no longer change (see
+	// readcache.FinalTarget): how long a client may keep the answer
+	// depends on it. It is never part of the answer.
+	Final bool `json:"-"`
 }
 
 // StepLogInfo lists one step's log streams inside RunLogs.
@@ -169,4 +177,8 @@ type StepLog struct {
 	Stream string `json:"stream"`
 	// Cut is set when the gateway cut the window to fit its answer size.
 	Cut *AnswerCut `json:"cut,omitempty"`
+	// Final is true when the run can no longer change (see
+	// readcache.FinalTarget): how long a client may keep the answer
+	// depends on it. It is never part of the answer.
+	Final bool `json:"-"`
 }

@@ -50,7 +50,7 @@ func (c *Runs) noteRun(ctx context.Context, t RunTarget, d *gen.DAGRunDetails) {
 		c.noteRoot(k, d)
 		return
 	}
-	if finalTarget(t, d) {
+	if FinalTarget(t, d) {
 		c.store.putDetails(k, d)
 	}
 }
@@ -98,11 +98,11 @@ func (c *Runs) NoteLatest(ctx context.Context, d *gen.DAGRunDetails) {
 	}
 }
 
-// finalTarget reports whether the run t names is known to be final: its
+// FinalTarget reports whether the run t names is known to be final: its
 // details (d) are final and, for a sub-run, so are its root's. A sub-run
 // of a root that may still change (or is not known) is never cached: a
 // retried root runs its sub-runs again under the same IDs.
-func finalTarget(t RunTarget, d *gen.DAGRunDetails) bool {
+func FinalTarget(t RunTarget, d *gen.DAGRunDetails) bool {
 	if !t.Ref.IsSub() {
 		return FinalRun(d)
 	}

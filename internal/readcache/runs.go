@@ -19,7 +19,7 @@ import (
 )
 
 // Runs is the run cache: a RunSource that answers from its store what a
-// final run (see finalTarget) can no longer change and passes everything
+// final run (see FinalTarget) can no longer change and passes everything
 // else to next. With the store disabled it only passes reads on.
 //
 // It caches parts of runs, not a port's answers: a run's details, attempt
@@ -102,7 +102,7 @@ func (c *Runs) Details(ctx context.Context, t RunTarget) (*gen.DAGRunDetails, er
 	}
 	d, err := c.store.loadDetails(ctx, c.key(ctx, t.Ref), func(ctx context.Context) (*gen.DAGRunDetails, bool, error) {
 		d, err := c.next.Details(ctx, t)
-		return d, err == nil && finalTarget(t, d), err
+		return d, err == nil && FinalTarget(t, d), err
 	})
 	if err == nil {
 		c.noteRun(ctx, t, d)
@@ -133,7 +133,7 @@ func (c *Runs) StepLog(ctx context.Context, t RunTarget, step restclient.StepRef
 		return c.stepLogAfterDetails(ctx, t, step, streams, w)
 	case !known && c.store.enabled() && (!t.Ref.IsSub() || FinalRun(t.Root)):
 		return c.stepLogWithDetails(ctx, t, step, streams, w)
-	case !known || !finalTarget(t, d):
+	case !known || !FinalTarget(t, d):
 		return c.next.StepLog(ctx, t, step, streams, w)
 	}
 	return t, c.storedStreams(ctx, t, step, streams, w)
@@ -173,7 +173,7 @@ func (c *Runs) stepLogWithDetails(ctx context.Context, t RunTarget, step restcli
 	} else {
 		t.Root = d
 	}
-	if finalTarget(t, d) {
+	if FinalTarget(t, d) {
 		for _, r := range reads {
 			c.storeStream(ctx, step, w, r)
 		}
@@ -197,7 +197,7 @@ func (c *Runs) stepLogAfterDetails(ctx context.Context, t RunTarget, step restcl
 	} else {
 		t.Root = d
 	}
-	if !finalTarget(t, d) {
+	if !FinalTarget(t, d) {
 		_, reads := c.next.StepLog(ctx, t, step, streams, w)
 		return t, reads
 	}
@@ -328,7 +328,7 @@ func (c *Runs) KeepPresence(ctx context.Context, ref restclient.RunRef, p map[st
 // store, else read, and kept when the run is final and the ID was found
 // (an empty answer may be an event log that lags, so it is read again).
 func (c *Runs) Attempt(ctx context.Context, t RunTarget, d *gen.DAGRunDetails, read func() string) string {
-	final := finalTarget(t, d)
+	final := FinalTarget(t, d)
 	k := c.key(ctx, t.Ref)
 	if final {
 		if id, ok := c.store.attempt(k); ok {

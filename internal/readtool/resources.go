@@ -87,25 +87,27 @@ func (t *Tool) entryPoints() []*mcp.Resource {
 }
 
 // ReadResource answers resources/read for a dagu:// URI by the URI-mode
-// read; a failure is a JSON-RPC error whose data is the contract's error
-// object (code, message, field, uri, details).
+// read, with cache hints that say how long the gateway itself would keep
+// the answer (cacheHints); a failure is a JSON-RPC error of the MCP
+// revision the request speaks, whose data is the contract's error object
+// (code, message, field, uri, details).
 func (t *Tool) ReadResource(ctx context.Context, req *mcp.ReadResourceRequest) (res *mcp.ReadResourceResult, err error) {
 	defer t.traceResource(&ctx, req, &err)()
 	start := time.Now()
 	var c *call
+	uri, version := "", ""
+	if req != nil && req.Params != nil {
+		uri, version = req.Params.URI, req.ProtocolVersion()
+	}
 	// Like a tool call, a read that panics answers internal_error instead
 	// of taking the gateway down (the MCP SDK does not recover handlers).
 	defer func() {
 		if p := recover(); p != nil {
 			e := t.panicked(ctx, p, c)
 			t.observe(ctx, c, errorResult(e), time.Since(start))
-			res, err = nil, resourceError(e)
+			res, err = nil, resourceError(e, version)
 		}
 	}()
-	uri := ""
-	if req != nil && req.Params != nil {
-		uri = req.Params.URI
-	}
 	ctx = t.withRequestInfo(ctx, methodResourceRead)
 	ctx, cancel := t.withDeadline(ctx)
 	defer cancel()
@@ -121,17 +123,18 @@ func (t *Tool) ReadResource(ctx context.Context, req *mcp.ReadResourceRequest) (
 	}
 	if e != nil {
 		t.observe(ctx, c, errorResult(e), time.Since(start))
-		return nil, resourceError(e)
+		return nil, resourceError(e, version)
 	}
 	text, mimeType, err := resourceBody(c, data)
 	if err != nil {
 		// Logged with its cause, as a tool call's encoding failure is.
 		e = classify(err, c)
 		t.observe(ctx, c, errorResult(e), time.Since(start))
-		return nil, resourceError(e)
+		return nil, resourceError(e, version)
 	}
 	t.observe(ctx, c, &mcp.CallToolResult{}, time.Since(start))
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: mimeType, Text: text}}}, nil
+	return &mcp.ReadResourceResult{Cacheable: t.cacheHints(c, data),
+		Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: mimeType, Text: text}}}, nil
 }
 
 // readURI resolves and reads a URI exactly as dagu_read does in URI mode.
@@ -173,20 +176,41 @@ func resourceBody(c *call, data any) (text, mimeType string, err error) {
 	return string(raw), mimeJSON, err
 }
 
-// resourceErrorCodes maps contract codes to JSON-RPC codes: a resource that
-// does not exist and the caller's mistakes are invalid params (the current
-// MCP revision's code for an unknown resource), everything else is an
-// internal error; data always carries the contract's own code.
+// resourceErrorCodes maps contract codes to JSON-RPC codes: the caller's
+// mistakes are invalid params, a resource that does not exist is
+// resourceNotFound's, everything else is an internal error; data always
+// carries the contract's own error object.
 var resourceErrorCodes = map[Code]int64{
-	CodeResourceNotFound:    jsonrpc.CodeInvalidParams,
 	CodeInvalidResourceURI:  jsonrpc.CodeInvalidParams,
 	CodeUnsupportedResource: jsonrpc.CodeInvalidParams,
 	CodeInvalidToolInput:    jsonrpc.CodeInvalidParams,
 }
 
-func resourceError(e *Error) error {
+// codeResourceNotFound is MCP's code for a resource that does not exist
+// up to revision 2025-11-25; from 2026-07-28 (SEP-2164) it is invalid
+// params.
+const codeResourceNotFound = -32002
+
+// protocol20260728 is the first MCP revision whose missing resource is
+// invalid params; revisions are dates, so they order as strings.
+const protocol20260728 = "2026-07-28"
+
+// resourceNotFound is the JSON-RPC code of a missing resource in the MCP
+// revision version the request speaks.
+func resourceNotFound(version string) int64 {
+	if version >= protocol20260728 {
+		return jsonrpc.CodeInvalidParams
+	}
+	return codeResourceNotFound
+}
+
+// resourceError is e as a JSON-RPC error of revision version.
+func resourceError(e *Error, version string) error {
 	code, ok := resourceErrorCodes[e.Code]
-	if !ok {
+	switch {
+	case e.Code == CodeResourceNotFound:
+		code = resourceNotFound(version)
+	case !ok:
 		code = jsonrpc.CodeInternalError
 	}
 	data, _ := json.Marshal(e)

@@ -52,6 +52,10 @@ type targetSpec struct {
 	validate func(*call) *Error
 	// reader holds the target's query rules and its handler.
 	reader reader
+	// lifetime is which of the gateway's caches keeps the target's
+	// answers: what a resources/read answer's cache hints say (see
+	// cacheHints).
+	lifetime lifetime
 	// patterns are the target's dagu:// shapes, parsed and built alike;
 	// nil for targets without a URI.
 	patterns []uriPattern

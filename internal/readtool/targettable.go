@@ -34,7 +34,7 @@ var (
 // here, its handler, its port method, and the REST slice behind the port.
 var targetTable = []targetSpec{
 	{
-		name: tReferences, support: "local", summary: "the reference topics", reader: plain((*Tool).readReferences),
+		name: tReferences, lifetime: referenceLifetime, support: "local", summary: "the reference topics", reader: plain((*Tool).readReferences),
 		patterns: []uriPattern{at("reference", link("dagu_references", mimeJSON, "Dagu references"), "").
 			listed("The list of reference topics.")},
 		noQuery:  "Reference resources do not support query parameters.",
@@ -43,7 +43,7 @@ var targetTable = []targetSpec{
 		describe: "references",
 	},
 	{
-		name: tReference, support: "local", summary: "a reference topic (Markdown)", optional: []string{fName}, defaults: map[string]string{fName: "authoring"},
+		name: tReference, lifetime: referenceLifetime, support: "local", summary: "a reference topic (Markdown)", optional: []string{fName}, defaults: map[string]string{fName: "authoring"},
 		reader: plain((*Tool).readReference),
 		patterns: []uriPattern{at("reference/{topic}", link("dagu_reference", mimeMarkdown, "Dagu reference"),
 			"A built-in reference topic (authoring, tools, read-tool, ...).")},
@@ -55,7 +55,7 @@ var targetTable = []targetSpec{
 		describe: "reference [name: authoring|tools|read-tool|change-tool|execute-tool|notifications, default authoring]", sharesLine: true,
 	},
 	{
-		name: tDAGs, support: "dags", summary: "the DAG list with paging and filters", optional: []string{fQuery}, reader: withQuery(dagsQuery, (*Tool).readDAGs),
+		name: tDAGs, lifetime: listLifetime, support: "dags", summary: "the DAG list with paging and filters", optional: []string{fQuery}, reader: withQuery(dagsQuery, (*Tool).readDAGs),
 		patterns: []uriPattern{at("dags", link("dags", mimeJSON, "DAGs"),
 			"The DAG list (query: page, perPage, name, labels, sort, order).").listed("The first page of the DAG list.").called("DAG")},
 		dataInText: true,
@@ -63,13 +63,13 @@ var targetTable = []targetSpec{
 		describe:   "dags [query: page, perPage 1-{{.ListPerPage}}, name, labels=a,b, sort=name|nextRun, order=asc|desc]",
 	},
 	{
-		name: tDAG, support: "served", summary: "one DAG with its latest run", required: []string{fName}, reader: plain((*Tool).readDAG),
+		name: tDAG, lifetime: listLifetime, support: "served", summary: "one DAG with its latest run", required: []string{fName}, reader: plain((*Tool).readDAG),
 		notFound: blameAlways(fName),
 		example:  `{"target":"dag","name":"mcp_read_contract"}`,
 		describe: "dag name",
 	},
 	{
-		name: tDAGSpec, support: "served", summary: "a DAG's YAML spec", required: []string{fName}, reader: plain((*Tool).readDAGSpec),
+		name: tDAGSpec, lifetime: specLifetime, support: "served", summary: "a DAG's YAML spec", required: []string{fName}, reader: plain((*Tool).readDAGSpec),
 		patterns:        []uriPattern{at("dags/{name}/spec", link("dag_spec", mimeYAML, "DAG spec"), "A DAG's YAML definition.")},
 		noQuery:         "DAG spec resources do not support query parameters.",
 		uriInTargetMode: true, singular: true,
@@ -131,7 +131,7 @@ var targetTable = []targetSpec{
 		mentions: []string{" local Excel workbook profiles,"},
 	},
 	{
-		name: tRuns, support: "runs", summary: "DAG-runs", optional: []string{fQuery}, reader: withQuery(runsQuery, (*Tool).readRuns),
+		name: tRuns, lifetime: listLifetime, support: "runs", summary: "DAG-runs", optional: []string{fQuery}, reader: withQuery(runsQuery, (*Tool).readRuns),
 		patterns: []uriPattern{at("runs", link("dag_runs", mimeJSON, "DAG-runs"),
 			fmt.Sprintf("DAG-runs, the last %d days unless fromDate/toDate say otherwise (query: name, dagRunId, status, fromDate, toDate, limit, cursor, labels).", runWindowDays)).
 			listed(fmt.Sprintf("The DAG-runs of the last %d days.", runWindowDays)).called("DAG-run")},
@@ -139,7 +139,7 @@ var targetTable = []targetSpec{
 		describe: "runs [query: name, dagRunId (latest with name), status=0..{{.MaxRunStatus}} (repeat for several: 2=failed), fromDate, toDate (Unix seconds), limit 1-{{.RunsLimit}}, cursor, labels]. Without fromDate/toDate the list covers the last {{.RunWindowDays}} days.",
 	},
 	{
-		name: tRun, support: "run", summary: "one run (or sub-run) with its steps", required: []string{fName, fDAGRunID}, optional: []string{fSubRunID},
+		name: tRun, lifetime: runLifetime, support: "run", summary: "one run (or sub-run) with its steps", required: []string{fName, fDAGRunID}, optional: []string{fSubRunID},
 		reader: runRead(plain((*Tool).readRun)),
 		patterns: withSubRuns("", link("dag_run", mimeJSON, "DAG-run details"),
 			"A DAG-run with its steps, status and links to logs; dagRunId may be latest."),
@@ -151,7 +151,7 @@ var targetTable = []targetSpec{
 		describe: "run name, dagRunId (or latest) [subRunId]",
 	},
 	{
-		name: tRunLogs, support: "served", summary: "the scheduler log and which step logs exist", required: []string{fName, fDAGRunID}, optional: []string{fQuery},
+		name: tRunLogs, lifetime: runLifetime, support: "served", summary: "the scheduler log and which step logs exist", required: []string{fName, fDAGRunID}, optional: []string{fQuery},
 		reader: runRead(withQuery(runLogsQuery, (*Tool).readRunLogs)),
 		patterns: []uriPattern{at(runRoot+"/logs", link("dag_run_logs", mimeJSON, "DAG-run logs"),
 			"A run's scheduler log window and which step logs exist (query: tail).")},
@@ -162,7 +162,7 @@ var targetTable = []targetSpec{
 		describe: "run_logs name, dagRunId [query: tail 1-{{.LogLines}}; default: last {{.LogTail}} lines, at most {{.LogBudgetKiB}} KiB]",
 	},
 	{
-		name: tStepLog, support: "step_log", summary: "a step's stdout/stderr window", required: []string{fName, fDAGRunID, fStepName},
+		name: tStepLog, lifetime: runLifetime, support: "step_log", summary: "a step's stdout/stderr window", required: []string{fName, fDAGRunID, fStepName},
 		optional: []string{fSubRunID, fQuery, fItem, fBodyStepName},
 		validate: checkItemPair, reader: runRead(withQuery(stepLogQuery, (*Tool).readStepLog)),
 		patterns: append(

@@ -57,6 +57,9 @@ type Options struct {
 	// on whole lines to fit, other data over it is refused); 0 means
 	// DefaultMaxAnswerBytes.
 	MaxAnswerBytes int
+	// Lifetimes are how long the gateway keeps each kind of answer: a
+	// resources/read answer's ttlMs (zero: nothing may be kept).
+	Lifetimes CacheLifetimes
 }
 
 // Tool is the dagu_read tool.
@@ -80,6 +83,7 @@ type Tool struct {
 	maxAnswerBytes int
 	// logSampler bounds the read lines of unverified callers.
 	logSampler *logsample.Sampler
+	lifetimes  CacheLifetimes
 }
 
 // New builds the tool.
@@ -113,7 +117,7 @@ func New(opts Options) (*Tool, error) {
 	return &Tool{up: opts.Upstream, refs: opts.References, books: opts.Workbooks, log: log, metrics: m,
 		timeout: opts.CallTimeout, textContent: opts.TextContent, resourceLinks: opts.ResourceLinks, limiter: opts.Limiter, concurrency: opts.Concurrency, disabled: opts.DisabledTargets,
 		passthrough: opts.PassthroughCredentials, maxAnswerBytes: orDefaultInt(opts.MaxAnswerBytes, DefaultMaxAnswerBytes),
-		logSampler: logsample.New(nil)}, nil
+		logSampler: logsample.New(nil), lifetimes: opts.Lifetimes}, nil
 }
 
 // Register adds the tool to an MCP server with a raw input handler, so bad

@@ -17,8 +17,10 @@ func TestResourceOutcome(t *testing.T) {
 		wantCode Code
 		wantRPC  int64
 	}{
-		{"contract error", resourceError(newError(CodeResourceNotFound, "gone")), CodeResourceNotFound, jsonrpc.CodeInvalidParams},
-		{"internal", resourceError(internalError()), CodeInternalError, jsonrpc.CodeInternalError},
+		{"not found at 2026-07-28", resourceError(newError(CodeResourceNotFound, "gone"), "2026-07-28"), CodeResourceNotFound, jsonrpc.CodeInvalidParams},
+		{"not found at 2025-11-25", resourceError(newError(CodeResourceNotFound, "gone"), "2025-11-25"), CodeResourceNotFound, codeResourceNotFound},
+		{"invalid URI at 2025-11-25", resourceError(newError(CodeInvalidResourceURI, "bad"), "2025-11-25"), CodeInvalidResourceURI, jsonrpc.CodeInvalidParams},
+		{"internal", resourceError(internalError(), "2026-07-28"), CodeInternalError, jsonrpc.CodeInternalError},
 		{"rpc error without data", &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "x"}, CodeInternalError, jsonrpc.CodeInternalError},
 		{"plain error", errors.New("boom"), CodeInternalError, 0},
 	} {

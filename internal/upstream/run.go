@@ -8,6 +8,7 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/mapping"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
 )
@@ -32,6 +33,7 @@ func (a *Adapter) getRun(ctx context.Context, addr model.RunAddress) (*model.Run
 	}
 	out := mapping.RunDetail(d, mapping.RunAddressForURIs{RootName: addr.Name, RootID: t.Ref.RunID, SubRunID: addr.SubRunID})
 	out.AttemptID = a.attemptID(ctx, t, d, ahead)
+	out.Final = readcache.FinalTarget(t, d)
 	return &out, nil
 }
 

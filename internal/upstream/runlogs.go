@@ -45,6 +45,7 @@ func (a *Adapter) getRunLogs(ctx context.Context, addr model.RunAddress, q model
 		scheduler = mapping.KeepTail(scheduler, a.opts.LogBudget)
 	}
 	out := mapping.RunLogs(r.details, scheduler, r.presence, mapping.RunAddressForURIs{RootName: addr.Name, RootID: r.details.DagRunId})
+	out.Final = readcache.FinalRun(r.details)
 	return &out, nil
 }
 

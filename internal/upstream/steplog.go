@@ -10,6 +10,7 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/mapping"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
 )
 
@@ -65,7 +66,19 @@ func (a *Adapter) getStepLog(ctx context.Context, addr model.StepAddress, q mode
 	}
 	out := mapping.StepLog(logOf(reads, gen.StreamStdout), logOf(reads, gen.StreamStderr))
 	out.DAGRunID = t.Ref.RunID
+	out.Final = finalRead(t)
 	return &out, nil
+}
+
+// finalRead reports whether the read knows the run t names to be final
+// (its details came with the read or from the run cache); a read that
+// does not know is not final.
+func finalRead(t runTarget) bool {
+	d := t.Root
+	if t.Ref.IsSub() {
+		d = t.Fetched
+	}
+	return d != nil && readcache.FinalTarget(t, d)
 }
 
 // stepRef is the REST address of the step addr names, with its root run
