@@ -197,9 +197,16 @@ type runningDemo struct {
 	done           chan int // its exit code
 }
 
-// startDemo runs `gateway demo --listen 127.0.0.1:0` with args and waits
-// for its banner.
+// startDemo runs `gateway demo --listen 127.0.0.1:0 --dagu-port 0` (free
+// ports: tests run demos side by side) with args and waits for its banner.
 func startDemo(t *testing.T, args ...string) *runningDemo {
+	t.Helper()
+	return startDemoEnv(t, nil, append([]string{"--dagu-port", "0"}, args...)...)
+}
+
+// startDemoEnv runs `gateway demo --listen 127.0.0.1:0` with args and env
+// as its whole environment, and waits for its banner.
+func startDemoEnv(t *testing.T, env map[string]string, args ...string) *runningDemo {
 	t.Helper()
 	d := &runningDemo{done: make(chan int, 1)}
 	var ctx context.Context
@@ -207,7 +214,7 @@ func startDemo(t *testing.T, args ...string) *runningDemo {
 	t.Cleanup(d.cancel) // a test that fails before stop still ends the demo
 	go func() {
 		d.done <- run(ctx, append([]string{"demo", "--listen", "127.0.0.1:0"}, args...), environment{
-			stdin: strings.NewReader(""), stdout: &d.stdout, stderr: &d.stderr, getenv: func(string) string { return "" },
+			stdin: strings.NewReader(""), stdout: &d.stdout, stderr: &d.stderr, getenv: mapEnv(env),
 		})
 	}()
 	d.endpoint = waitForBanner(t, &d.stdout, d.done)

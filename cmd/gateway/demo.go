@@ -24,24 +24,32 @@ func newDemoCommand(env environment) *cobra.Command {
 	}
 	profile := cmd.Flags().String(flagDaguProfile, string(fakedagu.ProfileCurrent),
 		"Dagu release the demo Dagu imitates: "+strings.Join(fakedagu.ProfileNames(), ", "))
-	config.SetGroup(cmd.Flags(), flagDaguProfile, config.GroupDemo)
+	port := cmd.Flags().Int(demo.DaguPortFlag, demo.DefaultDaguPort,
+		"port of the demo Dagu on 127.0.0.1, the same on every start so the printed lines stay true; 0 picks a free one [env "+demo.DaguPortEnv+"]")
+	for _, flag := range []string{flagDaguProfile, demo.DaguPortFlag} {
+		config.SetGroup(cmd.Flags(), flag, config.GroupDemo)
+	}
 	return withConfig(cmd, env, config.ModeDemo, func(cmd *cobra.Command, cfg config.Config) error {
 		p, err := fakedagu.ParseProfile(*profile)
 		if err != nil {
 			return err
 		}
-		return runDemo(cmd.Context(), cmd, cfg, env, p)
+		daguPort, err := demo.DaguPort(cmd.Flags().Changed(demo.DaguPortFlag), *port, env.getenv(demo.DaguPortEnv))
+		if err != nil {
+			return err
+		}
+		return runDemo(cmd.Context(), cmd, cfg, env, p, daguPort)
 	})
 }
 
 // flagDaguProfile selects the demo Dagu's release.
 const flagDaguProfile = "dagu-profile"
 
-// runDemo starts the embedded demo Dagu on a loopback port and serves the
-// gateway in front of it. The demo Dagu accepts the key given with
-// --dagu-api-key (or DAGU_API_KEY), so other commands (doctor, stdio) can
-// be pointed at its URL; without one it makes up a random key.
-func runDemo(ctx context.Context, cmd *cobra.Command, cfg config.Config, env environment, profile fakedagu.Profile) error {
+// runDemo starts the embedded demo Dagu on daguPort of 127.0.0.1 and
+// serves the gateway in front of it. The demo Dagu accepts the key given
+// with --dagu-api-key (or DAGU_API_KEY), so other commands (doctor, stdio)
+// can be pointed at its URL; without one it makes up a random key.
+func runDemo(ctx context.Context, cmd *cobra.Command, cfg config.Config, env environment, profile fakedagu.Profile, daguPort int) error {
 	key, keyGiven := cfg.DaguAPIKey, cfg.DaguAPIKey != ""
 	if !keyGiven {
 		var err error
@@ -49,7 +57,7 @@ func runDemo(ctx context.Context, cmd *cobra.Command, cfg config.Config, env env
 			return err
 		}
 	}
-	upstream, upstreamURL, err := demo.StartDagu(key, profile)
+	upstream, upstreamURL, err := demo.StartDagu(key, profile, daguPort)
 	if err != nil {
 		return err
 	}

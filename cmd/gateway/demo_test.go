@@ -3,10 +3,13 @@
 package main
 
 import (
+	"net"
 	"net/http"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/demo"
 )
 
 var (
@@ -73,4 +76,42 @@ func TestDemoBannerDoctorLineWorks(t *testing.T) {
 		t.Errorf("the banner's doctor line: exit %d\n%s", code, out)
 	}
 	demo.stop(t)
+}
+
+// TestDemoDaguKeepsItsPort (issue 36): the demo Dagu listens on the port
+// --dagu-port or GATEWAY_DEMO_DAGU_PORT names (by default the same on
+// every start, so the banner's doctor and stdio lines stay true; it moved
+// to a new port on each start), and a port in use stops the demo with a
+// message that says what to do.
+func TestDemoDaguKeepsItsPort(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		env  bool // the port comes from the environment, not the flag
+	}{{"flag", false}, {"environment", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			port := strings.TrimPrefix(freeAddr(t), "127.0.0.1:")
+			args, env := []string{"--log-level", "error", "--dagu-port", port}, map[string]string(nil)
+			if tc.env {
+				args, env = args[:2], map[string]string{demo.DaguPortEnv: port}
+			}
+			d := startDemoEnv(t, env, args...)
+			if m := demoDaguURL.FindStringSubmatch(d.stdout.String()); m == nil || m[1] != "http://127.0.0.1:"+port {
+				t.Errorf("demo Dagu at %v, want port %s:\n%s", m, port, d.stdout.String())
+			}
+			d.stop(t)
+		})
+	}
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	_, port, _ := net.SplitHostPort(busy.Addr().String())
+	code, out, errOut := runCommand(t, nil, "demo", "--listen", "127.0.0.1:0", "--dagu-port", port)
+	if code != 2 || out != "" || !strings.Contains(errOut, "demo Dagu: 127.0.0.1:"+port+": address already in use") ||
+		!strings.Contains(errOut, "--dagu-port or GATEWAY_DEMO_DAGU_PORT") {
+		t.Errorf("a busy demo Dagu port: exit %d, stdout %q, stderr:\n%s", code, out, errOut)
+	}
 }

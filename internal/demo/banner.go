@@ -100,10 +100,12 @@ func SelfCommand(arg0 string) string {
 }
 
 // Help is the demo command's long help.
-const Help = `Start a built-in demo Dagu on a loopback port (it serves recorded answers of a
+const Help = `Start a built-in demo Dagu on 127.0.0.1:8095 (it serves recorded answers of a
 real Dagu: DAGs, failed and waiting runs, logs, foreach items, a wiki) and the
 gateway in front of it, then print the MCP URL and a ready-to-paste client
-configuration. No Dagu server, network or API key is needed.
+configuration. No Dagu server, network or API key is needed. The demo Dagu's
+port stays the same on every start (--dagu-port changes it); when it is in use,
+the demo stops and says so.
 
 --dagu-profile imitates an older Dagu release instead of the current one, to
 show what the gateway serves there (run "dagu-mcp-gateway doctor" against the

@@ -57,13 +57,14 @@ const mcpLine = /MCP endpoint \(Streamable HTTP\):\s*(http:\/\/\S+\/mcp)/;
 const daguLine = /Demo Dagu \(recorded data\):\s*(http:\/\/\S+)/;
 
 /**
- * Starts `gateway demo --listen 127.0.0.1:0` with extra arguments and
+ * Starts `gateway demo --listen 127.0.0.1:0 --dagu-port 0` (free ports, so
+ * that demos run side by side) with extra arguments and
  * environment (secrets go there, not on the command line) and resolves once
  * its banner names the MCP endpoint and the demo Dagu.
  * Returns { mcpUrl, daguUrl, stop }.
  */
 export function startDemo(bin, args, { env = {}, timeoutMs = 15000 } = {}) {
-  const child = spawn(bin, ['demo', '--listen', '127.0.0.1:0', '--log-level', 'error', ...args], {
+  const child = spawn(bin, ['demo', '--listen', '127.0.0.1:0', '--dagu-port', '0', '--log-level', 'error', ...args], {
     env: cleanEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
