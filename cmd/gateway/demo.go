@@ -67,7 +67,7 @@ func runDemo(ctx context.Context, cmd *cobra.Command, cfg config.Config, env env
 	explicit := cmd.Flags().Changed(listen.Flag) || env.getenv(listen.Env) != ""
 	ln, err := demo.Listen(cfg.Listen, explicit)
 	if err != nil {
-		return err
+		return listenError(listen.Flag, cfg.Listen, err)
 	}
 	cfg.Listen = ln.Addr().String()
 	tokens, err := cfg.InboundTokens()

@@ -57,7 +57,7 @@ func serveHTTP(ctx context.Context, cfg config.Config, log *slog.Logger, getenv 
 	if cfg.MetricsListen != "" {
 		stopMetrics, _, err := frontdoor.StartMetrics(ctx, frontdoor.ServerOptions{Addr: cfg.MetricsListen, Handler: metrics, Logger: log, ShutdownTimeout: cfg.ShutdownTimeout})
 		if err != nil {
-			return fmt.Errorf("--metrics-listen %s: %w", cfg.MetricsListen, err)
+			return listenError(metricsListenFlag, cfg.MetricsListen, err)
 		}
 		defer stopMetrics() // serve returning for any reason closes the metrics listener
 		metrics = nil       // /metrics moves off the MCP listener
@@ -88,19 +88,28 @@ func serveHTTP(ctx context.Context, cfg config.Config, log *slog.Logger, getenv 
 	return srv.Serve(ctx, ln)
 }
 
-// listen binds the HTTP listener; an address in use says what to do.
+// listen binds the HTTP listener of --listen.
 func listen(addr string) (net.Listener, error) {
 	ln, err := net.Listen("tcp", addr)
-	if errors.Is(err, syscall.EADDRINUSE) {
-		listen, _ := config.Lookup(config.FlagListen)
-		return nil, fmt.Errorf("listen on %s: %w (another gateway or program listens there): stop it, or choose another address with --%s or %s",
-			addr, syscall.EADDRINUSE, listen.Flag, listen.Env)
-	}
 	if err != nil {
-		return nil, fmt.Errorf("listen on %s: %w", addr, err)
+		return nil, listenError(config.FlagListen, addr, err)
 	}
 	return ln, nil
 }
+
+// listenError words a failed bind of the address a setting names: an
+// address in use says what to do about it.
+func listenError(flag, addr string, err error) error {
+	s, _ := config.Lookup(flag)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return fmt.Errorf("--%s %s: %w (another gateway or program listens there): stop it, or choose another address with --%s or %s",
+			s.Flag, addr, syscall.EADDRINUSE, s.Flag, s.Env)
+	}
+	return fmt.Errorf("--%s %s: %w", s.Flag, addr, err)
+}
+
+// metricsListenFlag is the flag of the separate /metrics listener.
+const metricsListenFlag = "metrics-listen"
 
 // serving is where the gateway serves, for its start-up lines: the base
 // URL its /mcp endpoints are under, and the announcement that closes once

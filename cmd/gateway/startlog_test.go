@@ -188,9 +188,14 @@ func TestServeRefusesABusyAddressBeforeServing(t *testing.T) {
 	}
 	defer busy.Close()
 	_, daguURL := fakedagutest.Start(t, fakedagu.Options{APIKey: fakedagutest.APIKey})
-	code, _, errOut := runCommand(t, nil, "serve", "--dagu-url", daguURL, "--dagu-api-key", fakedagutest.APIKey, "--listen", busy.Addr().String())
-	if code != 2 || !strings.Contains(errOut, "listen on "+busy.Addr().String()+": address already in use") ||
-		!strings.Contains(errOut, "--listen or GATEWAY_LISTEN") || strings.Contains(errOut, "gateway serving") {
-		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
+	for _, args := range [][]string{
+		{"serve", "--dagu-url", daguURL, "--dagu-api-key", fakedagutest.APIKey, "--listen", busy.Addr().String()},
+		{"demo", "--dagu-port", "0", "--listen", busy.Addr().String()}, // chosen, so not given way
+	} {
+		code, _, errOut := runCommand(t, nil, args...)
+		if code != 2 || !strings.Contains(errOut, "--listen "+busy.Addr().String()+": address already in use") ||
+			!strings.Contains(errOut, "--listen or GATEWAY_LISTEN") || strings.Contains(errOut, "gateway serving") {
+			t.Errorf("%s: exit %d, stderr:\n%s", args[0], code, errOut)
+		}
 	}
 }

@@ -38,11 +38,7 @@ func LogReached(ctx context.Context, log *slog.Logger, cfg config.Config, r Reac
 	}
 	switch {
 	case !r.Probe.OK:
-		msg := "Dagu could not be read: reads fail until this is fixed"
-		if r.Probe.Reason == restclient.ProbeAuth || r.Probe.Reason == restclient.ProbeSurface {
-			msg = "Dagu refused the gateway's API key: reads fail until this is fixed"
-		}
-		log.ErrorContext(ctx, msg, append(attrs, "problem", Problem(cfg, r.Probe), "next", doctorCommand(r.Instance))...)
+		log.ErrorContext(ctx, failedMessage(cfg, r.Probe), append(attrs, "problem", Problem(cfg, r.Probe), "next", doctorCommand(r.Instance))...)
 	case r.DetectErr == nil:
 		log.InfoContext(ctx, "Dagu reached", append(attrs, "release", orUnknown(r.Caps.Version),
 			"rest_api", cfg.DaguURL+string(r.Caps.APIBase), "api_key", keyState(cfg))...)
@@ -52,6 +48,19 @@ func LogReached(ctx context.Context, log *slog.Logger, cfg config.Config, r Reac
 		log.WarnContext(ctx, "Dagu reached, but its release could not be detected: reads try the current release's routes first",
 			append(attrs, "error", r.DetectErr, "next", doctorCommand(r.Instance))...)
 	}
+}
+
+// failedMessage is the start-up line of a Dagu the probe could not read
+// from, by the probe's reason.
+func failedMessage(cfg config.Config, p restclient.ProbeResult) string {
+	keyProblem := p.Reason == restclient.ProbeAuth || p.Reason == restclient.ProbeSurface
+	switch {
+	case keyProblem && !cfg.Passthrough() && !HasKey(cfg):
+		return "Dagu requires an API key and none is configured: reads fail until one is"
+	case keyProblem:
+		return "Dagu refused the gateway's API key: reads fail until this is fixed"
+	}
+	return "Dagu could not be read: reads fail until this is fixed"
 }
 
 // doctorCommand is the doctor command that says more of an instance.
