@@ -106,6 +106,23 @@ func (c *Cache[K, V]) lookup(key K) (V, bool) {
 	return e.value, true
 }
 
+// Peek returns the value stored for key when it has not expired, without
+// counting a hit or a miss and without making it the most recently used.
+func (c *Cache[K, V]) Peek(key K) (V, bool) { return c.peek(key, c.expired) }
+
+// peek is a lookup that counts nothing and leaves the order alone; gone
+// says which values it no longer finds.
+func (c *Cache[K, V]) peek(key K, gone func(entry[V]) bool) (V, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.lru.Peek(key)
+	if !ok || gone(e) {
+		var zero V
+		return zero, false
+	}
+	return e.value, true
+}
+
 // Add stores v under key for the cache's TTL, replacing any older value.
 // A value larger than MaxBytes is not stored, and the older value, now
 // stale, is dropped.

@@ -2,19 +2,6 @@
 
 package cache
 
-// Peek returns the value stored for key when it has not expired, without
-// counting a hit or a miss and without making it the most recently used.
-func (c *Cache[K, V]) Peek(key K) (V, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.lru.Peek(key)
-	if !ok || c.expired(e) {
-		var zero V
-		return zero, false
-	}
-	return e.value, true
-}
-
 // Remove drops the value stored for key, if any. It is not an eviction.
 func (c *Cache[K, V]) Remove(key K) {
 	c.mu.Lock()

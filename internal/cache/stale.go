@@ -34,6 +34,11 @@ func (c *Cache[K, V]) GetOrLoadStale(ctx, base context.Context, key K, load func
 	return c.loadShared(ctx, key, load)
 }
 
+// PeekStale reports whether key holds a value GetOrLoadStale could still
+// answer from (fresh, or expired less than Options.StaleFor ago), without
+// counting a hit or a miss and without making it the most recently used.
+func (c *Cache[K, V]) PeekStale(key K) (V, bool) { return c.peek(key, c.pastStale) }
+
 // lookupStale returns the value stored for key and whether it is fresh or
 // only within the stale window. A value past the window is dropped.
 func (c *Cache[K, V]) lookupStale(key K) (v V, fresh, stale bool) {
