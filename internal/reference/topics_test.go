@@ -13,15 +13,14 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
 )
 
-// The contract's vocabulary, which the read-tool topic must cover.
+// The contract's vocabulary, which the read-tool topic must cover. The
+// targets are the read tool's rows (readtool/targettable.go).
 var (
-	readTargets = []string{
-		"references", "reference", "dags", "dag", "dag_spec", "dag_search", "wiki",
-		"wiki_page", "wiki_search", "workbook", "runs", "run", "run_logs", "step_log",
-		"foreach_items", "foreach_item",
-	}
+	readTargets = readtool.TargetNames()
 	inputFields = []string{
 		"target", "name", "dagRunId", "subRunId", "stepName", "item", "bodyStepName",
 		"query", "workspace", "path", "password", "search", "prefix", "cursor", "limit", "uri",
@@ -104,13 +103,42 @@ func TestReadToolCoversContractVocabulary(t *testing.T) {
 			}
 		}
 	}
-	for _, target := range readTargets {
-		if !strings.Contains(text, "### `"+target+"`") {
-			t.Errorf("read-tool has no section for target %s", target)
+}
+
+// targetHeading is a target's section heading in the read-tool topic:
+// "### `name`: what it reads".
+var targetHeading = regexp.MustCompile("(?m)^### `([a-z_]+)`: ")
+
+// TestReadToolHasASectionPerTargetRow: the read-tool topic's Targets
+// section (internal/reference/topics/read-tool.md) has one section per
+// row of the read tool's target table, in the rows' order, and each shows
+// a call of its own target. A row added without its section, or a
+// section left behind by a removed row, fails.
+func TestReadToolHasASectionPerTargetRow(t *testing.T) {
+	t.Parallel()
+	text := builtinText(t, "read-tool")
+	_, targets, ok := strings.Cut(text, "\n## Targets\n")
+	if !ok {
+		t.Fatal("read-tool has no Targets section")
+	}
+	if end := strings.Index(targets, "\n## "); end >= 0 {
+		targets = targets[:end]
+	}
+	headings := targetHeading.FindAllStringSubmatchIndex(targets, -1)
+	var names []string
+	for i, h := range headings {
+		name := targets[h[2]:h[3]]
+		names = append(names, name)
+		end := len(targets)
+		if i+1 < len(headings) {
+			end = headings[i+1][0]
 		}
-		if !strings.Contains(text, `"target": "`+target+`"`) {
-			t.Errorf("read-tool has no example call for target %s", target)
+		if !strings.Contains(targets[h[0]:end], `"target": "`+name+`"`) {
+			t.Errorf("read-tool's section of %s shows no call of it", name)
 		}
+	}
+	if !slices.Equal(names, readTargets) {
+		t.Errorf("read-tool's target sections are %q; the rows are %q", names, readTargets)
 	}
 }
 
