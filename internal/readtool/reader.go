@@ -97,3 +97,18 @@ func (r *queryReader[Q]) read(t *Tool, ctx context.Context, c *call) (any, error
 	q, _ := c.query.(Q)
 	return r.handle(t, ctx, c, q)
 }
+
+// runRead is the reader of a run read: r's, with a not-found failure of
+// the port answered by its explanation (explainRunNotFound,
+// runnotfound.go).
+func runRead(r reader) reader { return runReader{r} }
+
+type runReader struct{ reader }
+
+func (r runReader) read(t *Tool, ctx context.Context, c *call) (any, error) {
+	data, err := r.reader.read(t, ctx, c)
+	if err != nil {
+		return nil, t.explainRunNotFound(ctx, c, err)
+	}
+	return data, nil
+}

@@ -18,20 +18,6 @@ import (
 // of run reads wrap their reader in runRead), never of classifying its
 // failure.
 
-// runRead is the reader of a run read: r's, with a not-found failure of
-// the port answered by its explanation (explainRunNotFound).
-func runRead(r reader) reader { return runReader{r} }
-
-type runReader struct{ reader }
-
-func (r runReader) read(t *Tool, ctx context.Context, c *call) (any, error) {
-	data, err := r.reader.read(t, ctx, c)
-	if err != nil {
-		return nil, t.explainRunNotFound(ctx, c, err)
-	}
-	return data, nil
-}
-
 // explainRunNotFound is how a run read answers a failure of its port: a
 // not-found failure it can explain becomes that explanation (an *Error);
 // any other failure is returned as it is, for the classifier.
