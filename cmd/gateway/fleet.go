@@ -18,7 +18,6 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/frontdoor"
 	"github.com/dagu-mcp-gateway/gateway/internal/instances"
 	"github.com/dagu-mcp-gateway/gateway/internal/membudget"
-	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
 	"github.com/dagu-mcp-gateway/gateway/internal/telemetry"
@@ -44,7 +43,7 @@ type fleet struct {
 	ctx        context.Context // bounds the instances' background work
 	// stores are the caches' stores of every instance: their bounds
 	// (--run-cache-size among them) are the process's.
-	stores *readcache.Stores
+	stores *upstream.Stores
 	builds atomic.Int64 // numbers each instance built: its caches' scope
 	set    *endpoints.Set
 	at     serving // where the instances are served, for their start-up lines
@@ -59,8 +58,8 @@ func newFleet(ctx context.Context, cfg config.Config, log *slog.Logger, at servi
 		return nil, err
 	}
 	f.limits = restclient.NewLimits(restclient.Config{Concurrency: cfg.UpstreamConcurrency, SharedBudget: budget, BodyBudget: cfg.UpstreamBodyBudget, Memory: f.memory})
-	f.stores, err = readcache.NewStores(readcache.StoresOptions{CacheTTL: readcache.SettingTTL(cfg.CacheTTL), ListTTL: cfg.ListCacheTTL, RunBytes: cfg.RunCacheSize,
-		RunTTL: upstream.DefaultRunCacheTTL, RoleTTL: upstream.DefaultCapabilityRefresh, Registerer: f.reg})
+	f.stores, err = upstream.NewStores(upstream.StoresOptions{DAGCacheTTL: cfg.CacheTTL, ListCacheTTL: cfg.ListCacheTTL, RunCacheBytes: cfg.RunCacheSize,
+		Registerer: f.reg})
 	if err != nil {
 		return nil, errors.Join(err, f.shared.Close())
 	}

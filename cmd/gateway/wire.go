@@ -17,8 +17,6 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/frontdoor"
 	"github.com/dagu-mcp-gateway/gateway/internal/mcpserver"
 	"github.com/dagu-mcp-gateway/gateway/internal/membudget"
-	"github.com/dagu-mcp-gateway/gateway/internal/portcache"
-	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
@@ -129,28 +127,22 @@ func processParts(cfg config.Config, scope string, log *slog.Logger, reg *promet
 // and the shared state (nil: none); parts and stores, when set, are the
 // tool's parts and the caches' stores shared with other instances, scope
 // this one's part of them (nil: its own).
-func assemble(cfg config.Config, log *slog.Logger, reg *prometheus.Registry, client *restclient.Client, shared *sharedstate.Store, parts *toolParts, stores *readcache.Stores, scope string) (*gateway, error) {
+func assemble(cfg config.Config, log *slog.Logger, reg *prometheus.Registry, client *restclient.Client, shared *sharedstate.Store, parts *toolParts, stores *upstream.Stores, scope string) (*gateway, error) {
 	g := &gateway{log: log, registry: reg, client: client, shared: shared, cfg: cfg, announced: alreadyAnnounced}
-	level := readcache.NewShared(shared)
 	adapter, err := upstream.NewAdapter(upstream.AdapterOptions{
-		Client: client, Logger: log, Registerer: reg,
-		ListCacheTTL: cfg.ListCacheTTL, RunCacheBytes: cfg.RunCacheSize, Shared: level, Stores: stores, Scope: scope,
+		Client: client, Logger: log, Registerer: reg, DAGCacheTTL: cfg.CacheTTL,
+		ListCacheTTL: cfg.ListCacheTTL, RunCacheBytes: cfg.RunCacheSize, Shared: shared, Stores: stores, Scope: scope,
 		OnFirstDetection: g.reportReached,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("dagu adapter: %w", err)
-	}
-	reads, err := portcache.New(adapter, readcache.DAGsOptions{Fingerprint: client.Fingerprint, CacheTTL: readcache.SettingTTL(cfg.CacheTTL),
-		Shared: level, Lifetime: adapter.Lifetime, Registerer: reg, Stores: stores, Scope: scope})
-	if err != nil {
-		return nil, fmt.Errorf("read cache: %w", err)
 	}
 	if parts == nil {
 		if parts, err = newToolParts(cfg, log, reg, shared); err != nil {
 			return nil, err
 		}
 	}
-	tool, err := newTool(cfg, log, reg, reads, parts)
+	tool, err := newTool(cfg, log, reg, adapter, parts)
 	if err != nil {
 		return nil, err
 	}

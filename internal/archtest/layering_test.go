@@ -52,7 +52,7 @@ var forbidden = []never{
 
 // genImporters are the only packages that may import the generated client:
 // the ones that speak REST.
-var genImporters = []string{"internal/restclient", "internal/mapping", "internal/upstream", "internal/readcache"}
+var genImporters = []string{"internal/restclient", "internal/mapping", "internal/upstream"}
 
 const gen = "internal/restclient/gen"
 

@@ -66,7 +66,7 @@ type RunDetail struct {
 	Handlers               []RunStep `json:"handlers,omitempty"`
 	Preconditions          []string  `json:"preconditions,omitempty"`
 	// Final is true when the run can no longer change (see
-	// readcache.FinalTarget): how long a client may keep the answer
+	// upstream's finalTarget): how long a client may keep the answer
 	// depends on it. It is never part of the answer.
 	Final bool `json:"-"`
 }
@@ -144,7 +144,7 @@ type RunLogs struct {
 	SchedulerLog LogWindow     `json:"schedulerLog"`
 	StepLogs     []StepLogInfo `json:"stepLogs"`
 	// Final is true when the run can no longer change (see
-	// readcache.FinalTarget): how long a client may keep the answer
+	// upstream's finalTarget): how long a client may keep the answer
 	// depends on it. It is never part of the answer.
 	Final bool `json:"-"`
 }
@@ -178,7 +178,7 @@ type StepLog struct {
 	// Cut is set when the gateway cut the window to fit its answer size.
 	Cut *AnswerCut `json:"cut,omitempty"`
 	// Final is true when the run can no longer change (see
-	// readcache.FinalTarget): how long a client may keep the answer
+	// upstream's finalTarget): how long a client may keep the answer
 	// depends on it. It is never part of the answer.
 	Final bool `json:"-"`
 }

@@ -14,8 +14,6 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu/fakedagutest"
-	"github.com/dagu-mcp-gateway/gateway/internal/portcache"
-	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
 	"github.com/dagu-mcp-gateway/gateway/internal/reference"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
@@ -29,7 +27,7 @@ const testKey = "dagu_gatewaytestkey0123456789"
 
 // buildReadPath builds the read path the gateway serves with its default
 // cache settings (spec and name caches, the list micro-cache and the run
-// cache on; no shared state): readtool over the cache layer over upstream
+// cache on; no shared state): readtool over upstream (with its caches)
 // over restclient, in front of the fake Dagu, capabilities detected.
 func buildReadPath(t *testing.T) *readtool.Tool {
 	t.Helper()
@@ -40,7 +38,7 @@ func buildReadPath(t *testing.T) *readtool.Tool {
 	}
 	adapter, err := upstream.NewAdapter(upstream.AdapterOptions{
 		Client: client, Now: func() time.Time { return recordedNow },
-		ListCacheTTL: upstream.DefaultListCacheTTL, RunCacheBytes: upstream.DefaultRunCacheBytes,
+		DAGCacheTTL: upstream.DefaultDAGCacheTTL, ListCacheTTL: upstream.DefaultListCacheTTL, RunCacheBytes: upstream.DefaultRunCacheBytes,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -48,15 +46,11 @@ func buildReadPath(t *testing.T) *readtool.Tool {
 	if _, err := adapter.Refresh(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	reads, err := portcache.New(adapter, readcache.DAGsOptions{Fingerprint: client.Fingerprint, Lifetime: adapter.Lifetime})
-	if err != nil {
-		t.Fatal(err)
-	}
 	refs, err := reference.New(reference.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tool, err := readtool.New(readtool.Options{Upstream: reads, References: refs})
+	tool, err := readtool.New(readtool.Options{Upstream: adapter, References: refs})
 	if err != nil {
 		t.Fatal(err)
 	}

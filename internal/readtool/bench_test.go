@@ -70,12 +70,13 @@ func cannedTool(b *testing.B, body []byte) *readtool.Tool {
 	if err != nil {
 		b.Fatal(err)
 	}
-	adapter, err := upstream.NewAdapter(upstream.AdapterOptions{Client: client})
+	adapter, err := upstream.NewAdapter(upstream.AdapterOptions{Client: client, DAGCacheTTL: upstream.DefaultDAGCacheTTL})
 	if err != nil {
 		b.Fatal(err)
 	}
+	b.Cleanup(adapter.Wait) // the name cache's background refreshes
 	refs, _ := reference.New(reference.Options{})
-	tool, err := readtool.New(readtool.Options{Upstream: cached(b, adapter, client), References: refs})
+	tool, err := readtool.New(readtool.Options{Upstream: adapter, References: refs})
 	if err != nil {
 		b.Fatal(err)
 	}

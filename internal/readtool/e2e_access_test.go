@@ -32,13 +32,14 @@ func TestAccessLogAndRequestID(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	adapter, err := upstream.NewAdapter(upstream.AdapterOptions{Client: client})
+	adapter, err := upstream.NewAdapter(upstream.AdapterOptions{Client: client, DAGCacheTTL: upstream.DefaultDAGCacheTTL})
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(adapter.Wait) // the name cache's background refreshes
 	refs, _ := reference.New(reference.Options{})
 	var logs bytes.Buffer
-	tool, err := readtool.New(readtool.Options{Upstream: cached(t, adapter, client), References: refs, Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	tool, err := readtool.New(readtool.Options{Upstream: adapter, References: refs, Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,17 +37,18 @@ func lifetimesTool(t *testing.T) *readtool.Tool {
 		t.Fatal(err)
 	}
 	adapter, err := upstream.NewAdapter(upstream.AdapterOptions{Client: client, RunCacheBytes: 8 << 20, ListCacheTTL: time.Second,
-		Now: func() time.Time { return recordedNow }})
+		DAGCacheTTL: upstream.DefaultDAGCacheTTL, Now: func() time.Time { return recordedNow }})
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(adapter.Wait) // the name cache's background refreshes
 	_, _ = adapter.Refresh(context.Background())
 	fake.Reset()
 	refs, err := reference.New(reference.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tool, err := readtool.New(readtool.Options{Upstream: cached(t, adapter, client), References: refs, Lifetimes: testLifetimes})
+	tool, err := readtool.New(readtool.Options{Upstream: adapter, References: refs, Lifetimes: testLifetimes})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,17 +60,18 @@ func newHarnessWith(t testing.TB, opts fakedagu.Options, cfg restclient.Config, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	adapter, err := upstream.NewAdapter(upstream.AdapterOptions{Client: client, Now: func() time.Time { return recordedNow }})
+	adapter, err := upstream.NewAdapter(upstream.AdapterOptions{Client: client, Now: func() time.Time { return recordedNow }, DAGCacheTTL: upstream.DefaultDAGCacheTTL})
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(adapter.Wait)                      // the name cache's background refreshes
 	_, _ = adapter.Refresh(context.Background()) // a refused key fails it; reads still run
 	fake.Reset()
 	refs, err := reference.New(reference.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	topts := readtool.Options{Upstream: cached(t, adapter, client), References: refs}
+	topts := readtool.Options{Upstream: adapter, References: refs}
 	for _, edit := range toolOpts {
 		edit(&topts)
 	}

@@ -13,9 +13,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/cache"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
-	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
+	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/sync/singleflight"
@@ -34,6 +35,7 @@ const (
 // Recommended sizes of the caches that are off in the zero AdapterOptions
 // (the gateway's flags default to them).
 const (
+	DefaultDAGCacheTTL   = 30 * time.Second
 	DefaultRunCacheBytes = 32 << 20
 	DefaultListCacheTTL  = time.Second
 )
@@ -91,17 +93,26 @@ type AdapterOptions struct {
 	// concurrent reads share one upstream call either way. A runs answer
 	// is reused only for the same run window.
 	ListCacheTTL time.Duration
+	// DAGCacheTTL is how long DAG specs and the DAG name list stay cached
+	// per credential; zero or a negative value disables those caches
+	// (DefaultDAGCacheTTL, 30s, is the recommended value). An expired name
+	// list still answers for one more TTL while it is read again in the
+	// background: the names only feed did-you-mean hints.
+	DAGCacheTTL time.Duration
 	// Shared, when set, is the second cache level the gateway's replicas
-	// share (a Redis; see internal/sharedstate): behind the run cache and
-	// the list micro-cache, each with the same keys (credential fingerprint
-	// included) and lifetimes. Concurrent reads of one run's details or one
-	// list across replicas make one call. When it is unavailable every read falls back to the local
-	// caches and Dagu. Nil shares nothing.
-	Shared *readcache.Shared
+	// share (a Redis; see internal/sharedstate), one Dagu server's view of
+	// it (sharedstate.Store.Scoped): behind the DAG caches, the run cache
+	// and the list micro-cache, each with the same keys (credential
+	// fingerprint included) and lifetimes. Concurrent reads of one run's
+	// details or one list across replicas make one call. When it is
+	// unavailable every read falls back to the local caches and Dagu. Nil
+	// shares nothing.
+	Shared *sharedstate.Store
 	// Stores, when set, are the process's cache stores, shared by every
-	// Dagu server it fronts: RunCacheBytes is then theirs, and Scope (this
-	// server's) keeps this adapter's entries its own.
-	Stores *readcache.Stores
+	// Dagu server it fronts: the cache sizes and lifetimes are then
+	// theirs, and Scope (this server's) keeps this adapter's entries its
+	// own. Nil: the adapter builds its own from its options.
+	Stores *Stores
 	Scope  string
 	// Detections, when set, bounds the capability detections in flight
 	// across the adapters sharing it (see DetectionSlots); nil: no bound.
@@ -155,16 +166,19 @@ type Adapter struct {
 	client *restclient.Client
 	opts   AdapterOptions
 	log    *slog.Logger
+	// The caches, each in this server's scope of the stores (cachestores.go).
+	// dags keeps DAG specs and the DAG name list (GetDAGSpec, DAGNames).
+	dags *dagCaches
 	// eventLogs remembers whether each key's role may read the event log.
-	eventLogs *readcache.Roles
-	// runs is the one way to the parts of runs: the run cache
-	// (readcache.Runs) over the REST reads.
-	runs *readcache.Runs
-	// lists is the list micro-cache (readcache.Lists).
-	lists *readcache.Lists
-	// latestHints remembers, per key and DAG, the run the DAG's latest run
-	// last resolved to (see latestMayBeCached); nil with the run cache off.
-	latestHints *readcache.LatestHints
+	eventLogs roleCache
+	// runs is the one way to the parts of runs: the run cache around the
+	// REST reads (restRuns).
+	runs *runCache
+	// lists is the list micro-cache.
+	lists *listCache
+	// hints remembers, per key and DAG, the run the DAG's latest run last
+	// resolved to (see latestMayBeCached); nil with the run cache off.
+	hints *latestHints
 
 	// caps holds the last successful capability detection; nil until one
 	// succeeded.
@@ -194,40 +208,32 @@ func NewAdapter(o AdapterOptions) (*Adapter, error) {
 		return nil, errors.New("upstream adapter: a restclient.Client is required")
 	}
 	o = o.withDefaults()
-	eventLogs, err := newRoles(o)
-	if err != nil {
-		return nil, fmt.Errorf("upstream adapter: %w", err)
-	}
-	lists, err := readcache.NewLists(readcache.ListsOptions{TTL: o.ListCacheTTL, Shared: o.Shared, Now: o.Now, Registerer: o.Registerer,
-		Stores: o.Stores, Scope: o.Scope})
-	if err != nil {
-		return nil, err
-	}
-	a := &Adapter{client: o.Client, opts: o, log: o.Logger, eventLogs: eventLogs, lists: lists, baseCtx: context.Background()}
-	rest := restRuns{client: o.Client, apiBase: func() restclient.APIBase { return a.capsOrCurrent().APIBase }}
-	a.runs, err = readcache.NewRuns(rest, readcache.RunsOptions{Bytes: o.RunCacheBytes, TTL: o.RunCacheTTL, Shared: o.Shared,
-		Fingerprint: o.Client.Fingerprint, Now: o.Now, Registerer: o.Registerer, Stores: o.Stores, Scope: o.Scope})
-	if err != nil {
-		return nil, fmt.Errorf("upstream adapter: %w", err)
-	}
-	switch {
-	case a.runs.Enabled() && o.Stores != nil:
-		a.latestHints = o.Stores.Hints(o.Scope)
-	case a.runs.Enabled():
-		if a.latestHints, err = readcache.NewLatestHints(o.RunCacheTTL, o.Now); err != nil {
-			return nil, err
+	stores := o.Stores
+	if stores == nil {
+		var err error
+		stores, err = NewStores(StoresOptions{DAGCacheTTL: o.DAGCacheTTL, ListCacheTTL: o.ListCacheTTL, RunCacheBytes: o.RunCacheBytes,
+			RunCacheTTL: o.RunCacheTTL, RoleTTL: o.CapabilityRefresh, Now: o.Now, Registerer: o.Registerer})
+		if err != nil {
+			return nil, fmt.Errorf("upstream adapter: %w", err)
 		}
 	}
-	return a, nil
-}
-
-// newRoles is the adapter's role cache: its own, or its scope of the
-// process's stores.
-func newRoles(o AdapterOptions) (*readcache.Roles, error) {
-	if o.Stores != nil {
-		return o.Stores.Roles(o.Scope), nil
+	flights, err := cache.NewFlights[listKey, any]("dagu_lists", listLoadTimeout)
+	if err != nil {
+		return nil, fmt.Errorf("upstream adapter: %w", err)
 	}
-	return readcache.NewRoles(o.CapabilityRefresh, o.Now, o.Registerer)
+	shared, scope := newSharedLevel(o.Shared), o.Scope
+	a := &Adapter{client: o.Client, opts: o, log: o.Logger, baseCtx: context.Background(),
+		eventLogs: roleCache{c: stores.roles, scope: scope},
+		lists:     &listCache{store: stores.lists, flights: flights, shared: shared, ttl: o.ListCacheTTL, scope: scope},
+	}
+	a.dags = &dagCaches{specs: stores.specs, names: stores.names, shared: shared, ttl: o.DAGCacheTTL, scope: scope, lifetime: a.Lifetime}
+	rest := restRuns{client: o.Client, apiBase: func() restclient.APIBase { return a.capsOrCurrent().APIBase }}
+	a.runs = &runCache{next: rest, credential: o.Client.Fingerprint,
+		store: runStore{c: stores.runs, scope: scope, shared: shared, ttl: o.RunCacheTTL}}
+	if stores.hints != nil {
+		a.hints = &latestHints{c: stores.hints, scope: scope}
+	}
+	return a, nil
 }
 
 // Start detects the server's capabilities now and again every
@@ -248,8 +254,12 @@ func (a *Adapter) Start(ctx context.Context) {
 }
 
 // Wait waits for the background work the adapter started (end Start's ctx
-// first): the owner of a retired adapter knows that nothing of it runs.
-func (a *Adapter) Wait() { a.background.Wait() }
+// first), background refreshes of its caches included: the owner of a
+// retired adapter knows that nothing of it runs.
+func (a *Adapter) Wait() {
+	a.background.Wait()
+	a.dags.waitRefreshes()
+}
 
 // Lifetime returns the context background work runs under: Start's ctx,
 // or a context that never ends before Start.

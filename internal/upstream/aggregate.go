@@ -105,7 +105,7 @@ func (a *Adapter) summaryAhead(ctx context.Context, t *runTarget, step string, n
 	if nested || t.Fetched != nil {
 		return later
 	}
-	if _, known := a.runs.KnownDetails(ctx, t); known {
+	if _, known := a.runs.knownDetails(ctx, t); known {
 		return later
 	}
 	ctx, cancel := context.WithCancel(ctx)

@@ -71,8 +71,8 @@ func (a *Adapter) aheadQuery(ctx context.Context, addr model.RunAddress) (eventQ
 	case addr.DAGRunID == latestRunID && addr.SubRunID == "":
 		return eventQuery{name: addr.Name}, !a.latestFromCaches()
 	case addr.SubRunID != "":
-		_, cached := a.runs.Cached(ctx, restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID, SubRunID: addr.SubRunID})
+		_, cached := a.runs.cached(ctx, restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID, SubRunID: addr.SubRunID})
 		return eventQuery{runID: addr.SubRunID}, !cached
 	}
-	return eventQuery{name: addr.Name, runID: addr.DAGRunID}, !a.runs.Has(ctx, root)
+	return eventQuery{name: addr.Name, runID: addr.DAGRunID}, !a.runs.has(ctx, root)
 }

@@ -61,7 +61,7 @@ func (a *Adapter) getDAG(ctx context.Context, name string) (*model.DAGDetail, er
 	return &out, nil
 }
 
-// getDAGSpec reads a DAG's YAML (1 call; portcache.Layer caches it).
+// getDAGSpec reads a DAG's YAML (1 call; the spec cache keeps it, dagcache.go).
 func (a *Adapter) getDAGSpec(ctx context.Context, name string) (*model.DAGSpec, error) {
 	resp, err := a.client.GetDAGSpec(ctx, name)
 	if err != nil {
@@ -71,9 +71,9 @@ func (a *Adapter) getDAGSpec(ctx context.Context, name string) (*model.DAGSpec, 
 	return &out, nil
 }
 
-// dagNames lists every DAG file name for did-you-mean suggestions
-// (portcache.Layer caches the list). It reads up to namesMaxPages pages of
-// namesPerPage names.
+// dagNames lists every DAG file name for did-you-mean suggestions (the
+// name cache keeps the list, dagcache.go). It reads up to namesMaxPages
+// pages of namesPerPage names.
 func (a *Adapter) dagNames(ctx context.Context) ([]string, error) {
 	return a.loadDAGNames(ctx)
 }

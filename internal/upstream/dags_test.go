@@ -17,7 +17,6 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu/fakedagutest"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
-	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 )
 
 func TestDAGReadsNameTheMissingDAG(t *testing.T) {
@@ -42,7 +41,7 @@ func TestDAGReadsNameTheMissingDAG(t *testing.T) {
 
 func TestSpecCache(t *testing.T) {
 	t.Parallel()
-	env := newAdapterEnv(t, envOptions{noAuth: true, detect: true})
+	env := newAdapterEnv(t, envOptions{noAuth: true, detect: true, adapter: func(o *AdapterOptions) { o.DAGCacheTTL = DefaultDAGCacheTTL }})
 	keyA, keyB := "dagu_key_a", "dagu_key_b"
 	ctx := context.Background()
 	steps := []struct {
@@ -58,7 +57,7 @@ func TestSpecCache(t *testing.T) {
 	for i, s := range steps {
 		env.key.set(s.key)
 		calls := env.calls(func() {
-			spec, err := env.reads.GetDAGSpec(ctx, "mcp_read_contract")
+			spec, err := env.adapter.GetDAGSpec(ctx, "mcp_read_contract")
 			if err != nil || spec.Spec == "" || spec.Name != "mcp_read_contract" {
 				t.Fatalf("step %d: %+v, %v", i, spec, err)
 			}
@@ -68,7 +67,7 @@ func TestSpecCache(t *testing.T) {
 			t.Errorf("step %d (key %s): calls %q, want %d", i, s.key, calls, s.wantCalls)
 		}
 	}
-	again, err := env.reads.GetDAGSpec(ctx, "mcp_read_contract")
+	again, err := env.adapter.GetDAGSpec(ctx, "mcp_read_contract")
 	if err != nil || slices.Contains(again.Errors, "changed by the caller") {
 		t.Errorf("a caller changed the cached spec: %+v, %v", again, err)
 	}
@@ -82,17 +81,17 @@ func TestCachesCanBeDisabledAndErrorsAreNotCached(t *testing.T) {
 		dag                       string
 		wantSpecCalls, wantLister int
 	}{
-		{"disabled", -1, "mcp_read_contract", 2, 2},
-		{"errors are not cached", 0, "no_such_dag", 2, 1},
-		{"enabled", 0, "mcp_read_contract", 1, 1},
+		{"disabled", 0, "mcp_read_contract", 2, 2},
+		{"errors are not cached", DefaultDAGCacheTTL, "no_such_dag", 2, 1},
+		{"enabled", DefaultDAGCacheTTL, "mcp_read_contract", 1, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			env := newAdapterEnv(t, envOptions{layer: func(o *readcache.DAGsOptions) { o.CacheTTL = tt.ttl }})
+			env := newAdapterEnv(t, envOptions{adapter: func(o *AdapterOptions) { o.DAGCacheTTL = tt.ttl }})
 			calls := env.calls(func() {
 				for range 2 {
-					_, _ = env.reads.GetDAGSpec(context.Background(), tt.dag)
-					_, _ = env.reads.DAGNames(context.Background())
+					_, _ = env.adapter.GetDAGSpec(context.Background(), tt.dag)
+					_, _ = env.adapter.DAGNames(context.Background())
 				}
 			})
 			specCalls, listCalls := 0, 0

@@ -12,7 +12,6 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
-	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
 )
 
@@ -145,19 +144,19 @@ func TestCachedAnswersEqualUncached(t *testing.T) {
 	for name, fake := range fakes {
 		t.Run(name, func(t *testing.T) {
 			cached := cachedEnv(t, fake)
-			plain := newAdapterEnv(t, envOptions{fake: fake, detect: true, layer: func(o *readcache.DAGsOptions) { o.CacheTTL = -1 }})
+			plain := newAdapterEnv(t, envOptions{fake: fake, detect: true})
 			for _, env := range []*adapterEnv{cached, plain} {
 				env.setIntercept(missingPrepareStderr)
 			}
 			for pass := 1; pass <= 2; pass++ {
 				for _, r := range everyRead() {
-					got, want := render(t, r, cached.reads), render(t, r, plain.reads)
+					got, want := render(t, r, cached.adapter), render(t, r, plain.adapter)
 					if !bytes.Equal(got, want) {
 						t.Errorf("pass %d, %s:\ncached   %s\nuncached %s", pass, r.name, got, want)
 					}
 				}
 			}
-			if s := cached.adapter.runs.Stats(); s.Hits == 0 {
+			if s := cached.adapter.runs.stats(); s.Hits == 0 {
 				t.Errorf("the run cache answered nothing: %+v", s)
 			}
 		})

@@ -17,8 +17,6 @@ import (
 	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
-	"github.com/dagu-mcp-gateway/gateway/internal/portcache"
-	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
@@ -49,18 +47,13 @@ type adapterEnv struct {
 	intercept atomic.Pointer[interceptor]
 	client    *restclient.Client
 	adapter   *Adapter
-	// reads is the adapter behind the read cache layer, as the gateway
-	// wires it: the caches of DAG specs and names live there.
-	reads *portcache.Layer
-	key   *switchKey
+	key       *switchKey
 }
 
 // envOptions tune newAdapterEnv.
 type envOptions struct {
 	fake    fakedagu.Options
 	adapter func(*AdapterOptions)
-	// layer edits the options of env.reads.
-	layer func(*readcache.DAGsOptions)
 	// detect runs a capability detection before the test (and forgets its
 	// requests).
 	detect bool
@@ -102,7 +95,6 @@ func newAdapterEnv(t testing.TB, o envOptions) *adapterEnv {
 	}
 	env.client, env.adapter = client, a
 	t.Cleanup(a.waitBackground)
-	env.reads = newLayer(t, a, client, opts.Now, o.layer)
 	if o.detect {
 		if _, err := a.Refresh(context.Background()); err != nil {
 			t.Fatal(err)
@@ -110,21 +102,6 @@ func newAdapterEnv(t testing.TB, o envOptions) *adapterEnv {
 		env.fake.Load().Reset()
 	}
 	return env
-}
-
-// newLayer builds the read cache layer around a, as the gateway does.
-func newLayer(t testing.TB, a *Adapter, client *restclient.Client, now func() time.Time, edit func(*readcache.DAGsOptions)) *portcache.Layer {
-	t.Helper()
-	o := readcache.DAGsOptions{Fingerprint: client.Fingerprint, Lifetime: a.Lifetime, Now: now}
-	if edit != nil {
-		edit(&o)
-	}
-	l, err := portcache.New(a, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(l.WaitRefreshes)
-	return l
 }
 
 // swap puts another fake behind the adapter's URL.
@@ -251,7 +228,6 @@ func fromDateOf(now time.Time) string {
 	return strconv.FormatInt(now.Add(-DefaultRunWindow).Unix(), 10)
 }
 
-// waitBackground waits for the goroutines the adapter started.
-func (a *Adapter) waitBackground() {
-	a.background.Wait()
-}
+// waitBackground waits for the goroutines the adapter started, its
+// caches' background refreshes included.
+func (a *Adapter) waitBackground() { a.Wait() }

@@ -6,23 +6,76 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"time"
 
-	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
+	"github.com/dagu-mcp-gateway/gateway/internal/cache"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
+	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
 )
 
+// listKey names one REST list read as one credential sends it: the REST
+// base, the route and the exact REST query (encoded), so a runs answer is
+// never reused for another run window.
+type listKey struct {
+	credential string
+	apiBase    string
+	route      string
+	query      string
+}
+
+func (k listKey) shared() sharedstate.Key {
+	return sharedstate.Key{Kind: kindList, Fingerprint: k.credential, Parts: []string{k.apiBase, k.route, k.query}}
+}
+
+// listCache makes identical REST reads of lists (dags, runs, dag, a DAG's
+// newest run) share one call: concurrent ones always, and later ones for
+// ListCacheTTL when the micro-cache is on, through the shared level too.
+//
+// It keys REST queries, not port answers: several reads send the same
+// list query (a DAG read and latest's newest-run summary, the pages of a
+// 1.x label filter), and a port answer's key would not show which.
+type listCache struct {
+	store   *cache.Cache[scoped[listKey], any] // nil when the micro-cache is off
+	flights *cache.Flights[listKey, any]
+	shared  *sharedLevel
+	ttl     time.Duration
+	scope   string
+}
+
+// enabled reports whether answers are reused after they arrived.
+func (l *listCache) enabled() bool { return l.store != nil }
+
+// readList answers one list read from the micro-cache, the shared level,
+// then read. The answer is shared between callers and must not be
+// changed.
+func readList[T any](ctx context.Context, l *listCache, k listKey, read func(context.Context) (*T, error)) (*T, error) {
+	var v any
+	var err error
+	if l.store != nil {
+		typed := through(l.shared, k, l.ttl, read) // decodes a shared answer as a T
+		v, err = l.store.GetOrLoad(ctx, scoped[listKey]{scope: l.scope, key: k}, func(ctx context.Context) (any, error) { return typed(ctx) })
+	} else {
+		v, err = l.flights.Do(ctx, k, func(ctx context.Context) (any, error) { return read(ctx) })
+	}
+	if err != nil {
+		return nil, err
+	}
+	out, _ := v.(*T)
+	return out, nil
+}
+
 // sharedRead answers one list read through the list micro-cache
-// (readcache.Lists, and with it on, the replicas' shared level behind it). route names the
-// REST route and query its exact parameters. The answer is shared between
-// callers and must not be changed.
+// (listCache, and with it on, the replicas' shared level behind it).
+// route names the REST route and query its exact parameters. The answer
+// is shared between callers and must not be changed.
 func sharedRead[T any](ctx context.Context, a *Adapter, route string, query any, read func(context.Context) (*T, error)) (*T, error) {
 	q, err := json.Marshal(query)
 	if err != nil {
 		return read(ctx)
 	}
-	lq := readcache.ListQuery{Fingerprint: a.client.Fingerprint(ctx), APIBase: string(a.client.APIBase()), Route: route, Query: string(q)}
-	out, err := readcache.ReadList(ctx, a.lists, lq, read)
+	k := listKey{credential: a.client.Fingerprint(ctx), apiBase: string(a.client.APIBase()), route: route, query: string(q)}
+	out, err := readList(ctx, a.lists, k, read)
 	if err != nil {
 		return nil, callerGone(ctx, route, err)
 	}
@@ -55,7 +108,7 @@ func (a *Adapter) fetchDAG(ctx context.Context, name string) (*gen.DAGDetailsRes
 		return a.client.GetDAG(ctx, name)
 	})
 	if err == nil {
-		a.runs.NoteLatest(ctx, &resp.LatestDAGRun)
+		a.runs.noteLatest(ctx, &resp.LatestDAGRun)
 	}
 	return resp, err
 }
@@ -68,7 +121,7 @@ func (a *Adapter) fetchRunList(ctx context.Context, p gen.ListDAGRunsParams) (*g
 		return a.client.ListRuns(ctx, p)
 	})
 	if err == nil {
-		a.runs.NoteSummaries(ctx, resp.DagRuns)
+		a.runs.noteSummaries(ctx, resp.DagRuns)
 	}
 	return resp, err
 }

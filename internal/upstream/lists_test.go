@@ -103,7 +103,7 @@ func TestConcurrentListReadsShareOneCall(t *testing.T) {
 			// before every caller joined, the test fails instead of hanging
 			// on a handler that waits for callers who already left.
 			env.setIntercept(func(_ http.ResponseWriter, r *http.Request) bool {
-				for env.adapter.lists.Waiting() < callers && r.Context().Err() == nil {
+				for env.adapter.lists.flights.Waiting() < callers && r.Context().Err() == nil {
 					runtime.Gosched()
 				}
 				return false
@@ -140,7 +140,7 @@ func TestLeavingCallerReadsAsCanceled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- ignore(env.adapter.ListDAGs(ctx, model.DAGListQuery{})) }()
-	for env.adapter.lists.Waiting() < 1 {
+	for env.adapter.lists.flights.Waiting() < 1 {
 		runtime.Gosched()
 	}
 	cancel()

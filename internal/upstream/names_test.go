@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/testkit"
 )
 
@@ -23,7 +22,7 @@ import (
 func TestExpiredDAGNamesAnswerWithoutWaitingForDagu(t *testing.T) {
 	t.Parallel()
 	clock := testkit.NewClock(fakeNow)
-	env := newAdapterEnv(t, envOptions{adapter: func(o *AdapterOptions) { o.Now = clock.Now }, layer: func(o *readcache.DAGsOptions) { o.Now = clock.Now }})
+	env := newAdapterEnv(t, envOptions{adapter: func(o *AdapterOptions) { o.Now, o.DAGCacheTTL = clock.Now, DefaultDAGCacheTTL }})
 	var blocking atomic.Bool
 	var pages atomic.Int32 // how many one-DAG pages Dagu lists
 	pages.Store(1)
@@ -46,7 +45,7 @@ func TestExpiredDAGNamesAnswerWithoutWaitingForDagu(t *testing.T) {
 	})
 	read := func(want ...string) {
 		t.Helper()
-		names, err := env.reads.DAGNames(context.Background())
+		names, err := env.adapter.DAGNames(context.Background())
 		if err != nil {
 			t.Fatalf("DAGNames: %v", err)
 		}
@@ -56,17 +55,17 @@ func TestExpiredDAGNamesAnswerWithoutWaitingForDagu(t *testing.T) {
 	}
 
 	read("dag_1")
-	clock.Advance(readcache.DefaultCacheTTL) // expired, within the stale window
+	clock.Advance(DefaultDAGCacheTTL) // expired, within the stale window
 	pages.Store(2)
 	blocking.Store(true)
 	read("dag_1") // answered while Dagu holds the refresh
 	<-entered     // the refresh is reading Dagu
 	blocking.Store(false)
 	releaseOnce.Do(func() { close(release) })
-	env.reads.WaitRefreshes()
+	env.adapter.dags.waitRefreshes()
 	read("dag_1", "dag_2")
 
-	clock.Advance(2 * readcache.DefaultCacheTTL) // past the window: read inline
+	clock.Advance(2 * DefaultDAGCacheTTL) // past the window: read inline
 	pages.Store(3)
 	read("dag_1", "dag_2", "dag_3")
 }

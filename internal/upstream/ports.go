@@ -24,14 +24,16 @@ func (a *Adapter) GetDAG(ctx context.Context, name string) (*model.DAGDetail, er
 	return port1(ctx, a, a.getDAG, name)
 }
 
-// GetDAGSpec reads a DAG's YAML spec.
+// GetDAGSpec reads a DAG's YAML spec, from the spec cache when it holds
+// it (which answers without waiting for a detection).
 func (a *Adapter) GetDAGSpec(ctx context.Context, name string) (*model.DAGSpec, error) {
-	return port1(ctx, a, a.getDAGSpec, name)
+	return a.cachedSpec(ctx, name)
 }
 
-// DAGNames lists every DAG file name, for did-you-mean suggestions.
+// DAGNames lists every DAG file name, for did-you-mean suggestions, from
+// the name cache when it holds them.
 func (a *Adapter) DAGNames(ctx context.Context) ([]string, error) {
-	return port(ctx, a, a.dagNames)
+	return a.cachedNames(ctx)
 }
 
 // SearchDAGs runs a full-text search over DAG specs.

@@ -10,7 +10,6 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/mapping"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
-	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
 )
 
@@ -20,10 +19,6 @@ const latestRunID = model.LatestRun
 
 // executorForeach is the executor type Dagu gives a foreach step.
 const executorForeach = "foreach"
-
-// runTarget is a run address whose root run ID is concrete, with what the
-// read already knows of it (readcache.RunTarget: the read's memo).
-type runTarget = readcache.RunTarget
 
 // runURIs is where the run lives in dagu:// URIs.
 func runURIs(t runTarget) mapping.RunAddressForURIs {
@@ -40,7 +35,7 @@ func (a *Adapter) resolveRun(ctx context.Context, addr model.RunAddress) (runTar
 	}
 	if addr.DAGRunID != latestRunID {
 		t := runTarget{Ref: ref}
-		t.Root, _ = a.runs.Cached(ctx, restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID})
+		t.Root, _ = a.runs.cached(ctx, restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID})
 		return t, nil
 	}
 	d, err := a.latest(ctx, addr.Name)
@@ -57,7 +52,7 @@ func (a *Adapter) rootDetails(ctx context.Context, name, runID string) (*gen.DAG
 	if runID == latestRunID {
 		return a.latest(ctx, name)
 	}
-	return a.runs.Details(ctx, runTarget{Ref: restclient.RunRef{Name: name, RunID: runID}})
+	return a.runs.details(ctx, runTarget{Ref: restclient.RunRef{Name: name, RunID: runID}})
 }
 
 // runDetails returns the details of the run t names, root or sub-run,
@@ -73,7 +68,7 @@ func (a *Adapter) runDetails(ctx context.Context, t runTarget) (*gen.DAGRunDetai
 	case t.FetchErr != nil:
 		return nil, a.missingRun(ctx, t, t.FetchErr)
 	}
-	d, err := a.runs.Details(ctx, t)
+	d, err := a.runs.details(ctx, t)
 	if err != nil {
 		return nil, a.missingRun(ctx, t, err)
 	}
@@ -93,7 +88,7 @@ func (a *Adapter) missingRun(ctx context.Context, t runTarget, err error) error 
 	case t.Root != nil:
 		return withField(err, model.FieldSubRunID)
 	}
-	_, rootErr := a.runs.Details(ctx, runTarget{Ref: restclient.RunRef{Name: t.Ref.Name, RunID: t.Ref.RunID}})
+	_, rootErr := a.runs.details(ctx, runTarget{Ref: restclient.RunRef{Name: t.Ref.Name, RunID: t.Ref.RunID}})
 	switch {
 	case rootErr == nil:
 		return withField(err, model.FieldSubRunID)

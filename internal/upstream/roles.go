@@ -5,6 +5,7 @@ package upstream
 import (
 	"context"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/cache"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 )
 
@@ -21,7 +22,7 @@ const (
 // counts as "no" for the period: the attempt ID it serves is optional.
 func (a *Adapter) eventLogAccess(ctx context.Context) bool {
 	fingerprint := a.client.Fingerprint(ctx)
-	return a.eventLogs.Allowed(ctx, fingerprint, func(ctx context.Context) (bool, error) {
+	return a.eventLogs.allowed(ctx, roleKey{credential: fingerprint}, func(ctx context.Context) (bool, error) {
 		if fingerprint == restclient.KeyFingerprint("") {
 			return true, nil
 		}
@@ -32,4 +33,25 @@ func (a *Adapter) eventLogAccess(ctx context.Context) bool {
 		}
 		return user.Role == roleManager || user.Role == roleAdmin, nil
 	})
+}
+
+// roleKey names a credential whose role was asked. Role answers stay
+// local: each replica asks once per period.
+type roleKey struct {
+	credential string
+}
+
+// roleCache remembers, per credential, a yes or no learned from the key's
+// role (whether it may read Dagu's event log), so that reads ask once per
+// period. Concurrent lookups of one key share one load.
+type roleCache struct {
+	c     *cache.Cache[scoped[roleKey], bool]
+	scope string
+}
+
+// allowed returns the remembered answer for the credential, or load's; a
+// failed load is "no" and is not remembered.
+func (r roleCache) allowed(ctx context.Context, k roleKey, load func(context.Context) (bool, error)) bool {
+	allowed, err := r.c.GetOrLoad(ctx, scoped[roleKey]{scope: r.scope, key: k}, load)
+	return err == nil && allowed
 }

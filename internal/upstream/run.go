@@ -8,7 +8,6 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/mapping"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
-	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
 )
@@ -33,7 +32,7 @@ func (a *Adapter) getRun(ctx context.Context, addr model.RunAddress) (*model.Run
 	}
 	out := mapping.RunDetail(d, mapping.RunAddressForURIs{RootName: addr.Name, RootID: t.Ref.RunID, SubRunID: addr.SubRunID})
 	out.AttemptID = a.attemptID(ctx, t, d, ahead)
-	out.Final = readcache.FinalTarget(t, d)
+	out.Final = finalTarget(t, d)
 	return &out, nil
 }
 
@@ -60,12 +59,12 @@ func (a *Adapter) runForDetail(ctx context.Context, addr model.RunAddress) (*gen
 
 // attemptID looks the run's current attempt up in the event log, when that
 // is possible and allowed; the attempt of a final run is kept in the run
-// cache once found (see readcache.Runs.Attempt).
+// cache once found (see runCache.attempt).
 func (a *Adapter) attemptID(ctx context.Context, t runTarget, d *gen.DAGRunDetails, ahead pendingAttempt) string {
 	if !a.mayReadAttempts(ctx) {
 		return ""
 	}
-	return a.runs.Attempt(ctx, t, d, func() string { return ahead.get(d) })
+	return a.runs.attempt(ctx, t, d, func() string { return ahead.get(d) })
 }
 
 // mayReadAttempts reports whether the last capability detection found the

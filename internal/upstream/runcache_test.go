@@ -14,9 +14,10 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 )
 
-// withCaches turns the run cache and the list micro-cache on at their
-// recommended sizes.
+// withCaches turns every cache on at its recommended size: the DAG
+// caches, the run cache and the list micro-cache.
 func withCaches(o *AdapterOptions) {
+	o.DAGCacheTTL = DefaultDAGCacheTTL
 	o.RunCacheBytes = DefaultRunCacheBytes
 	o.ListCacheTTL = DefaultListCacheTTL
 }
@@ -207,12 +208,12 @@ func TestRunCacheByteBudget(t *testing.T) {
 			if _, err := env.adapter.GetRunLogs(ctx, r, model.LogQuery{}); err != nil {
 				t.Fatal(err)
 			}
-			if s := env.adapter.runs.Stats(); s.Bytes > budget {
+			if s := env.adapter.runs.stats(); s.Bytes > budget {
 				t.Fatalf("the run cache holds %d bytes, over its %d budget", s.Bytes, budget)
 			}
 		}
 	}
-	if s := env.adapter.runs.Stats(); s.Evictions == 0 {
+	if s := env.adapter.runs.stats(); s.Evictions == 0 {
 		t.Errorf("no eviction under a tight budget: %+v", s)
 	}
 }
@@ -269,8 +270,8 @@ func TestRunCacheSeesRetries(t *testing.T) {
 func TestCachesAreOffInTheZeroOptions(t *testing.T) {
 	t.Parallel()
 	env := newAdapterEnv(t, envOptions{detect: true})
-	if env.adapter.runs.Enabled() || env.adapter.lists.Enabled() || env.adapter.opts.RunCacheTTL != DefaultRunCacheTTL {
-		t.Fatalf("caches on by default: runs %v, lists %v, options %+v", env.adapter.runs.Enabled(), env.adapter.lists.Enabled(), env.adapter.opts)
+	if env.adapter.runs.enabled() || env.adapter.lists.enabled() || env.adapter.opts.RunCacheTTL != DefaultRunCacheTTL {
+		t.Fatalf("caches on by default: runs %v, lists %v, options %+v", env.adapter.runs.enabled(), env.adapter.lists.enabled(), env.adapter.opts)
 	}
 	for i := range 2 {
 		calls := env.calls(func() {

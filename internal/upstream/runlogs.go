@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"sync"
 
-	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 
 	"golang.org/x/sync/errgroup"
@@ -45,7 +44,7 @@ func (a *Adapter) getRunLogs(ctx context.Context, addr model.RunAddress, q model
 		scheduler = mapping.KeepTail(scheduler, a.opts.LogBudget)
 	}
 	out := mapping.RunLogs(r.details, scheduler, r.presence, mapping.RunAddressForURIs{RootName: addr.Name, RootID: r.details.DagRunId})
-	out.Final = readcache.FinalRun(r.details)
+	out.Final = finalRun(r.details)
 	return &out, nil
 }
 
@@ -66,8 +65,8 @@ func (a *Adapter) readRunLogs(ctx context.Context, addr model.RunAddress, w rest
 	var r runLogsRead
 	// While finished-run logs coalesce across replicas, the scheduler log
 	// waits for the run's state, which keys the coalescing.
-	early := addr.DAGRunID != latestRunID && !a.runs.Has(ctx, restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID}) &&
-		!a.runs.Coalescing()
+	early := addr.DAGRunID != latestRunID && !a.runs.has(ctx, restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID}) &&
+		!a.runs.coalescing()
 	if early {
 		ref := restclient.RunRef{Name: addr.Name, RunID: addr.DAGRunID}
 		g.Go(func() (err error) { r.scheduler, err = a.schedulerLog(gctx, ref, w); return err })
@@ -80,13 +79,13 @@ func (a *Adapter) readRunLogs(ctx context.Context, addr model.RunAddress, w rest
 	}
 	r.details = d
 	ref := restclient.RunRef{Name: addr.Name, RunID: d.DagRunId}
-	final := readcache.FinalRun(d)
+	final := finalRun(d)
 	cachedLog, cachedPresence := false, false
 	if final {
 		if !early {
-			r.scheduler, cachedLog = a.runs.StoredSchedulerLog(ctx, ref, w)
+			r.scheduler, cachedLog = a.runs.storedSchedulerLog(ctx, ref, w)
 		}
-		r.presence, cachedPresence = a.runs.StoredPresence(ctx, ref)
+		r.presence, cachedPresence = a.runs.storedPresence(ctx, ref)
 	}
 	if !early && !cachedLog {
 		g.Go(func() (err error) {
@@ -94,7 +93,7 @@ func (a *Adapter) readRunLogs(ctx context.Context, addr model.RunAddress, w rest
 				r.scheduler, err = a.schedulerLog(gctx, ref, w)
 				return err
 			}
-			r.scheduler, err = a.runs.LoadSchedulerLog(gctx, ref, w, func(ctx context.Context) (*gen.Log, error) {
+			r.scheduler, err = a.runs.loadSchedulerLog(gctx, ref, w, func(ctx context.Context) (*gen.Log, error) {
 				return a.schedulerLog(ctx, ref, w)
 			})
 			return err
@@ -103,12 +102,12 @@ func (a *Adapter) readRunLogs(ctx context.Context, addr model.RunAddress, w rest
 	var p *presence
 	switch {
 	case cachedPresence:
-	case final && a.runs.Coalescing():
+	case final && a.runs.coalescing():
 		// One goroutine of g waits for the presence while its probes run
 		// in a group of their own: together with the scheduler log, at
 		// most probeConcurrency calls are in flight.
 		g.Go(func() (err error) {
-			r.presence, err = a.runs.LoadPresence(gctx, ref, func(ctx context.Context) (map[string]mapping.StreamPresence, error) {
+			r.presence, err = a.runs.loadPresence(gctx, ref, func(ctx context.Context) (map[string]mapping.StreamPresence, error) {
 				return a.probeAll(ctx, ref, d, probeConcurrency-1)
 			})
 			return err
@@ -123,13 +122,13 @@ func (a *Adapter) readRunLogs(ctx context.Context, addr model.RunAddress, w rest
 		return nil, err
 	}
 	if final && !cachedLog {
-		a.runs.KeepSchedulerLog(ctx, ref, w, r.scheduler)
+		a.runs.keepSchedulerLog(ctx, ref, w, r.scheduler)
 	}
 	if p != nil {
 		r.presence = p.m
 	}
 	if final && !cachedPresence {
-		a.runs.KeepPresence(ctx, ref, r.presence)
+		a.runs.keepPresence(ctx, ref, r.presence)
 	}
 	return &r, nil
 }

@@ -14,8 +14,6 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
-	"github.com/dagu-mcp-gateway/gateway/internal/portcache"
-	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
@@ -78,23 +76,16 @@ func sharedReadCases() []sharedReadCase {
 func sharedCaches(store *sharedstate.Store) func(*AdapterOptions) {
 	return func(o *AdapterOptions) {
 		withCaches(o)
+		o.DAGCacheTTL = time.Hour
 		o.ListCacheTTL = time.Hour
-		o.Shared = readcache.NewShared(store)
-	}
-}
-
-// sharedLayer is sharedCaches for the read cache layer.
-func sharedLayer(store *sharedstate.Store) func(*readcache.DAGsOptions) {
-	return func(o *readcache.DAGsOptions) {
-		o.CacheTTL = time.Hour
-		o.Shared = readcache.NewShared(store)
+		o.Shared = store
 	}
 }
 
 // sharedEnv is an adapter env whose caches share store.
 func sharedEnv(t *testing.T, fake fakedagu.Options, store *sharedstate.Store) *adapterEnv {
 	t.Helper()
-	return newAdapterEnv(t, envOptions{fake: fake, adapter: sharedCaches(store), layer: sharedLayer(store), detect: true})
+	return newAdapterEnv(t, envOptions{fake: fake, adapter: sharedCaches(store), detect: true})
 }
 
 // openShared opens one replica's connection to srv.
@@ -111,7 +102,7 @@ func openShared(t *testing.T, srv *redistest.Server) *sharedstate.Store {
 
 // replica builds another adapter in front of env's fake Dagu, with its own
 // client, local caches and shared store, sending key.
-func replica(t *testing.T, env *adapterEnv, key restclient.KeySource, store *sharedstate.Store) *portcache.Layer {
+func replica(t *testing.T, env *adapterEnv, key restclient.KeySource, store *sharedstate.Store) *Adapter {
 	t.Helper()
 	front := httptest.NewServer(env.fake.Load())
 	t.Cleanup(front.Close)
@@ -127,7 +118,7 @@ func replica(t *testing.T, env *adapterEnv, key restclient.KeySource, store *sha
 	}
 	_, _ = a.Refresh(context.Background()) // a refused key fails here, and later
 	t.Cleanup(a.waitBackground)
-	return newLayer(t, a, client, opts.Now, sharedLayer(store))
+	return a
 }
 
 func TestSharedLevelServesAnotherReplicaWithoutCalls(t *testing.T) {
@@ -141,7 +132,7 @@ func TestSharedLevelServesAnotherReplicaWithoutCalls(t *testing.T) {
 			ctx := context.Background()
 			var want, got any
 			var err error
-			first := env.calls(func() { want, err = c.read(ctx, env.reads) })
+			first := env.calls(func() { want, err = c.read(ctx, env.adapter) })
 			if err != nil || len(first) == 0 {
 				t.Fatalf("first replica: %v after calls %q", err, first)
 			}
@@ -168,7 +159,7 @@ func TestSharedLevelIsolatesCredentials(t *testing.T) {
 		if c.fake.Foreach != fakedagu.ForeachAggregate {
 			continue
 		}
-		if _, err := c.read(ctx, env.reads); err != nil {
+		if _, err := c.read(ctx, env.adapter); err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		var err error
@@ -189,7 +180,7 @@ func TestSharedLevelDownFallsBackAndResumes(t *testing.T) {
 		if c.fake.Foreach != fakedagu.ForeachAggregate {
 			continue
 		}
-		v, err := c.read(ctx, env.reads)
+		v, err := c.read(ctx, env.adapter)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/mapping"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
-	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
 )
 
@@ -20,7 +19,7 @@ import (
 // StepLogTail lines are read; a lone limit reads from line 1, as Dagu does.
 // A body step of a foreach item (Item and BodyStepName) needs the foreach
 // routes; without them the run and step are still looked up (see
-// unsupportedStepRead). Windows of a final run come from the run cache (readcache.Runs).
+// unsupportedStepRead). Windows of a final run come from the run cache (runCache).
 //
 // 404s are told apart by one follow-up read, never by Dagu's message: the
 // run's details (the run, or the step, is missing) or, for a body step, the
@@ -44,7 +43,7 @@ func (a *Adapter) getStepLog(ctx context.Context, addr model.StepAddress, q mode
 	}
 	step.Run = t.Ref
 	w, defaulted := a.stepLogWindow(q)
-	t, reads := a.runs.StepLog(ctx, t, step, streams, w)
+	t, reads := a.runs.stepLog(ctx, t, step, streams, w)
 	if defaulted {
 		for i := range reads {
 			reads[i].Log = mapping.KeepTail(reads[i].Log, a.opts.LogBudget)
@@ -78,7 +77,7 @@ func finalRead(t runTarget) bool {
 	if t.Ref.IsSub() {
 		d = t.Fetched
 	}
-	return d != nil && readcache.FinalTarget(t, d)
+	return d != nil && finalTarget(t, d)
 }
 
 // stepRef is the REST address of the step addr names, with its root run

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package readcache
+package upstream
 
 import (
 	"context"
@@ -17,13 +17,13 @@ const (
 	runRejected           = 8
 )
 
-// FinalRun reports whether a run's details can no longer change: its status
+// finalRun reports whether a run's details can no longer change: its status
 // is terminal (succeeded, failed, aborted, partially_succeeded, rejected)
 // and Dagu will not retry it by itself (no automatic retry left). Running,
 // queued, waiting and not-started runs are never final. An operator may
 // still retry a finished run by hand under the same ID; the run cache's
 // lifetime and its observations bound how long that goes unseen.
-func FinalRun(d *gen.DAGRunDetails) bool {
+func finalRun(d *gen.DAGRunDetails) bool {
 	if d == nil || d.DagRunId == "" {
 		return false
 	}
@@ -36,21 +36,21 @@ func FinalRun(d *gen.DAGRunDetails) bool {
 	return false
 }
 
-// SameState reports whether two readings of one run show the same attempt
+// sameState reports whether two readings of one run show the same attempt
 // in the same state.
-func SameState(status int, startedAt, finishedAt string, retries int, d *gen.DAGRunDetails) bool {
+func sameState(status int, startedAt, finishedAt string, retries int, d *gen.DAGRunDetails) bool {
 	return status == d.Status && startedAt == d.StartedAt && finishedAt == d.FinishedAt && retries == d.AutoRetryCount
 }
 
 // noteRun records fresh details of the run t names: a root run's as
 // noteRoot does; a sub-run's are stored when it and its root are final.
-func (c *Runs) noteRun(ctx context.Context, t RunTarget, d *gen.DAGRunDetails) {
+func (c *runCache) noteRun(ctx context.Context, t runTarget, d *gen.DAGRunDetails) {
 	k := c.key(ctx, t.Ref)
 	if !t.Ref.IsSub() {
 		c.noteRoot(k, d)
 		return
 	}
-	if FinalTarget(t, d) {
+	if finalTarget(t, d) {
 		c.store.putDetails(k, d)
 	}
 }
@@ -58,53 +58,53 @@ func (c *Runs) noteRun(ctx context.Context, t RunTarget, d *gen.DAGRunDetails) {
 // noteRoot records fresh details of a root run: stored entries of that run
 // (and its sub-runs) are dropped when the run has changed since, and the
 // details are stored when they are final.
-func (c *Runs) noteRoot(k runKey, d *gen.DAGRunDetails) {
+func (c *runCache) noteRoot(k runKey, d *gen.DAGRunDetails) {
 	if !c.store.enabled() {
 		return
 	}
-	if old, ok := c.store.peekDetails(k); ok && !SameState(d.Status, d.StartedAt, d.FinishedAt, d.AutoRetryCount, old) {
+	if old, ok := c.store.peekDetails(k); ok && !sameState(d.Status, d.StartedAt, d.FinishedAt, d.AutoRetryCount, old) {
 		c.store.forget(k)
 	}
-	if FinalRun(d) {
+	if finalRun(d) {
 		c.store.putDetails(k, d)
 	}
 }
 
-// NoteSummaries drops the stored entries of every listed run whose list
+// noteSummaries drops the stored entries of every listed run whose list
 // summary shows it changed (retried) since its details were stored.
-func (c *Runs) NoteSummaries(ctx context.Context, runs []gen.DAGRunSummary) {
+func (c *runCache) noteSummaries(ctx context.Context, runs []gen.DAGRunSummary) {
 	if !c.store.enabled() {
 		return
 	}
-	fp := c.fingerprint(ctx)
+	fp := c.credential(ctx)
 	for i := range runs {
 		s := &runs[i]
-		k := runKey{fingerprint: fp, name: s.Name, rootID: s.DagRunId}
-		if old, ok := c.store.peekDetails(k); ok && !SameState(s.Status, s.StartedAt, s.FinishedAt, s.AutoRetryCount, old) {
+		k := runKey{credential: fp, name: s.Name, rootID: s.DagRunId}
+		if old, ok := c.store.peekDetails(k); ok && !sameState(s.Status, s.StartedAt, s.FinishedAt, s.AutoRetryCount, old) {
 			c.store.forget(k)
 		}
 	}
 }
 
-// NoteLatest observes the latest run a DAG read returned, like
+// noteLatest observes the latest run a DAG read returned, like
 // noteSummaries.
-func (c *Runs) NoteLatest(ctx context.Context, d *gen.DAGRunDetails) {
+func (c *runCache) noteLatest(ctx context.Context, d *gen.DAGRunDetails) {
 	if !c.store.enabled() || d.DagRunId == "" {
 		return
 	}
-	k := runKey{fingerprint: c.fingerprint(ctx), name: d.Name, rootID: d.DagRunId}
-	if old, ok := c.store.peekDetails(k); ok && !SameState(d.Status, d.StartedAt, d.FinishedAt, d.AutoRetryCount, old) {
+	k := runKey{credential: c.credential(ctx), name: d.Name, rootID: d.DagRunId}
+	if old, ok := c.store.peekDetails(k); ok && !sameState(d.Status, d.StartedAt, d.FinishedAt, d.AutoRetryCount, old) {
 		c.store.forget(k)
 	}
 }
 
-// FinalTarget reports whether the run t names is known to be final: its
+// finalTarget reports whether the run t names is known to be final: its
 // details (d) are final and, for a sub-run, so are its root's. A sub-run
 // of a root that may still change (or is not known) is never cached: a
 // retried root runs its sub-runs again under the same IDs.
-func FinalTarget(t RunTarget, d *gen.DAGRunDetails) bool {
+func finalTarget(t runTarget, d *gen.DAGRunDetails) bool {
 	if !t.Ref.IsSub() {
-		return FinalRun(d)
+		return finalRun(d)
 	}
-	return FinalRun(d) && FinalRun(t.Root)
+	return finalRun(d) && finalRun(t.Root)
 }

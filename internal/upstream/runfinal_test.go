@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package readcache
+package upstream
 
 import (
 	"testing"
@@ -34,8 +34,8 @@ func TestFinalRun(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := FinalRun(tt.d); got != tt.want {
-				t.Errorf("FinalRun = %v, want %v", got, tt.want)
+			if got := finalRun(tt.d); got != tt.want {
+				t.Errorf("finalRun = %v, want %v", got, tt.want)
 			}
 		})
 	}

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package readcache_test
+package upstream
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
-	"github.com/dagu-mcp-gateway/gateway/internal/readcache"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
 )
@@ -21,31 +20,41 @@ type daguOf struct {
 	server      string
 }
 
-func fingerprint(context.Context) string { return "" }
+func noCredential(context.Context) string { return "" }
 
-func (d *daguOf) GetDAGSpec(_ context.Context, name string) (*model.DAGSpec, error) {
-	d.specs.Add(1)
-	return &model.DAGSpec{Name: name, Spec: "# " + d.server}, nil
+func (d *daguOf) spec(name string) func(context.Context) (*model.DAGSpec, error) {
+	return func(context.Context) (*model.DAGSpec, error) {
+		d.specs.Add(1)
+		return &model.DAGSpec{Name: name, Spec: "# " + d.server}, nil
+	}
 }
 
-func (d *daguOf) Details(_ context.Context, t readcache.RunTarget) (*gen.DAGRunDetails, error) {
+func (d *daguOf) details(_ context.Context, t runTarget) (*gen.DAGRunDetails, error) {
 	d.runs.Add(1)
 	return &gen.DAGRunDetails{Name: t.Ref.Name, DagRunId: t.Ref.RunID, Status: 4, Log: d.server + strings.Repeat("x", 1<<10)}, nil
 }
 
-func (d *daguOf) Latest(context.Context, string) (*gen.DAGRunDetails, error) { return nil, nil }
+func (d *daguOf) latest(context.Context, string) (*gen.DAGRunDetails, error) { return nil, nil }
 
-func (d *daguOf) StepLog(_ context.Context, t readcache.RunTarget, _ restclient.StepRef, _ []gen.LogStream, _ restclient.LogWindow) (readcache.RunTarget, []readcache.StreamRead) {
+func (d *daguOf) stepLog(_ context.Context, t runTarget, _ restclient.StepRef, _ []gen.LogStream, _ restclient.LogWindow) (runTarget, []streamRead) {
 	return t, nil
 }
 
-func newStores(t *testing.T, runBytes int64) *readcache.Stores {
+func newStores(t *testing.T, runBytes int64) *Stores {
 	t.Helper()
-	s, err := readcache.NewStores(readcache.StoresOptions{RunBytes: runBytes, RunTTL: 1 << 40, RoleTTL: 1 << 40})
+	s, err := NewStores(StoresOptions{DAGCacheTTL: DefaultDAGCacheTTL, RunCacheBytes: runBytes, RunCacheTTL: 1 << 40, RoleTTL: 1 << 40})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// serverCaches are one server's DAG and run caches in its scope of the
+// stores, as NewAdapter builds them.
+func serverCaches(s *Stores, scope string, d *daguOf) (*dagCaches, *runCache) {
+	dags := &dagCaches{specs: s.specs, names: s.names, ttl: DefaultDAGCacheTTL, scope: scope, lifetime: context.Background}
+	runs := &runCache{next: d, credential: noCredential, store: runStore{c: s.runs, scope: scope}}
+	return dags, runs
 }
 
 // TestStoresKeepServersApart: two Dagu servers with a DAG of one name share
@@ -57,19 +66,12 @@ func TestStoresKeepServersApart(t *testing.T) {
 	for round := range 2 {
 		for _, server := range []string{"prod", "staging"} {
 			d := &daguOf{server: server}
-			dags, err := readcache.NewDAGs(readcache.DAGsOptions{Fingerprint: fingerprint, Stores: stores, Scope: server})
-			if err != nil {
-				t.Fatal(err)
-			}
-			runs, err := readcache.NewRuns(d, readcache.RunsOptions{Fingerprint: fingerprint, Stores: stores, Scope: server})
-			if err != nil {
-				t.Fatal(err)
-			}
-			spec, err := dags.Spec(ctx, "etl", d.GetDAGSpec)
+			dags, runs := serverCaches(stores, server, d)
+			spec, err := dags.spec(ctx, specKey{name: "etl"}, d.spec("etl"))
 			if err != nil || spec.Spec != "# "+server {
 				t.Errorf("round %d, %s: spec %+v, %v", round, server, spec, err)
 			}
-			run, err := runs.Details(ctx, readcache.RunTarget{Ref: restclient.RunRef{Name: "etl", RunID: "r1"}})
+			run, err := runs.details(ctx, runTarget{Ref: restclient.RunRef{Name: "etl", RunID: "r1"}})
 			if err != nil || !strings.HasPrefix(run.Log, server) {
 				t.Errorf("round %d, %s: run %.20q, %v", round, server, run.Log, err)
 			}
@@ -89,28 +91,24 @@ func TestStoresBoundIsTheProcesss(t *testing.T) {
 	const budget = 64 << 10
 	stores := newStores(t, budget)
 	ctx := context.Background()
-	var runs *readcache.Runs
+	var runs *runCache
 	for _, servers := range []int{2, 20} { // the file, then the file after a reload
 		for i := range servers {
 			d := &daguOf{server: fmt.Sprintf("dagu-%d", i)}
-			var err error
-			runs, err = readcache.NewRuns(d, readcache.RunsOptions{Fingerprint: fingerprint, Stores: stores, Scope: d.server})
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, runs = serverCaches(stores, d.server, d)
 			for r := range 20 {
-				if _, err := runs.Details(ctx, readcache.RunTarget{Ref: restclient.RunRef{Name: "etl", RunID: fmt.Sprint(r)}}); err != nil {
+				if _, err := runs.details(ctx, runTarget{Ref: restclient.RunRef{Name: "etl", RunID: fmt.Sprint(r)}}); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if got := runs.Stats().Bytes; got > budget || got == 0 {
+			if got := runs.stats().Bytes; got > budget || got == 0 {
 				t.Fatalf("%d servers, after server %d: the run cache holds %d bytes, budget %d", servers, i, got, budget)
 			}
 		}
 	}
-	before := runs.Stats().Entries
+	before := runs.stats().Entries
 	stores.Drop("dagu-19")
-	if after := runs.Stats().Entries; after >= before {
+	if after := runs.stats().Entries; after >= before {
 		t.Errorf("dropping a server kept its entries: %d before, %d after", before, after)
 	}
 }
