@@ -78,14 +78,14 @@ var targetTable = []targetSpec{
 		describe: "dag_spec name", sharesLine: true,
 	},
 	{
-		name: tDAGSearch, support: "dag_search", summary: "full-text search over DAG specs", required: []string{fSearch}, optional: []string{fWorkspace, fCursor, fLimit},
+		name: tDAGSearch, lifetime: uncached, support: "dag_search", summary: "full-text search over DAG specs", required: []string{fSearch}, optional: []string{fWorkspace, fCursor, fLimit},
 		reader:   plain((*Tool).readDAGSearch),
 		notFound: blameIfGiven(fWorkspace),
 		example:  `{"target":"dag_search","search":"echo","limit":2}`,
 		describe: "dag_search search [workspace, cursor, limit {{.SearchMin}}-{{.SearchMax}}]", sharesLine: true,
 	},
 	{
-		name: tWiki, support: "wiki", summary: "the wiki tree or flat list", optional: []string{fWorkspace, fQuery, fPrefix}, reader: withQuery(wikiQuery, (*Tool).readWiki),
+		name: tWiki, lifetime: uncached, support: "wiki", summary: "the wiki tree or flat list", optional: []string{fWorkspace, fQuery, fPrefix}, reader: withQuery(wikiQuery, (*Tool).readWiki),
 		patterns: []uriPattern{
 			at("wiki", link("wiki", mimeJSON, "Wiki"),
 				"The wiki of every workspace as a tree or flat list (query: page, perPage, flat, sort, order, prefix).").
@@ -102,7 +102,7 @@ var targetTable = []targetSpec{
 		describe: "wiki [workspace, prefix, query: page, perPage, flat=true|false, sort=name|type|mtime, order]",
 	},
 	{
-		name: tWikiPage, support: "wiki", summary: "one wiki page", required: []string{fWorkspace, fPath}, validate: checkWikiPage,
+		name: tWikiPage, lifetime: uncached, support: "wiki", summary: "one wiki page", required: []string{fWorkspace, fPath}, validate: checkWikiPage,
 		reader: plain((*Tool).readWikiPage),
 		patterns: []uriPattern{at("wiki/{workspace}/{path}", link("wiki_page", mimeMarkdown, "Wiki page"),
 			"One wiki page; the path is one segment (a / inside it is %2F).")},
@@ -116,7 +116,7 @@ var targetTable = []targetSpec{
 		describe: "wiki_page workspace, path (a concrete workspace such as default)", sharesLine: true,
 	},
 	{
-		name: tWikiSearch, support: "wiki", summary: "full-text search over the wiki", required: []string{fSearch}, optional: []string{fWorkspace, fPrefix, fCursor, fLimit},
+		name: tWikiSearch, lifetime: uncached, support: "wiki", summary: "full-text search over the wiki", required: []string{fSearch}, optional: []string{fWorkspace, fPrefix, fCursor, fLimit},
 		reader:   plain((*Tool).readWikiSearch),
 		echo:     echoWiki,
 		notFound: blameIfGiven(fWorkspace),
@@ -178,7 +178,7 @@ var targetTable = []targetSpec{
 		describe: "step_log name, dagRunId, stepName [subRunId, item + bodyStepName, query: tail|head 1-{{.LogLines}}, offset>=1 with limit 1-{{.LogLines}}, limit alone, stream=stdout|stderr]. Default: last {{.LogTail}} lines of both streams, at most {{.LogBudgetKiB}} KiB each (hasMore says when more exists).",
 	},
 	{
-		name: tForeachItems, support: "foreach", summary: "the items of a foreach step", required: []string{fName, fDAGRunID, fStepName}, optional: []string{fSubRunID, fQuery},
+		name: tForeachItems, lifetime: uncached, support: "foreach", summary: "the items of a foreach step", required: []string{fName, fDAGRunID, fStepName}, optional: []string{fSubRunID, fQuery},
 		reader: runRead(withQuery(foreachItemsQuery, (*Tool).readForeachItems)),
 		patterns: withSubRuns("/steps/{stepName}/foreach", link("dag_run_foreach_items", mimeJSON, "DAG-run foreach items"),
 			"The items of a foreach step (query: status, page, perPage, parent)."),
@@ -190,7 +190,7 @@ var targetTable = []targetSpec{
 		describe: "foreach_items name, dagRunId, stepName [subRunId, query: status=not_started|running|succeeded|failed|aborted, page, perPage 1-{{.ForeachPerPage}}, parent]",
 	},
 	{
-		name: tForeachItem, support: "foreach", summary: "one item and its body steps", required: []string{fName, fDAGRunID, fStepName, fItem}, optional: []string{fSubRunID},
+		name: tForeachItem, lifetime: uncached, support: "foreach", summary: "one item and its body steps", required: []string{fName, fDAGRunID, fStepName, fItem}, optional: []string{fSubRunID},
 		reader: runRead(plain((*Tool).readForeachItem)),
 		patterns: withSubRuns("/steps/{stepName}/foreach/{item}", link("dag_run_foreach_item", mimeJSON, "DAG-run foreach item"),
 			"One foreach item and its body steps."),
