@@ -2,9 +2,10 @@
 
 // Package mcpserver is the MCP server around the dagu_read tool: its
 // identity, instructions and capabilities, the receiving middleware that
-// times every MCP method (mcp.server.operation.duration), and the prompts.
-// The contract itself (the tool, its resources and errors) is
-// internal/readtool's; this package only registers it.
+// times every MCP method (mcp.server.operation.duration), the prompts, and
+// the MCP App view linked from the tool (internal/mcpapp). The contract
+// itself (the tool, its resources and errors) is internal/readtool's; this
+// package only registers it.
 package mcpserver
 
 import (
@@ -13,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/mcpapp"
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
 )
 
@@ -24,7 +26,7 @@ const serverInstructions = `This server gives read-only access to a Dagu workflo
 
 // New is the MCP server of the gateway's build version: the operation
 // histogram (registered on reg; nil disables it) times every request, and
-// the tool with its resources and the prompts are registered.
+// the tool with its resources, its view and the prompts are registered.
 func New(version string, tool *readtool.Tool, reg prometheus.Registerer) (*mcp.Server, error) {
 	ops, err := newOperations(reg)
 	if err != nil {
@@ -33,7 +35,8 @@ func New(version string, tool *readtool.Tool, reg prometheus.Registerer) (*mcp.S
 	s := mcp.NewServer(&mcp.Implementation{Name: "dagu-mcp-gateway", Title: "Dagu (read-only)", Version: version},
 		&mcp.ServerOptions{Instructions: serverInstructions, Capabilities: serverCapabilities(), SetCacheable: cacheHints(tool)})
 	s.AddReceivingMiddleware(ops.middleware)
-	tool.Register(s)
+	tool.Register(s, mcpapp.ToolMeta())
+	mcpapp.Register(s)
 	RegisterPrompts(s)
 	return s, nil
 }
@@ -54,7 +57,9 @@ func cacheHints(tool *readtool.Tool) func(context.Context, mcp.Request, *mcp.Cac
 }
 
 // serverCapabilities is what the gateway advertises in its initialize
-// result: tools, resources and prompts, none with listChanged. The go-sdk
+// result: tools, resources and prompts, none with listChanged, and the MCP
+// Apps extension (io.modelcontextprotocol/ui) with the MIME type of the
+// view dagu_read links to; a host without it ignores both. The go-sdk
 // would infer {"listChanged":true} for each feature registered, but the
 // HTTP transport is stateless (no session outlives a request, so no
 // notification can ever be sent) and the lists never change while the
@@ -65,5 +70,8 @@ func serverCapabilities() *mcp.ServerCapabilities {
 		Tools:     &mcp.ToolCapabilities{ListChanged: false},
 		Resources: &mcp.ResourceCapabilities{ListChanged: false},
 		Prompts:   &mcp.PromptCapabilities{ListChanged: false},
+		Extensions: map[string]any{
+			mcpapp.Extension: mcpapp.Capability(),
+		},
 	}
 }

@@ -120,7 +120,7 @@ func concreteRunID(t *testing.T, cs *mcp.ClientSession, name string) string {
 func TestResourceNotFoundByRevision(t *testing.T) {
 	t.Parallel()
 	server := mcp.NewServer(&mcp.Implementation{Name: "test-gateway", Version: "test"}, nil)
-	lifetimesTool(t).Register(server)
+	lifetimesTool(t).Register(server, nil)
 	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
 	t.Cleanup(ts.Close)

@@ -82,17 +82,21 @@ func ExampleDefinition() {
 	// [references reference dags] true
 }
 
-// Register serves dagu_read, the dagu:// resources and the prompts on an
-// MCP server; a client calls the tool as any other.
+// Register serves dagu_read and the dagu:// resources on an MCP server,
+// with the definition's _meta it is given (the gateway's server links its
+// MCP App view there; nil for none); a client calls the tool as any other.
 func ExampleTool_Register() {
-	session := exampleSession(exampleTool(readtool.Options{}).Register)
+	tool := exampleTool(readtool.Options{})
+	session := exampleSession(func(s *mcp.Server) {
+		tool.Register(s, mcp.Meta{"ui": map[string]any{"resourceUri": "ui://example/view"}})
+	})
 	defer session.Close()
 	ctx := context.Background()
 	tools, err := session.ListTools(ctx, nil)
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(len(tools.Tools), tools.Tools[0].Name)
+	fmt.Println(len(tools.Tools), tools.Tools[0].Name, tools.Tools[0].Meta["ui"])
 	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: readtool.ToolName,
 		Arguments: map[string]any{"uri": "dagu://dags/nightly/spec"}})
 	if err != nil {
@@ -102,7 +106,7 @@ func ExampleTool_Register() {
 	link := res.Content[1].(*mcp.ResourceLink)
 	fmt.Println(link.Name, link.URI)
 	// Output:
-	// 1 dagu_read
+	// 1 dagu_read map[resourceUri:ui://example/view]
 	// false Dagu read completed.
 	// dag_spec dagu://dags/nightly/spec
 }

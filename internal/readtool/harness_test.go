@@ -50,6 +50,14 @@ func newHarness(t testing.TB, opts fakedagu.Options) *harness {
 // Options before it is built.
 func newHarnessWith(t testing.TB, opts fakedagu.Options, cfg restclient.Config, toolOpts ...func(*readtool.Options)) *harness {
 	t.Helper()
+	fake, tool := newToolOver(t, opts, cfg, toolOpts...)
+	return &harness{fake: fake, session: connect(t, tool)}
+}
+
+// newToolOver builds the tool over a fresh fake Dagu, as newHarnessWith
+// does, without serving it.
+func newToolOver(t testing.TB, opts fakedagu.Options, cfg restclient.Config, toolOpts ...func(*readtool.Options)) (*fakedagu.Server, *readtool.Tool) {
+	t.Helper()
 	opts.APIKey = testKey
 	if opts.Now == nil {
 		opts.Now = func() time.Time { return recordedNow }
@@ -79,16 +87,23 @@ func newHarnessWith(t testing.TB, opts fakedagu.Options, cfg restclient.Config, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &harness{fake: fake, session: connect(t, tool)}
+	return fake, tool
 }
 
 // connect serves the tool on an MCP server and returns a client session
 // talking to it over an in-memory transport.
 func connect(t testing.TB, tool *readtool.Tool) *mcp.ClientSession {
 	t.Helper()
-	ctx := context.Background()
 	server := mcp.NewServer(&mcp.Implementation{Name: "test-gateway", Version: "test"}, nil)
-	tool.Register(server)
+	tool.Register(server, nil)
+	return connectServer(t, server)
+}
+
+// connectServer returns a client session talking to server over an
+// in-memory transport.
+func connectServer(t testing.TB, server *mcp.Server) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
 	serverT, clientT := mcp.NewInMemoryTransports()
 	ss, err := server.Connect(ctx, serverT, nil)
 	if err != nil {

@@ -122,10 +122,14 @@ func New(opts Options) (*Tool, error) {
 
 // Register adds the tool to an MCP server with a raw input handler, so bad
 // input gets the contract's tool errors rather than protocol errors, and
-// with it the dagu:// resources. (The server around it, its prompts and
-// the timing of every MCP method are internal/mcpserver's.)
-func (t *Tool) Register(s *mcp.Server) {
-	s.AddTool(definitionWithout(t.disabled), t.Handle)
+// with it the dagu:// resources. meta is the definition's _meta (the MCP
+// App view that renders the tool's results), nil for none; it never
+// changes an answer. (The server around it, the view, its prompts and the
+// timing of every MCP method are internal/mcpserver's.)
+func (t *Tool) Register(s *mcp.Server, meta mcp.Meta) {
+	def := definitionWithout(t.disabled)
+	def.Meta = meta
+	s.AddTool(def, t.Handle)
 	t.RegisterResources(s)
 }
 
