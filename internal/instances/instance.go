@@ -27,10 +27,10 @@ package instances
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
+	"github.com/dagu-mcp-gateway/gateway/internal/watchfile"
 )
 
 // DefaultName is the instance /mcp serves when the file names one.
@@ -161,12 +161,5 @@ func (in Instance) CheckKeyFile() error {
 	if in.APIKeyFile == "" {
 		return nil
 	}
-	data, err := readBounded(in.APIKeyFile, "apiKeyFile", MaxKeyFileBytes)
-	if err != nil {
-		return err
-	}
-	if key := strings.TrimSpace(string(data)); key == "" || strings.ContainsFunc(key, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
-		return fmt.Errorf("apiKeyFile %s holds no usable key (empty, or spaces or control characters)", in.APIKeyFile)
-	}
-	return nil
+	return watchfile.CheckKeyFile(in.APIKeyFile, "apiKeyFile", MaxKeyFileBytes)
 }

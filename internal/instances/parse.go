@@ -3,34 +3,36 @@
 package instances
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
-	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
+	"github.com/dagu-mcp-gateway/gateway/internal/watchfile"
 )
 
 // fields are the keys an instance may have, each with how it sets the
 // Instance. An unknown key is refused by name and line.
 var fields = map[string]func(*Instance, *yaml.Node) error{
-	"name":                func(in *Instance, n *yaml.Node) error { return scalar(n, &in.Name) },
-	"url":                 func(in *Instance, n *yaml.Node) error { return scalar(n, &in.URL) },
-	"apiKeyFile":          func(in *Instance, n *yaml.Node) error { return scalar(n, &in.APIKeyFile) },
-	"upstreamAuth":        func(in *Instance, n *yaml.Node) error { return scalar(n, &in.UpstreamAuth) },
-	"caFile":              func(in *Instance, n *yaml.Node) error { return scalar(n, &in.CAFile) },
+	"name":                func(in *Instance, n *yaml.Node) error { return watchfile.Scalar(n, &in.Name) },
+	"url":                 func(in *Instance, n *yaml.Node) error { return watchfile.Scalar(n, &in.URL) },
+	"apiKeyFile":          func(in *Instance, n *yaml.Node) error { return watchfile.Scalar(n, &in.APIKeyFile) },
+	"upstreamAuth":        func(in *Instance, n *yaml.Node) error { return watchfile.Scalar(n, &in.UpstreamAuth) },
+	"caFile":              func(in *Instance, n *yaml.Node) error { return watchfile.Scalar(n, &in.CAFile) },
 	"insecureSkipVerify":  func(in *Instance, n *yaml.Node) error { return boolean(n, &in.InsecureSkipVerify) },
 	"upstreamTimeout":     func(in *Instance, n *yaml.Node) error { return duration(n, &in.UpstreamTimeout) },
-	"upstreamCompression": func(in *Instance, n *yaml.Node) error { return scalar(n, &in.UpstreamCompression) },
+	"upstreamCompression": func(in *Instance, n *yaml.Node) error { return watchfile.Scalar(n, &in.UpstreamCompression) },
 }
 
 // fieldList names the keys in the order messages list them.
 const fieldList = "name, url, apiKeyFile, upstreamAuth, caFile, insecureSkipVerify, upstreamTimeout, upstreamCompression"
+
+// file is what the instances file is, for its strict reading.
+var file = watchfile.ListFile{What: "an instances file", Key: "instances", Max: MaxInstances, MaxWhy: "a gateway serves",
+	EmptyHint: "name at least one Dagu server"}
 
 // Parse reads the text of an instances file strictly: one top-level key,
 // instances, a list of mappings whose keys are the fields above, each at
@@ -42,17 +44,13 @@ func Parse(data []byte) (Set, error) {
 	if len(data) > MaxFileBytes {
 		return Set{}, fmt.Errorf("the file has %d bytes, more than the %d an instances file may hold", len(data), MaxFileBytes)
 	}
-	root, err := decodeOne(data)
-	if err != nil {
-		return Set{}, err
-	}
-	list, err := instanceList(root)
+	list, err := file.Entries(data)
 	if err != nil {
 		return Set{}, err
 	}
 	var set Set
 	seen := map[string]int{}
-	for i, node := range list.Content {
+	for i, node := range list {
 		in, err := decodeInstance(node, i+1)
 		if err != nil {
 			return Set{}, err
@@ -66,91 +64,18 @@ func Parse(data []byte) (Set, error) {
 	return set, nil
 }
 
-// decodeOne decodes the single YAML document of data into a node tree.
-func decodeOne(data []byte) (*yaml.Node, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
-		return nil, errors.New("the file is empty: it needs an instances: list")
-	} else if err != nil {
-		return nil, fmt.Errorf("not YAML: %w", err)
-	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); err == nil {
-		return nil, fmt.Errorf("line %d: a second YAML document; an instances file holds one", extra.Line)
-	}
-	if len(doc.Content) != 1 {
-		return nil, errors.New("the file is empty: it needs an instances: list")
-	}
-	if err := refuseAliases(doc.Content[0]); err != nil {
-		return nil, err
-	}
-	return doc.Content[0], nil
-}
-
-// refuseAliases refuses anchors and aliases, which would let a small file
-// stand for a large one.
-func refuseAliases(n *yaml.Node) error {
-	if n.Kind == yaml.AliasNode || n.Anchor != "" {
-		return fmt.Errorf("line %d: YAML anchors and aliases are not accepted in an instances file", n.Line)
-	}
-	for _, c := range n.Content {
-		if err := refuseAliases(c); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// instanceList finds the instances: sequence of the root mapping.
-func instanceList(root *yaml.Node) (*yaml.Node, error) {
-	if root.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("line %d: the file must be a mapping with one key, instances", root.Line)
-	}
-	var list *yaml.Node
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		key, value := root.Content[i], root.Content[i+1]
-		if key.Value != "instances" {
-			return nil, fmt.Errorf("line %d: unknown top-level field %q: the file has one key, instances", key.Line, key.Value)
-		}
-		if list != nil {
-			return nil, fmt.Errorf("line %d: instances appears twice", key.Line)
-		}
-		list = value
-	}
-	switch {
-	case list == nil:
-		return nil, fmt.Errorf("line %d: no instances: list", root.Line)
-	case list.Kind != yaml.SequenceNode:
-		return nil, fmt.Errorf("line %d: instances must be a list", list.Line)
-	case len(list.Content) == 0:
-		return nil, fmt.Errorf("line %d: instances is empty: name at least one Dagu server", list.Line)
-	case len(list.Content) > MaxInstances:
-		return nil, fmt.Errorf("line %d: %d instances, more than the %d a gateway serves", list.Line, len(list.Content), MaxInstances)
-	}
-	return list, nil
-}
-
 // decodeInstance reads and checks the nth instance of the list.
 func decodeInstance(node *yaml.Node, nth int) (Instance, error) {
-	if node.Kind != yaml.MappingNode {
-		return Instance{}, fmt.Errorf("line %d: instance %d must be a mapping of %s", node.Line, nth, fieldList)
-	}
 	var in Instance
-	seen := map[string]bool{}
-	for i := 0; i+1 < len(node.Content); i += 2 {
-		key, value := node.Content[i], node.Content[i+1]
-		set, ok := fields[key.Value]
+	err := watchfile.Fields(node, nth, "instance", fieldList, func(key string, value *yaml.Node) (bool, error) {
+		set, ok := fields[key]
 		if !ok {
-			return Instance{}, fmt.Errorf("line %d: unknown field %q in instance %d (known: %s)", key.Line, key.Value, nth, fieldList)
+			return false, nil
 		}
-		if seen[key.Value] {
-			return Instance{}, fmt.Errorf("line %d: field %s appears twice in instance %d", key.Line, key.Value, nth)
-		}
-		seen[key.Value] = true
-		if err := set(&in, value); err != nil {
-			return Instance{}, fmt.Errorf("line %d: instance %d, %s: %w", value.Line, nth, key.Value, err)
-		}
+		return true, set(&in, value)
+	})
+	if err != nil {
+		return Instance{}, err
 	}
 	if err := in.check(); err != nil {
 		return Instance{}, fmt.Errorf("line %d: instance %d: %w", node.Line, nth, err)
@@ -191,15 +116,6 @@ func (in Instance) check() error {
 	return fmt.Errorf("%s: upstreamCompression %q must be auto, gzip or identity", in.Name, in.UpstreamCompression)
 }
 
-// scalar reads a string value.
-func scalar(n *yaml.Node, to *string) error {
-	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
-		return errors.New("must be a string")
-	}
-	*to = strings.TrimSpace(n.Value)
-	return nil
-}
-
 // boolean reads true or false.
 func boolean(n *yaml.Node, to *bool) error {
 	if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
@@ -216,7 +132,7 @@ func boolean(n *yaml.Node, to *bool) error {
 // duration reads a Go duration such as 15s.
 func duration(n *yaml.Node, to *time.Duration) error {
 	var s string
-	if err := scalar(n, &s); err != nil {
+	if err := watchfile.Scalar(n, &s); err != nil {
 		return errors.New("must be a duration such as 15s")
 	}
 	d, err := time.ParseDuration(s)
