@@ -43,7 +43,7 @@ func (s *Store) get(ctx context.Context, k Key, count bool) ([]byte, bool) {
 		}
 	}
 	var raw string
-	err = s.run(ctx, "cache_get", func(ctx context.Context) error {
+	err = s.run(ctx, "cache_get", key, func(ctx context.Context) error {
 		var err error
 		raw, err = s.client.GetRange(ctx, key, 0, int64(headerLen+s.opts.MaxValueBytes)).Result()
 		return err
@@ -69,17 +69,17 @@ func (s *Store) get(ctx context.Context, k Key, count bool) ([]byte, bool) {
 // Options.MaxValueBytes is not stored; a failure of Redis is counted and
 // otherwise ignored: the shared cache is only ever a second level.
 func (s *Store) Set(ctx context.Context, k Key, value []byte, ttl time.Duration) {
-	s.store(ctx, k, value, ttl, false, false)
+	s.store(ctx, k, value, ttl, false)
 }
 
 // Add is Set when nothing is stored under k yet: a value already there
 // keeps its content and its expiry, so writing back what was read never
 // extends a value's life.
 func (s *Store) Add(ctx context.Context, k Key, value []byte, ttl time.Duration) {
-	s.store(ctx, k, value, ttl, true, false)
+	s.store(ctx, k, value, ttl, true)
 }
 
-func (s *Store) store(ctx context.Context, k Key, value []byte, ttl time.Duration, onlyNew, ungated bool) {
+func (s *Store) store(ctx context.Context, k Key, value []byte, ttl time.Duration, onlyNew bool) {
 	if s == nil || ttl <= 0 {
 		return
 	}
@@ -94,11 +94,7 @@ func (s *Store) store(ctx context.Context, k Key, value []byte, ttl time.Duratio
 	}
 	frame := encodeValue(value)
 	ttl = min(ttl, maxTTL)
-	run := s.run
-	if ungated {
-		run = s.runUngated
-	}
-	err = run(ctx, "cache_set", func(ctx context.Context) error {
+	err = s.run(ctx, "cache_set", key, func(ctx context.Context) error {
 		if onlyNew {
 			return s.client.SetNX(ctx, key, frame, ttl).Err()
 		}
@@ -121,7 +117,7 @@ func (s *Store) Delete(ctx context.Context, k Key) {
 	if err != nil {
 		return
 	}
-	_ = s.run(ctx, "cache_delete", func(ctx context.Context) error {
+	_ = s.run(ctx, "cache_delete", key, func(ctx context.Context) error {
 		return s.client.Del(ctx, key).Err()
 	})
 }

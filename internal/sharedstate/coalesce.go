@@ -4,21 +4,60 @@ package sharedstate
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 )
 
-// unlockScript deletes the lock only while it is still ours.
+// The coalescing scripts work on an entry and its lock together, in one
+// step. Both keys carry the entry's hash tag (keys.go), so in a cluster
+// they live in one slot and each script runs on one master.
+
+// claimScript returns the entry, or takes its lock when there is none.
 //
-// KEYS[1] the lock; ARGV[1] our token. Returns 1 when deleted.
-var unlockScript = redis.NewScript(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
+// KEYS[1] the entry, KEYS[2] its lock; ARGV[1] the last byte to read,
+// ARGV[2] our token, ARGV[3] the lock's life (ms).
+// Returns {1, value} for a value, {2, ""} when the lock is ours, {0, ""}
+// when another holds it.
+var claimScript = redis.NewScript(`
+local v = redis.call('GETRANGE', KEYS[1], 0, tonumber(ARGV[1]))
+if v ~= '' then
+  return {1, v}
 end
-return 0
+if redis.call('SET', KEYS[2], ARGV[2], 'NX', 'PX', tonumber(ARGV[3])) then
+  return {2, ''}
+end
+return {0, ''}
+`)
+
+// pollScript returns the entry, or whether its lock is still held.
+//
+// KEYS[1] the entry, KEYS[2] its lock; ARGV[1] the last byte to read.
+// Returns {1, value} for a value, {0, 1} while the lock is held, {0, 0}
+// when neither is there.
+var pollScript = redis.NewScript(`
+local v = redis.call('GETRANGE', KEYS[1], 0, tonumber(ARGV[1]))
+if v ~= '' then
+  return {1, v}
+end
+return {0, redis.call('EXISTS', KEYS[2])}
+`)
+
+// publishScript stores the leader's value, if any, and releases the lock
+// if it is still ours, at once: a follower never finds the lock gone
+// before the value is there.
+//
+// KEYS[1] the entry, KEYS[2] its lock; ARGV[1] our token, ARGV[2] the
+// framed value ("" for none), ARGV[3] its life (ms).
+var publishScript = redis.NewScript(`
+if ARGV[2] ~= '' then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', tonumber(ARGV[3]))
+end
+if redis.call('GET', KEYS[2]) == ARGV[1] then
+  redis.call('DEL', KEYS[2])
+end
+return 1
 `)
 
 // Reader reads a value from its source. keep reports whether the value
@@ -34,35 +73,60 @@ const (
 	coalesceDirect = "direct" // read directly: no lock, no value in time, or Redis unavailable
 )
 
+// What claimScript answered.
+const (
+	claimedOther = 0
+	claimedValue = 1
+	claimedLock  = 2
+)
+
 // Load returns the shared value under k, or reads it once for every
-// replica: the first replica to miss takes a short lock in Redis, reads,
-// stores the value for ttl and unlocks; the others poll for the value for
-// at most Options.CoalesceWait and read directly when it does not come (the leader
-// died, the value may not be kept, or Redis failed). Use it only for
-// reads whose answer does not depend on who asks beyond k.Fingerprint.
+// replica: the first replica to miss takes a short lock in Redis (in the
+// same step as the lookup), reads, stores the value for ttl and unlocks
+// (again in one step); the others poll for the value for at most
+// Options.CoalesceWait and read directly when it does not come (the leader
+// died, the value may not be kept, or Redis failed). Use it only for reads
+// whose answer does not depend on who asks beyond k.Fingerprint.
 func (s *Store) Load(ctx context.Context, k Key, ttl time.Duration, read Reader) ([]byte, error) {
-	if v, ok := s.Get(ctx, k); ok {
-		s.countCoalesce(k.Kind, coalesceHit)
-		return v, nil
+	if s == nil {
+		return readOnly(ctx, read)
 	}
-	lock, err := s.lockKey(k)
+	key, err := s.redisKey(k)
 	if err != nil {
+		s.metrics.lookups.WithLabelValues("invalid_key", resultInvalid).Inc()
 		return s.readDirect(ctx, k, ttl, read)
 	}
-	token := leaseID()
-	var got bool
-	err = s.run(ctx, "coalesce_lock", func(ctx context.Context) error {
+	lock, token := key+suffixLock, leaseID()
+	var state int64
+	var raw string
+	err = s.run(ctx, "coalesce_claim", key, func(ctx context.Context) error {
 		var err error
-		got, err = s.client.SetNX(ctx, lock, token, s.opts.LockTTL).Result()
+		state, raw, err = pairAnswer(claimScript.Run(ctx, s.client, []string{key, lock},
+			headerLen+s.opts.MaxValueBytes, token, s.opts.LockTTL.Milliseconds()))
+		if err == nil && (state < claimedOther || state > claimedLock) {
+			err = fmt.Errorf("%w: claim script answered %d", errGarbage, state)
+		}
 		return err
 	})
 	switch {
 	case err != nil:
+		s.metrics.lookups.WithLabelValues(k.Kind, resultUnavailable).Inc()
 		return s.readDirect(ctx, k, ttl, read)
-	case got:
-		return s.lead(ctx, k, ttl, lock, token, read)
+	case state == claimedValue:
+		v, derr := decodeValue([]byte(raw), s.opts.MaxValueBytes)
+		if derr != nil {
+			s.metrics.lookups.WithLabelValues(k.Kind, resultInvalid).Inc()
+			return s.readDirect(ctx, k, ttl, read)
+		}
+		s.metrics.lookups.WithLabelValues(k.Kind, resultHit).Inc()
+		s.countCoalesce(k.Kind, coalesceHit)
+		return v, nil
 	}
-	if v, ok := s.follow(ctx, k, lock); ok {
+	s.metrics.lookups.WithLabelValues(k.Kind, resultMiss).Inc()
+	if state == claimedLock {
+		return s.lead(ctx, k, ttl, key, token, read)
+	}
+	if v, ok := s.follow(ctx, key); ok {
 		s.countCoalesce(k.Kind, coalesceWaited)
 		return v, nil
 	}
@@ -72,24 +136,37 @@ func (s *Store) Load(ctx context.Context, k Key, ttl time.Duration, read Reader)
 	return s.readDirect(ctx, k, ttl, read)
 }
 
-// lead reads for every replica, stores what may be kept, then unlocks.
-func (s *Store) lead(ctx context.Context, k Key, ttl time.Duration, lock, token string, read Reader) ([]byte, error) {
-	defer func() {
-		_ = s.runUngated(context.WithoutCancel(ctx), "coalesce_unlock", func(ctx context.Context) error {
-			return answerError(unlockScript.Run(ctx, s.client, []string{lock}, token).Err())
-		})
-	}()
+// lead reads for every replica, then stores what may be kept and unlocks
+// in one step, even when Redis paused in between (runUngated).
+func (s *Store) lead(ctx context.Context, k Key, ttl time.Duration, key, token string, read Reader) ([]byte, error) {
 	s.countCoalesce(k.Kind, coalesceLed)
 	v, keep, err := read(ctx)
-	if err == nil && keep {
-		s.store(context.WithoutCancel(ctx), k, v, ttl, false, true)
+	frame := ""
+	if err == nil && keep && ttl > 0 {
+		if len(v) > s.opts.MaxValueBytes {
+			s.metrics.stores.WithLabelValues(k.Kind, resultTooLarge).Inc()
+		} else {
+			frame = string(encodeValue(v))
+		}
+	}
+	ttl = min(max(ttl, time.Millisecond), maxTTL)
+	perr := s.runUngated(context.WithoutCancel(ctx), "coalesce_publish", key, func(ctx context.Context) error {
+		return answerError(publishScript.Run(ctx, s.client, []string{key, key + suffixLock}, token, frame, ttl.Milliseconds()).Err())
+	})
+	if frame != "" {
+		result := resultStored
+		if perr != nil {
+			result = resultUnavailable
+		}
+		s.metrics.stores.WithLabelValues(k.Kind, result).Inc()
 	}
 	return v, err
 }
 
 // follow polls for the leader's value while the lock is held, at most
-// Options.CoalesceWait. ok is false when the value did not come.
-func (s *Store) follow(ctx context.Context, k Key, lock string) ([]byte, bool) {
+// Options.CoalesceWait, one step per poll. ok is false when the value did
+// not come.
+func (s *Store) follow(ctx context.Context, key string) ([]byte, bool) {
 	deadline := time.Now().Add(s.opts.CoalesceWait)
 	pause := pollMin
 	for {
@@ -103,19 +180,22 @@ func (s *Store) follow(ctx context.Context, k Key, lock string) ([]byte, bool) {
 		case <-time.After(wait):
 		}
 		pause = min(2*pause, pollMax)
-		if v, ok := s.get(ctx, k, false); ok {
-			return v, true
-		}
-		var held int64
-		err := s.run(ctx, "coalesce_wait", func(ctx context.Context) error {
+		var state int64
+		var raw string
+		err := s.run(ctx, "coalesce_wait", key, func(ctx context.Context) error {
 			var err error
-			held, err = s.client.Exists(ctx, lock).Result()
+			state, raw, err = pairAnswer(pollScript.Run(ctx, s.client, []string{key, key + suffixLock}, headerLen+s.opts.MaxValueBytes))
 			return err
 		})
-		if err != nil || held == 0 {
-			// The leader finished without a value to share, or Redis
-			// failed: one last look, then read directly.
-			return s.get(ctx, k, false)
+		switch {
+		case err != nil:
+			return nil, false
+		case state == 1:
+			v, derr := decodeValue([]byte(raw), s.opts.MaxValueBytes)
+			return v, derr == nil
+		case raw != "1":
+			// The leader finished without a value to share.
+			return nil, false
 		}
 	}
 }
@@ -130,16 +210,33 @@ func (s *Store) readDirect(ctx context.Context, k Key, ttl time.Duration, read R
 	return v, err
 }
 
-// lockKey is the coalescing lock of k's entry.
-func (s *Store) lockKey(k Key) (string, error) {
-	if s == nil {
-		return "", errors.New("shared state: no store")
+// readOnly is a read without a store.
+func readOnly(ctx context.Context, read Reader) ([]byte, error) {
+	v, _, err := read(ctx)
+	return v, err
+}
+
+// pairAnswer reads a script's {number, text} answer; a number in the
+// second place comes back as its decimal text.
+func pairAnswer(cmd *redis.Cmd) (int64, string, error) {
+	if err := cmd.Err(); err != nil {
+		return 0, "", answerError(err)
 	}
-	key, err := s.redisKey(k)
-	if err != nil {
-		return "", fmt.Errorf("shared state lock: %w", err)
+	raw, err := cmd.Slice()
+	if err != nil || len(raw) != 2 {
+		return 0, "", fmt.Errorf("%w: script answered %T", errGarbage, cmd.Val())
 	}
-	return key + ":lock", nil
+	n, ok := raw[0].(int64)
+	if !ok {
+		return 0, "", fmt.Errorf("%w: script answered %T first", errGarbage, raw[0])
+	}
+	switch v := raw[1].(type) {
+	case string:
+		return n, v, nil
+	case int64:
+		return n, fmt.Sprint(v), nil
+	}
+	return 0, "", fmt.Errorf("%w: script answered %T second", errGarbage, raw[1])
 }
 
 func (s *Store) countCoalesce(kind, result string) {

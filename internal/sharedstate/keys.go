@@ -32,7 +32,40 @@ type Key struct {
 // errBadKey reports a Key the package refuses to use.
 var errBadKey = errors.New("shared state: invalid key")
 
-// redisKey returns the Redis key of k under the store's prefix.
+// Every key is
+//
+//	dgw:v2:{<scope>:<family>:<id>}[<suffix>]
+//
+// where scope is a hash of the store's scope (the Dagu server, its instance
+// name and the gateway version), family says what the key holds (c: a
+// cache entry, rl: a caller's rate-limit bucket, sem: a semaphore) and id
+// names one of them. The braces are a Redis Cluster hash tag: Redis
+// Cluster places a key by the text between its first { and the } after
+// it, so every key of one thing lands in one slot, and an operation on it
+// (a script, a lock next to its value) never spans two. The id never holds
+// a brace: it is a kind, a fingerprint and hashes, all checked.
+const keyVersion = "dgw:v2:"
+
+// Key families.
+const (
+	familyCache     = "c"
+	familyRateLimit = "rl"
+	familySemaphore = "sem"
+)
+
+// Suffixes of the keys that live beside a cache entry, in its slot.
+const suffixLock = ":lock" // the entry's coalescing lock
+
+// taggedKey is the key of one thing of a family under the store's scope;
+// "" for a nil store, which asks no server.
+func (s *Store) taggedKey(family, id string) string {
+	if s == nil {
+		return ""
+	}
+	return keyVersion + "{" + s.scope + ":" + family + ":" + id + "}"
+}
+
+// redisKey returns the Redis key of k's cache entry.
 func (s *Store) redisKey(k Key) (string, error) {
 	if !validKind(k.Kind) {
 		return "", fmt.Errorf("%w: kind %q", errBadKey, k.Kind)
@@ -40,7 +73,14 @@ func (s *Store) redisKey(k Key) (string, error) {
 	if !validFingerprint(k.Fingerprint) {
 		return "", fmt.Errorf("%w: the fingerprint is not a fingerprint", errBadKey)
 	}
-	return s.prefix + "c:" + k.Kind + ":" + k.Fingerprint + ":" + hashParts(k.Parts), nil
+	return s.taggedKey(familyCache, k.Kind+":"+k.Fingerprint+":"+hashParts(k.Parts)), nil
+}
+
+// scopeTag is a scope as keys carry it: a hash, so gateways in front of
+// different Dagus never share entries and no URL reaches Redis.
+func scopeTag(scope string) string {
+	sum := sha256.Sum256([]byte(scope))
+	return hex.EncodeToString(sum[:6])
 }
 
 // hashParts hashes the parts with their lengths, so ("ab","c") and

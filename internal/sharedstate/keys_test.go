@@ -10,7 +10,7 @@ import (
 
 func TestRedisKeyRefusesWhatIsNotAFingerprint(t *testing.T) {
 	t.Parallel()
-	s := &Store{prefix: keyPrefix("http://dagu:8080")}
+	s := &Store{scope: scopeTag("http://dagu:8080")}
 	cases := []struct {
 		name string
 		key  Key
@@ -45,7 +45,7 @@ func TestRedisKeyRefusesWhatIsNotAFingerprint(t *testing.T) {
 
 func TestRedisKeyHashesTheParts(t *testing.T) {
 	t.Parallel()
-	s := &Store{prefix: keyPrefix("http://dagu:8080")}
+	s := &Store{scope: scopeTag("http://dagu:8080")}
 	key := func(parts ...string) string {
 		k, err := s.redisKey(Key{Kind: "run", Fingerprint: "anon", Parts: parts})
 		if err != nil {
@@ -66,7 +66,7 @@ func TestRedisKeyHashesTheParts(t *testing.T) {
 	if again := key("a"); again != key("a") {
 		t.Fatal("one local key must give one shared key")
 	}
-	other := &Store{prefix: keyPrefix("http://other-dagu:8080")}
+	other := &Store{scope: scopeTag("http://other-dagu:8080")}
 	k2, _ := other.redisKey(Key{Kind: "run", Fingerprint: "anon", Parts: []string{"a"}})
 	if k2 == key("a") {
 		t.Fatal("gateways in front of different Dagus must not share keys")

@@ -15,6 +15,8 @@ import (
 // requests.
 type metrics struct {
 	up          prometheus.Gauge
+	lastHealthy prometheus.Gauge
+	nodeUp      *prometheus.GaugeVec   // node
 	errors      *prometheus.CounterVec // op, reason
 	fallbacks   *prometheus.CounterVec // op
 	lookups     *prometheus.CounterVec // kind, result
@@ -27,8 +29,16 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 	m := &metrics{
 		up: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "dagu_gateway_shared_state_up",
-			Help: "1 while the shared Redis answers, 0 while the gateway falls back to per-replica caches and limits.",
+			Help: "1 while the shared Redis answers (every master of a cluster), 0 while some or all of the gateway's reads fall back to per-replica caches and limits.",
 		}),
+		lastHealthy: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "dagu_gateway_shared_state_last_healthy_timestamp_seconds",
+			Help: "When the shared Redis last answered while every node in use answered (Unix time); 0 before the first answer.",
+		}),
+		nodeUp: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "dagu_gateway_shared_state_node_up",
+			Help: "Per node in use (the server, the master Sentinel named, or each master of a cluster, by address): 1 while it answers, 0 while its operations fall back.",
+		}, []string{"node"}),
 		errors: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "dagu_gateway_shared_state_errors_total",
 			Help: "Shared-state operations that failed, by operation and reason (timeout, unreachable, server, garbage, protocol).",
@@ -54,7 +64,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Help: "Coalesced reads by kind and how they were served (hit, led, waited, direct).",
 		}, []string{"kind", "result"}),
 	}
-	if err := promreg.Own(reg, m.up, m.errors, m.fallbacks, m.lookups, m.stores, m.rateLimited, m.coalesced); err != nil {
+	if err := promreg.Own(reg, m.up, m.lastHealthy, m.nodeUp, m.errors, m.fallbacks, m.lookups, m.stores, m.rateLimited, m.coalesced); err != nil {
 		return nil, fmt.Errorf("shared state metrics: %w", err)
 	}
 	return m, nil

@@ -47,52 +47,75 @@ func (e *unavailableError) Is(target error) bool { return target == ErrUnavailab
 
 func (e *unavailableError) Unwrap() error { return e.err }
 
-// run executes one Redis operation within Options.Timeout and records how
-// it went. A nil error or redis.Nil is an answer; the caller's own
-// cancellation comes back as itself and says nothing about Redis; anything
-// else is an *unavailableError.
-func (s *Store) run(ctx context.Context, op string, f func(context.Context) error) error {
+// run executes one Redis operation on key within Options.Timeout and
+// records how it went. A nil error or redis.Nil is an answer; the caller's
+// own cancellation comes back as itself and says nothing about Redis;
+// anything else is an *unavailableError. key decides whose health gates
+// the operation (a cluster's master of its slot); "" is the store's.
+func (s *Store) run(ctx context.Context, op, key string, f func(context.Context) error) error {
 	if s == nil {
 		return &unavailableError{op: op}
 	}
-	return s.runFor(ctx, op, s.opts.Timeout, f)
+	return s.runFor(ctx, op, key, s.opts.Timeout, f)
 }
 
 // runFor is run with its own time limit.
-func (s *Store) runFor(ctx context.Context, op string, timeout time.Duration, f func(context.Context) error) error {
+func (s *Store) runFor(ctx context.Context, op, key string, timeout time.Duration, f func(context.Context) error) error {
 	if s == nil {
 		return &unavailableError{op: op}
 	}
-	if !s.health.allow() {
+	shard := s.shardOf(key)
+	if !s.health.allow(shard) {
 		s.metrics.fallbacks.WithLabelValues(op).Inc()
 		return &unavailableError{op: op}
 	}
-	return s.attempt(ctx, op, timeout, f)
+	return s.attempt(ctx, op, shard, timeout, f)
 }
 
-// runUngated is run even while the store pauses after failures: for the
-// few operations that finish what Redis accepted moments ago (a coalescing
-// leader's value and unlock), which would otherwise leave other replicas
-// waiting for a lock nobody releases.
-func (s *Store) runUngated(ctx context.Context, op string, f func(context.Context) error) error {
-	return s.attempt(ctx, op, s.opts.Timeout, f)
+// runUngated is run even while the key's shard pauses after failures: for
+// the few operations that finish what Redis accepted moments ago (a
+// coalescing leader's value and unlock), which would otherwise leave other
+// replicas waiting for a lock nobody releases.
+func (s *Store) runUngated(ctx context.Context, op, key string, f func(context.Context) error) error {
+	return s.attempt(ctx, op, s.shardOf(key), s.opts.Timeout, f)
+}
+
+// shardOf names the shard whose health gates an operation on key: in a
+// cluster whose layout is known (after the first answer, go-redis keeps
+// it and refreshes it in the background, so this asks no server), the
+// master of the key's slot; otherwise the sole shard.
+func (s *Store) shardOf(key string) string {
+	if s.conn.cluster == nil || key == "" || !s.health.isRouted() {
+		return soleShard
+	}
+	node, err := s.conn.cluster.MasterForKey(context.Background(), key)
+	if err != nil {
+		return soleShard
+	}
+	return node.Options().Addr
 }
 
 // attempt asks Redis and records how it went.
-func (s *Store) attempt(ctx context.Context, op string, timeout time.Duration, f func(context.Context) error) error {
+func (s *Store) attempt(ctx context.Context, op, shard string, timeout time.Duration, f func(context.Context) error) error {
 	opCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	err := f(opCtx)
 	switch {
 	case err == nil || errors.Is(err, redis.Nil):
-		s.health.success()
+		s.health.success(shard)
 		return err
 	case ctx.Err() != nil:
-		s.health.abandon()
+		s.health.abandon(shard)
 		return ctx.Err()
 	}
 	reason := classify(err)
-	s.health.failure(op, reason)
+	if s.conn.cluster != nil {
+		// Learn the layout again (in the background, at most one at a
+		// time): after a failover another master serves the failed one's
+		// slots, and paused operations would not tell go-redis so.
+		s.conn.cluster.ReloadState(ctx)
+	}
+	s.health.failure(shard, op, reason)
 	s.metrics.errors.WithLabelValues(op, reason).Inc()
 	s.metrics.fallbacks.WithLabelValues(op).Inc()
 	return &unavailableError{op: op, reason: reason, err: err}

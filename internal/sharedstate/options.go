@@ -36,13 +36,27 @@ const (
 
 // Options configures a Store.
 type Options struct {
-	// URL is redis://[user[:password]@]host[:port][/db] or rediss://...
-	// for TLS (?skip_verify=true disables certificate checks, testing only).
+	// URL names the Redis and its topology (rediss for TLS everywhere;
+	// ?ca_file=PATH trusts the authorities in a PEM file, ?skip_verify=true
+	// disables certificate checks, tests only):
+	//
+	//	redis://[user[:password]@]host[:port][/db]        one server
+	//	redis+cluster://[user[:password]@]host[:port][,host[:port]...]   Redis Cluster
+	//	redis+sentinel://[user[:password]@]host[:port][,host[:port]...]/master-name[/db]
+	//
+	// A cluster URL names any of its nodes (or a managed service's
+	// configuration endpoint), a Sentinel URL its sentinels (port 26379
+	// when none is given); the user and password are the Redis servers'.
 	URL string
-	// PasswordFile, when set, holds the password (surrounding whitespace
-	// trimmed); it replaces a password in URL and is read again for every
-	// new connection, so a rotated secret is picked up without a restart.
+	// PasswordFile, when set, holds the Redis servers' password
+	// (surrounding whitespace trimmed); it replaces a password in URL and
+	// is read again for every new connection, so a rotated secret is
+	// picked up without a restart.
 	PasswordFile string
+	// SentinelPasswordFile, for a redis+sentinel URL whose sentinels
+	// require a password of their own (requirepass in sentinel.conf), holds
+	// it. It is read once, at Open.
+	SentinelPasswordFile string
 	// Scope separates gateways that share one Redis but not one Dagu: it is
 	// hashed into every key. Callers pass the Dagu URL.
 	Scope string

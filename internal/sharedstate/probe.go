@@ -5,18 +5,28 @@ package sharedstate
 import (
 	"bufio"
 	"context"
+	"slices"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // ServerInfo is what Probe learned about the shared server.
 type ServerInfo struct {
 	// Server is "redis" or "valkey".
 	Server string
-	// Version is the server's version, e.g. "7.0.15".
+	// Version is the server's version, e.g. "7.0.15" (a cluster's: one
+	// node's).
 	Version string
 	// RoundTrip is how long the INFO command took.
 	RoundTrip time.Duration
+	// Topology is how the URL said the Redis is deployed.
+	Topology Topology
+	// Masters are the master Sentinel named or a cluster's masters, by
+	// address; empty for one server.
+	Masters []string
 }
 
 // maxInfoBytes bounds the INFO answer Probe looks at.
@@ -35,7 +45,7 @@ func (s *Store) Probe(ctx context.Context) (ServerInfo, error) {
 	}
 	var raw string
 	start := time.Now()
-	err := s.runFor(ctx, "probe", max(s.opts.Timeout, minProbeTimeout), func(ctx context.Context) error {
+	err := s.runFor(ctx, "probe", "", max(s.opts.Timeout, minProbeTimeout), func(ctx context.Context) error {
 		var err error
 		raw, err = s.client.Info(ctx, "server").Result()
 		return err
@@ -45,7 +55,38 @@ func (s *Store) Probe(ctx context.Context) (ServerInfo, error) {
 	}
 	info := parseInfo(raw[:min(len(raw), maxInfoBytes)])
 	info.RoundTrip = time.Since(start)
+	info.Topology = s.conn.topology
+	switch {
+	case s.conn.topology == Sentinel:
+		info.Masters = []string{s.conn.node.get()}
+	case s.conn.cluster != nil:
+		info.Masters = s.masters(ctx)
+	}
 	return info, nil
+}
+
+// maxListedMasters bounds the masters Probe lists.
+const maxListedMasters = 64
+
+// masters lists a cluster's masters as it describes itself now (CLUSTER
+// SLOTS), sorted; nil when it does not answer in time.
+func (s *Store) masters(ctx context.Context) []string {
+	var mu sync.Mutex
+	var addrs []string
+	_ = s.runFor(ctx, "probe", "", max(s.opts.Timeout, minProbeTimeout), func(ctx context.Context) error {
+		return s.conn.cluster.ForEachMaster(ctx, func(_ context.Context, c *redis.Client) error {
+			mu.Lock()
+			defer mu.Unlock()
+			if len(addrs) < maxListedMasters {
+				addrs = append(addrs, c.Options().Addr)
+			}
+			return nil
+		})
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	slices.Sort(addrs)
+	return addrs
 }
 
 // parseInfo reads the server's name and version from an INFO answer:

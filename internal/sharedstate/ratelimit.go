@@ -72,9 +72,9 @@ func (s *Store) RateLimiter(perSecond float64, burst int) (*RateLimiter, error) 
 // its local limit instead. Only a hash of caller reaches Redis.
 func (l *RateLimiter) Allow(ctx context.Context, caller string) (Decision, error) {
 	var res []int64
-	err := l.s.run(ctx, "rate_limit", func(ctx context.Context) error {
-		cmd := gcraScript.Run(ctx, l.s.client, []string{l.s.prefix + "rl:" + hashName(caller)},
-			l.interval.Microseconds(), l.burst)
+	key := l.s.taggedKey(familyRateLimit, hashName(caller))
+	err := l.s.run(ctx, "rate_limit", key, func(ctx context.Context) error {
+		cmd := gcraScript.Run(ctx, l.s.client, []string{key}, l.interval.Microseconds(), l.burst)
 		if err := cmd.Err(); err != nil {
 			return answerError(err)
 		}

@@ -299,7 +299,7 @@ func TestRedisLoadReadsDirectlyWhenNothingComes(t *testing.T) {
 	ctx := context.Background()
 	s := openReplica(t, srv, func(o *Options) { o.CoalesceWait = 50 * time.Millisecond })
 	key := Key{Kind: "run", Fingerprint: "anon", Parts: []string{"r"}}
-	lock, _ := s.lockKey(key)
+	lock := mustKey(t, s, key) + suffixLock
 
 	// A leader that died holding the lock: the wait ends, the read is direct.
 	srv.Client().Set(ctx, lock, "dead-leader", time.Minute)
@@ -414,7 +414,7 @@ func TestRedisStoppedMidUseFallsBackAndResumes(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if testutil.ToFloat64(s.metrics.up) != 1 || !strings.Contains(logs.String(), "reachable again") {
+	if testutil.ToFloat64(s.metrics.up) != 1 || !strings.Contains(logs.String(), "available again") {
 		t.Fatalf("after the restart up = %v; logs:\n%s", testutil.ToFloat64(s.metrics.up), logs)
 	}
 }

@@ -92,7 +92,7 @@ func (s *Store) Semaphore(name string, limit int, lease time.Duration) (*Semapho
 	if lease < time.Second || lease > maxTTL {
 		return nil, fmt.Errorf("shared semaphore: lease must be between 1s and %s, got %s", maxTTL, lease)
 	}
-	m := &Semaphore{s: s, key: s.prefixOrEmpty() + "sem:" + hashName(name), limit: limit, lease: lease,
+	m := &Semaphore{s: s, key: s.taggedKey(familySemaphore, hashName(name)), limit: limit, lease: lease,
 		held: map[string]struct{}{}, done: make(chan struct{})}
 	if s != nil {
 		s.mu.Lock()
@@ -137,7 +137,7 @@ func (m *Semaphore) tryAcquire(ctx context.Context, id string) (bool, error) {
 	m.held[id] = struct{}{} // before the script runs, so a renewal cannot miss it
 	m.mu.Unlock()
 	var got int64
-	err := m.s.run(ctx, "semaphore_acquire", func(ctx context.Context) error {
+	err := m.s.run(ctx, "semaphore_acquire", m.key, func(ctx context.Context) error {
 		cmd := acquireScript.Run(ctx, m.s.client, []string{m.key}, m.limit, m.lease.Milliseconds(), id)
 		if err := cmd.Err(); err != nil {
 			return answerError(err)
@@ -162,7 +162,7 @@ func (m *Semaphore) releaser(id string) func() {
 		once.Do(func() {
 			m.forget(id)
 			// A failed release only leaves the lease to expire.
-			_ = m.s.run(context.Background(), "semaphore_release", func(ctx context.Context) error {
+			_ = m.s.run(context.Background(), "semaphore_release", m.key, func(ctx context.Context) error {
 				return m.s.client.ZRem(ctx, m.key, id).Err()
 			})
 		})
@@ -202,7 +202,7 @@ func (m *Semaphore) renew() {
 		for _, id := range batch {
 			args = append(args, id)
 		}
-		_ = m.s.run(context.Background(), "semaphore_renew", func(ctx context.Context) error {
+		_ = m.s.run(context.Background(), "semaphore_renew", m.key, func(ctx context.Context) error {
 			return answerError(renewScript.Run(ctx, m.s.client, []string{m.key}, args...).Err())
 		})
 	}

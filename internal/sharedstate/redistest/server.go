@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// Package redistest starts a real redis-server for tests: on a free
-// loopback port, in the test's temporary directory, without persistence,
-// stopped when the test ends. Without the redis-server binary a test is
-// skipped, except under CI=true, where it fails: CI installs the server
-// (Debian package redis-server) and must never pass by skipping.
+// Package redistest starts real redis-server processes for tests: one
+// server (Start), a Redis Cluster (StartCluster) or a master with replicas
+// watched by sentinels (StartSentinel), each on free loopback ports, in
+// the test's temporary directory, without persistence, killed when the
+// test ends. Without the redis-server binary a test is skipped, except
+// under CI=true, where it fails: CI installs the server (Debian package
+// redis-server) and must never pass by skipping.
 package redistest
 
 import (
@@ -33,6 +35,11 @@ type Server struct {
 	dir      string
 	port     int
 	password string
+	// args are more of redis-server's arguments; conf, when set, is the
+	// configuration file written before the first start (a sentinel's,
+	// which the sentinel rewrites).
+	args []string
+	conf func(port int) string
 
 	mu     sync.Mutex
 	cmd    *exec.Cmd
@@ -45,22 +52,22 @@ type Option func(*Server)
 // WithPassword makes the server require a password (requirepass).
 func WithPassword(pw string) Option { return func(s *Server) { s.password = pw } }
 
+// withArgs adds redis-server arguments.
+func withArgs(args ...string) Option { return func(s *Server) { s.args = append(s.args, args...) } }
+
+// withConf makes the server start from a configuration file of conf(port).
+func withConf(conf func(port int) string) Option { return func(s *Server) { s.conf = conf } }
+
 // Start starts a server and registers its stop with t.Cleanup.
 func Start(t testing.TB, opts ...Option) *Server {
 	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("redis-server is not installed; CI must install it (.ci/run does): %v", err)
-		}
-		t.Skip("redis-server is not installed (Debian package redis-server); skipping the shared-state test")
-	}
-	s := &Server{t: t, bin: bin, dir: t.TempDir()}
+	s := &Server{t: t, bin: binary(t), dir: t.TempDir()}
 	for _, o := range opts {
 		o(s)
 	}
 	var lastErr error
 	for range 3 { // a free port can be taken between finding it and binding it
+		var err error
 		if s.port, err = freePort(); err != nil {
 			t.Fatalf("redistest: %v", err)
 		}
@@ -73,6 +80,23 @@ func Start(t testing.TB, opts ...Option) *Server {
 	return nil
 }
 
+// binary finds redis-server, skipping the test without it (failing it
+// under CI=true).
+func binary(t testing.TB) string {
+	t.Helper()
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("redis-server is not installed; CI must install it (.ci/run does): %v", err)
+		}
+		t.Skip("redis-server is not installed (Debian package redis-server); skipping the shared-state test")
+	}
+	return bin
+}
+
+// Port is the server's port.
+func (s *Server) Port() int { return s.port }
+
 // Addr is host:port of the server.
 func (s *Server) Addr() string { return net.JoinHostPort("127.0.0.1", strconv.Itoa(s.port)) }
 
@@ -81,9 +105,28 @@ func (s *Server) URL() string { return "redis://" + s.Addr() }
 
 // Client returns a plain client of the server, closed with the test.
 func (s *Server) Client() *redis.Client {
-	c := redis.NewClient(&redis.Options{Addr: s.Addr(), Password: s.password, Protocol: 2, DisableIdentity: true})
+	c := s.newClient()
 	s.t.Cleanup(func() { _ = c.Close() })
 	return c
+}
+
+// newClient is a client of the server its caller closes.
+func (s *Server) newClient() *redis.Client {
+	return redis.NewClient(&redis.Options{Addr: s.Addr(), Password: s.password, Protocol: 2, DisableIdentity: true,
+		DialTimeout: time.Second, ReadTimeout: 5 * time.Second})
+}
+
+// Running reports whether the server's process is running.
+func (s *Server) Running() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cmd != nil
+}
+
+// Log is the server's log so far, for a failing test to show.
+func (s *Server) Log() string {
+	b, _ := os.ReadFile(filepath.Join(s.dir, "redis.log"))
+	return string(b)
 }
 
 // Stop stops the server (SIGKILL: nothing is persisted anyway) and waits
@@ -114,14 +157,25 @@ func (s *Server) start() error {
 	if s.cmd != nil {
 		return errors.New("already running")
 	}
-	args := []string{
+	var args []string
+	if s.conf != nil {
+		conf := filepath.Join(s.dir, "server.conf")
+		if _, err := os.Stat(conf); err != nil { // a restart keeps what the server rewrote
+			if err := os.WriteFile(conf, []byte(s.conf(s.port)), 0o600); err != nil {
+				return err
+			}
+		}
+		args = append(args, conf)
+	}
+	args = append(args,
 		"--port", strconv.Itoa(s.port), "--bind", "127.0.0.1", "--protected-mode", "yes",
 		"--save", "", "--appendonly", "no", "--dir", s.dir,
 		"--logfile", filepath.Join(s.dir, "redis.log"), "--daemonize", "no",
-	}
+	)
 	if s.password != "" {
 		args = append(args, "--requirepass", s.password)
 	}
+	args = append(args, s.args...)
 	cmd := exec.Command(s.bin, args...)
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start redis-server: %w", err)
