@@ -50,13 +50,14 @@ func openShared(cfg config.Config, scope string, log *slog.Logger, reg prometheu
 		return nil, nil
 	}
 	store, err := sharedstate.Open(sharedstate.Options{
-		URL: cfg.SharedStateURL, PasswordFile: cfg.SharedStatePasswordFile, Timeout: cfg.SharedStateTimeout,
-		Scope: scope, Registerer: reg, Logger: log,
+		URL: cfg.SharedStateURL, PasswordFile: cfg.SharedStatePasswordFile, SentinelPasswordFile: cfg.SharedStateSentinelPasswordFile,
+		Timeout: cfg.SharedStateTimeout, Scope: scope, Registerer: reg, Logger: log,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("shared state: %w", err)
 	}
-	log.Info("shared state configured; caches, the rate limit and the upstream budget are shared across replicas", "url", store.URL())
+	log.Info("shared state configured; caches, the rate limit and the upstream budget are shared across replicas",
+		"url", store.URL(), "topology", string(store.Topology()))
 	return store, nil
 }
 

@@ -151,7 +151,7 @@ func assemble(cfg config.Config, log *slog.Logger, reg *prometheus.Registry, cli
 		return nil, err
 	}
 	g.adapter, g.server = adapter, server
-	g.ready = doctor.NewReadiness(client, adapter, cfg.Passthrough(), readtool.TargetRules(), log).Ready
+	g.ready = doctor.NewReadiness(client, adapter, shared, cfg.Passthrough(), readtool.TargetRules(), log).Ready
 	return g, nil
 }
 

@@ -100,11 +100,14 @@ type Config struct {
 	// RunCacheSize is the memory of the finished-run cache (0: off).
 	RunCacheSize int64
 
-	// SharedStateURL is the redis:// or rediss:// URL of the state the
-	// replicas share; empty: none. Logged without its password.
+	// SharedStateURL is the URL of the state the replicas share (redis://,
+	// redis+cluster://, redis+sentinel:// and their rediss forms); empty:
+	// none. Logged without its password.
 	SharedStateURL string `json:"-"`
-	// SharedStatePasswordFile holds the shared state's password.
+	// SharedStatePasswordFile holds the shared Redis servers' password.
 	SharedStatePasswordFile string
+	// SharedStateSentinelPasswordFile holds the sentinels' own password.
+	SharedStateSentinelPasswordFile string
 	// SharedStateTimeout bounds one shared-state operation.
 	SharedStateTimeout time.Duration
 

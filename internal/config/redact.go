@@ -57,6 +57,7 @@ func (c Config) redactedFields() []slog.Attr {
 		slog.String("run_cache_size", FormatByteSize(c.RunCacheSize)),
 		slog.String("shared_state", redact.URL(c.SharedStateURL)),
 		slog.String("shared_state_password_file", c.SharedStatePasswordFile),
+		slog.String("shared_state_sentinel_password_file", c.SharedStateSentinelPasswordFile),
 		slog.Duration("shared_state_timeout", c.SharedStateTimeout),
 		slog.Any("workbook_roots", c.WorkbookRoots),
 		slog.String("workbook_max_bytes", FormatByteSize(c.WorkbookMaxBytes)),

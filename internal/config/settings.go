@@ -167,6 +167,7 @@ const (
 	flagSharedState         = "shared-state"
 	flagSharedStatePassword = "shared-state-password-file"
 	flagSharedStateTimeout  = "shared-state-timeout"
+	flagSharedStateSentinel = "shared-state-sentinel-password-file"
 )
 
 // Defaults that other packages own too: the REST client's concurrency, the
@@ -338,13 +339,17 @@ var settings = []Setting{
 
 	// Shared state: one Redis (or Valkey) shared by every replica.
 	{Group: GroupShared, Flag: flagSharedState, Env: "GATEWAY_SHARED_STATE", Kind: KindString, ZeroDefault: "none: each replica keeps its own caches and limits", Chart: "sharedState.url", Modes: modesUpstream,
-		Help:  "redis:// or rediss:// URL of a Redis or Valkey shared by the gateway's replicas: a second cache level behind the local caches, the rate limit and the upstream concurrency budget enforced across replicas; when it is down or slow every read falls back to the replica's own caches and limits (put the password in --shared-state-password-file, not in the URL)",
-		Doc:   "`redis://host:6379/0` or `rediss://...` of a Redis or Valkey shared by the replicas: a second cache level behind the local caches, and the rate limit and upstream concurrency budget enforced across replicas. When it is down or slow every read falls back to the replica's own caches and limits. Put the password in `--shared-state-password-file`, not in the URL. Without it each replica keeps its own caches and limits.",
+		Help:  "URL of a Redis or Valkey shared by the gateway's replicas: redis://host:6379/0 (one server), redis+cluster://host:port,host:port (Redis Cluster, a managed cluster mode's configuration endpoint) or redis+sentinel://host:26379,host:26379/master-name (Sentinel); rediss for TLS. It is a second cache level behind the local caches and keeps the rate limit and the upstream concurrency budget across replicas; when it is down, slow or failing over every read falls back to the replica's own caches and limits (put the password in --shared-state-password-file, not in the URL)",
+		Doc:   "URL of a Redis or Valkey shared by the replicas: a second cache level behind the local caches, and the rate limit and upstream concurrency budget enforced across replicas. One server: `redis://host:6379/0`. Redis Cluster (or a managed service's cluster mode): `redis+cluster://host:port[,host:port...]`, any nodes or the configuration endpoint. Sentinel: `redis+sentinel://host:26379[,host:26379...]/master-name[/db]`, the sentinels. `rediss`, `rediss+cluster` and `rediss+sentinel` use TLS (`?ca_file=PATH` trusts the authorities of a PEM file). When it is down, slow or failing over, every read falls back to the replica's own caches and limits. Put the password in `--shared-state-password-file`, not in the URL. Without it each replica keeps its own caches and limits. See [Shared state](operations.md#shared-state-many-replicas).",
 		field: func(c *Config) any { return &c.SharedStateURL }},
 	{Group: GroupShared, Flag: flagSharedStatePassword, Env: "GATEWAY_SHARED_STATE_PASSWORD_FILE", Kind: KindString, ZeroDefault: "none", Chart: "sharedState.existingSecret", Modes: modesUpstream,
 		Help:  "file holding the shared state's password, read again for every new connection",
 		Doc:   "File holding the shared state's password, read again for every new connection (keep the password out of the URL).",
 		field: func(c *Config) any { return &c.SharedStatePasswordFile }},
+	{Group: GroupShared, Flag: flagSharedStateSentinel, Env: "GATEWAY_SHARED_STATE_SENTINEL_PASSWORD_FILE", Kind: KindString, ZeroDefault: "none", Chart: "sharedState.sentinelPasswordKey", Modes: modesUpstream,
+		Help:  "file holding the sentinels' own password (requirepass in sentinel.conf), for a redis+sentinel URL whose sentinels need one; read at start",
+		Doc:   "File holding the sentinels' own password (`requirepass` in `sentinel.conf`), for a `redis+sentinel://` URL whose sentinels need one; the Redis servers' password stays in `--shared-state-password-file`. Read at start: a rotated sentinel password needs a restart.",
+		field: func(c *Config) any { return &c.SharedStateSentinelPasswordFile }},
 	{Group: GroupShared, Flag: flagSharedStateTimeout, Env: "GATEWAY_SHARED_STATE_TIMEOUT", Kind: KindDuration, Default: "100ms", Chart: "sharedState.timeout", Modes: modesUpstream,
 		Help:  "time limit for each shared-state operation; a slower answer counts as unavailable and the read goes on without it",
 		Doc:   "Time limit of each shared-state operation; a slower answer counts as unavailable and the read goes on without it.",

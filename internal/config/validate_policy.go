@@ -5,8 +5,8 @@ package config
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/redact"
@@ -77,11 +77,15 @@ func (c Config) validatePassthrough(mode Mode) []error {
 // helps while it answers much faster than Dagu.
 const maxSharedStateTimeout = 5 * time.Second
 
-// validateSharedState checks the shared-state settings.
+// validateSharedState checks the shared-state settings; the URL's hosts,
+// path and options are the shared state's to check when it opens.
 func (c Config) validateSharedState() []error {
 	if c.SharedStateURL == "" {
-		if c.SharedStatePasswordFile != "" {
+		switch {
+		case c.SharedStatePasswordFile != "":
 			return []error{fmt.Errorf("--%s needs --%s", flagSharedStatePassword, flagSharedState)}
+		case c.SharedStateSentinelPasswordFile != "":
+			return []error{fmt.Errorf("--%s needs --%s", flagSharedStateSentinel, flagSharedState)}
 		}
 		return nil
 	}
@@ -89,9 +93,15 @@ func (c Config) validateSharedState() []error {
 	if c.SharedStateTimeout < 0 || c.SharedStateTimeout > maxSharedStateTimeout {
 		errs = append(errs, fmt.Errorf("--%s must be above 0 and at most %s, got %s", flagSharedStateTimeout, maxSharedStateTimeout, c.SharedStateTimeout))
 	}
-	u, err := url.Parse(c.SharedStateURL)
-	if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
-		errs = append(errs, fmt.Errorf("--%s %q: use redis://host:port[/db] or rediss://host:port[/db]", flagSharedState, redact.URL(c.SharedStateURL)))
+	scheme, rest, ok := strings.Cut(c.SharedStateURL, "://")
+	if !ok || !slices.Contains(sharedStateSchemes, scheme) || rest == "" || strings.ContainsAny(rest[:1], "/?#") {
+		errs = append(errs, fmt.Errorf("--%s %q: use redis://host:port[/db], redis+cluster://host:port[,host:port...] or redis+sentinel://host:port[,host:port...]/master-name[/db] (rediss for TLS)", flagSharedState, redact.URL(c.SharedStateURL)))
+	}
+	if c.SharedStateSentinelPasswordFile != "" && !strings.HasSuffix(scheme, "+sentinel") {
+		errs = append(errs, fmt.Errorf("--%s is for a redis+sentinel:// URL's sentinels", flagSharedStateSentinel))
 	}
 	return errs
 }
+
+// sharedStateSchemes are the URL schemes of --shared-state.
+var sharedStateSchemes = []string{"redis", "rediss", "redis+cluster", "rediss+cluster", "redis+sentinel", "rediss+sentinel"}

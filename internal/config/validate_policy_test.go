@@ -42,6 +42,12 @@ func TestPolicyValidation(t *testing.T) {
 		{"shared state over http", func(c *Config) { c.SharedStateURL = "http://cache:6379" }, "shared-state"},
 		{"shared state without a host", func(c *Config) { c.SharedStateURL = "redis://" }, "shared-state"},
 		{"shared-state password without a URL", func(c *Config) { c.SharedStatePasswordFile = "/run/secrets/redis" }, "shared-state"},
+		{"sentinel password without a URL", func(c *Config) { c.SharedStateSentinelPasswordFile = "/run/secrets/s" }, "shared-state-sentinel-password-file needs"},
+		{"sentinel password without sentinels", func(c *Config) {
+			c.SharedStateURL, c.SharedStateSentinelPasswordFile = "redis+cluster://a:7000,b:7001", "/run/secrets/s"
+		}, "redis+sentinel"},
+		{"shared state over an unknown scheme", func(c *Config) { c.SharedStateURL = "redis+ring://a:1,b:2" }, "redis+cluster://"},
+		{"cluster without a host", func(c *Config) { c.SharedStateURL = "redis+cluster:///" }, "shared-state"},
 		{"slow shared state", func(c *Config) { c.SharedStateURL = "redis://cache:6379"; c.SharedStateTimeout = time.Minute }, "shared-state-timeout"},
 	}
 	for _, tt := range tests {
@@ -75,5 +81,20 @@ func TestSharedStateSettings(t *testing.T) {
 	}
 	if logged := got.String(); strings.Contains(logged, "hunter2") {
 		t.Fatalf("the printed configuration carries the URL's password: %s", logged)
+	}
+	for _, raw := range []string{"redis+cluster://:hunter2@a:7000,b:7001", "rediss+cluster://cfg.example:6379/?ca_file=/etc/ca.pem",
+		"redis+sentinel://s1:26379,s2:26379,s3:26379/gateway/1", "rediss+sentinel://s1/gateway"} {
+		c := got
+		c.SharedStateURL = raw
+		c.SharedStateSentinelPasswordFile = ""
+		if strings.Contains(raw, "sentinel") {
+			c.SharedStateSentinelPasswordFile = "/run/secrets/sentinel"
+		}
+		if errs := c.validatePolicy(testTargets); len(errs) != 0 {
+			t.Fatalf("%s refused: %v", raw, errs)
+		}
+		if logged := c.String(); strings.Contains(logged, "hunter2") {
+			t.Fatalf("the printed configuration carries the URL's password: %s", logged)
+		}
 	}
 }

@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
@@ -172,21 +171,4 @@ func accessLosses(access []upstream.RoleAccess) []string {
 		}
 	}
 	return out
-}
-
-// printSharedState reports the replicas' shared state when one is
-// configured: whether it answers and which server and version it is. It is
-// optional, so an unreachable one is reported but does not fail doctor,
-// and none configured is not mentioned.
-func printSharedState(ctx context.Context, w io.Writer, shared *sharedstate.Store) {
-	if shared == nil {
-		return
-	}
-	info, err := shared.Probe(ctx)
-	if err != nil {
-		fmt.Fprintf(w, "Shared state: unreachable at %s (%v); replicas fall back to their own caches and limits\n", shared.URL(), err)
-		return
-	}
-	fmt.Fprintf(w, "Shared state: %s %s at %s, reachable (answered in %s)\n", info.Server, info.Version, shared.URL(),
-		info.RoundTrip.Round(10*time.Microsecond))
 }

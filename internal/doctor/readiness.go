@@ -8,6 +8,7 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
+	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
 	"github.com/dagu-mcp-gateway/gateway/internal/upstream"
 )
 
@@ -25,21 +26,27 @@ type Readiness struct {
 	// targets are the read targets with their support rules
 	// (readtool.TargetRules).
 	targets []model.TargetRule
-	cache   readyCache
+	// shared is the replicas' shared state (nil: none), whose status a
+	// trusted caller sees.
+	shared *sharedstate.Store
+	cache  readyCache
 }
 
 // NewReadiness returns the readiness of the server client and adapter
-// read; a failure's detail goes to log.
-func NewReadiness(client *restclient.Client, adapter *upstream.Adapter, passthrough bool, targets []model.TargetRule, log *slog.Logger) *Readiness {
-	return &Readiness{client: client, adapter: adapter, passthrough: passthrough, targets: targets, cache: readyCache{log: log}}
+// read, with the shared state they use (nil: none); a failure's detail
+// goes to log.
+func NewReadiness(client *restclient.Client, adapter *upstream.Adapter, shared *sharedstate.Store, passthrough bool, targets []model.TargetRule, log *slog.Logger) *Readiness {
+	return &Readiness{client: client, adapter: adapter, shared: shared, passthrough: passthrough, targets: targets, cache: readyCache{log: log}}
 }
 
 // Ready answers /readyz: Dagu must answer and accept the key. The reason
 // names network, tls, auth, surface or upstream. The open answer carries
 // only the status and the reason; a trusted caller (detailed) also gets
-// the detected capabilities, how each target is served, and an outage in
+// the detected capabilities, how each target is served, an outage in
 // progress (since when calls to Dagu fail, how many, the latest route and
-// outcome).
+// outcome), and the shared state's status (sharedstate.Status: the nodes
+// in use, when sharing was last healthy). The shared state never makes a
+// gateway unready: reads go on without it.
 func (p *Readiness) Ready(ctx context.Context, detailed bool) (bool, any) {
 	probe := p.client.Probe
 	if p.passthrough {
@@ -55,6 +62,9 @@ func (p *Readiness) Ready(ctx context.Context, detailed bool) (bool, any) {
 	}
 	if outage, ok := p.client.Outage(); ok && detailed {
 		body["outage"] = outage
+	}
+	if shared, ok := p.shared.Status(); ok && detailed {
+		body["sharedState"] = shared
 	}
 	return res.OK, body
 }

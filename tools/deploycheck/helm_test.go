@@ -148,22 +148,23 @@ func TestHelmFullValues(t *testing.T) {
 	}
 	e := env(c)
 	checkEnv(t, e, map[string]string{
-		"DAGU_URL":                           "https://dagu.example.com/dagu",
-		"DAGU_CA_FILE":                       "/etc/dagu-mcp-gateway/ca/dagu-ca.pem",
-		"DAGU_API_KEY_FILE":                  "/var/run/secrets/dagu-mcp-gateway/dagu-api-key",
-		"GATEWAY_AUTH_TOKEN_FILE":            "/var/run/secrets/dagu-mcp-gateway/auth-tokens",
-		"GATEWAY_ALLOWED_HOSTS":              "dagu-mcp.example.com,dagu-mcp.example.com:8443,dagu-mcp,dagu-mcp.dagu-mcp,dagu-mcp.dagu-mcp.svc,dagu-mcp.dagu-mcp.svc.cluster.local",
-		"GATEWAY_MAX_RESPONSE_BYTES":         "33554432",
-		"GATEWAY_UPSTREAM_BODY_BUDGET":       "48MiB",
-		"GATEWAY_WORKBOOK_MAX_ROWS":          "1000000",
-		"GATEWAY_WORKBOOK_ROOTS":             "/srv/workbooks:/srv/shared",
-		"GATEWAY_REFERENCE_DIR":              "/etc/dagu-mcp-gateway/reference",
-		"GATEWAY_LOG_FORMAT":                 "text",
-		"GATEWAY_WORKBOOK_MAX_MEMORY":        "128MiB",
-		"GATEWAY_WORKBOOK_CONCURRENCY":       "4",
-		"GATEWAY_SHARED_STATE":               "rediss://valkey.dagu-mcp.svc:6380/0",
-		"GATEWAY_SHARED_STATE_TIMEOUT":       "250ms",
-		"GATEWAY_SHARED_STATE_PASSWORD_FILE": "/var/run/secrets/dagu-mcp-gateway-shared-state/valkey-password",
+		"DAGU_URL":                                    "https://dagu.example.com/dagu",
+		"DAGU_CA_FILE":                                "/etc/dagu-mcp-gateway/ca/dagu-ca.pem",
+		"DAGU_API_KEY_FILE":                           "/var/run/secrets/dagu-mcp-gateway/dagu-api-key",
+		"GATEWAY_AUTH_TOKEN_FILE":                     "/var/run/secrets/dagu-mcp-gateway/auth-tokens",
+		"GATEWAY_ALLOWED_HOSTS":                       "dagu-mcp.example.com,dagu-mcp.example.com:8443,dagu-mcp,dagu-mcp.dagu-mcp,dagu-mcp.dagu-mcp.svc,dagu-mcp.dagu-mcp.svc.cluster.local",
+		"GATEWAY_MAX_RESPONSE_BYTES":                  "33554432",
+		"GATEWAY_UPSTREAM_BODY_BUDGET":                "48MiB",
+		"GATEWAY_WORKBOOK_MAX_ROWS":                   "1000000",
+		"GATEWAY_WORKBOOK_ROOTS":                      "/srv/workbooks:/srv/shared",
+		"GATEWAY_REFERENCE_DIR":                       "/etc/dagu-mcp-gateway/reference",
+		"GATEWAY_LOG_FORMAT":                          "text",
+		"GATEWAY_WORKBOOK_MAX_MEMORY":                 "128MiB",
+		"GATEWAY_WORKBOOK_CONCURRENCY":                "4",
+		"GATEWAY_SHARED_STATE":                        "rediss+sentinel://valkey-sentinel-0.valkey.dagu-mcp.svc:26379,valkey-sentinel-1.valkey.dagu-mcp.svc:26379/gateway",
+		"GATEWAY_SHARED_STATE_TIMEOUT":                "250ms",
+		"GATEWAY_SHARED_STATE_PASSWORD_FILE":          "/var/run/secrets/dagu-mcp-gateway-shared-state/valkey-password",
+		"GATEWAY_SHARED_STATE_SENTINEL_PASSWORD_FILE": "/var/run/secrets/dagu-mcp-gateway-shared-state/sentinel-password",
 	})
 	secret := b.secrets[0]
 	if got := string(secret.Data["auth-tokens"]); got != "dummy-token-0123456789abcdef\ndummy-token-fedcba9876543210\n" {
@@ -187,6 +188,20 @@ func TestHelmFullValues(t *testing.T) {
 	}
 	if !slices.Contains(cidrs, "203.0.113.10/32") || !slices.Contains(cidrs, "2001:db8::/64") {
 		t.Errorf("Dagu CIDRs missing from egress: %v", cidrs)
+	}
+	var redisPorts []int32
+	for _, rule := range np.Spec.Egress {
+		if len(rule.To) > 0 && rule.To[0].PodSelector != nil && rule.To[0].PodSelector.MatchLabels["app.kubernetes.io/name"] == "valkey" {
+			for _, p := range rule.Ports {
+				redisPorts = append(redisPorts, p.Port.IntVal)
+			}
+		}
+	}
+	if !slices.Equal(redisPorts, []int32{26379, 6380}) {
+		t.Errorf("egress to the shared Redis opens ports %v, want the sentinels' and the data nodes' [26379 6380]", redisPorts)
+	}
+	if items := sharedSecretItems(d.Spec.Template.Spec.Volumes); !slices.Equal(items, []string{"valkey-password", "sentinel-password"}) {
+		t.Errorf("the shared-state Secret mounts %v, want both passwords", items)
 	}
 
 	// Every setting names a chart value that values.yaml defines, and the
@@ -213,6 +228,19 @@ func TestHelmFullValues(t *testing.T) {
 			t.Errorf("flag --%s (%s) has no chart value: full-values.yaml renders neither", s.flag, s.env)
 		}
 	}
+}
+
+// sharedSecretItems are the keys the shared-state volume mounts.
+func sharedSecretItems(volumes []corev1.Volume) []string {
+	var keys []string
+	for _, v := range volumes {
+		if v.Name == "shared-state" && v.Secret != nil {
+			for _, it := range v.Secret.Items {
+				keys = append(keys, it.Key)
+			}
+		}
+	}
+	return keys
 }
 
 // renderedEnv renders the chart with a values file and returns the
@@ -271,6 +299,9 @@ func TestHelmRefusesBadValues(t *testing.T) {
 		{"service monitor without token", map[string]any{"serviceMonitor": map[string]any{"enabled": true}}, "bearerTokenSecret"},
 		{"bad image digest", map[string]any{"image": map[string]any{"digest": "sha256:abc"}}, "digest"},
 		{"network policy without DNS peer", map[string]any{"networkPolicy": map[string]any{"enabled": true, "dns": map[string]any{"namespaceSelector": nil, "podSelector": nil}}}, "networkPolicy.dns"},
+		{"sentinel password without its Secret", map[string]any{"sharedState": map[string]any{"url": "redis+sentinel://s1:26379/gateway", "sentinelPasswordKey": "sentinel"}}, "sharedState.existingSecret"},
+		{"cluster URL with a database", map[string]any{"sharedState": map[string]any{"url": "redis+cluster://a:6379,b:6379/1"}}, "url"},
+		{"sentinel URL without a master", map[string]any{"sharedState": map[string]any{"url": "redis+sentinel://s1:26379,s2:26379"}}, "url"},
 		{"network policy without Dagu peer", map[string]any{"networkPolicy": map[string]any{"enabled": true, "dagu": map[string]any{"namespaceSelector": nil, "podSelector": nil}}}, "networkPolicy.dagu"},
 	}
 	for _, tt := range tests {
