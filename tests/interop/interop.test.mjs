@@ -176,10 +176,11 @@ for (const [transportName, makeTransport] of Object.entries(transports)) {
     });
 
     it('answers an unknown run with the contract error in the JSON-RPC error', async () => {
-      // -32602 for a missing resource, as the MCP specification says since
-      // SEP-2164; data is the contract's error object.
+      // -32002 for a missing resource in MCP 2025-11-25, which this SDK
+      // speaks (-32602 from 2026-07-28: eras.test.mjs); data is the
+      // contract's error object.
       await assert.rejects(client.readResource({ uri: 'dagu://runs/failing_job/no_such_run' }), (err) => {
-        assert.equal(err.code, -32602, `code ${err.code}: ${err.message}`);
+        assert.equal(err.code, -32002, `code ${err.code}: ${err.message}`);
         assert.equal(err.data?.code, 'resource_not_found', JSON.stringify(err.data));
         assert.equal(err.data?.uri, 'dagu://runs/failing_job/no_such_run');
         return true;
