@@ -57,10 +57,9 @@ func (c *container) readWorkbookMeta() (*workbookMeta, error) {
 		return nil, errNotWorkbook(c.name, errors.New("no workbook part"))
 	}
 	meta := &workbookMeta{}
-	wr := &workbookReader{mem: c.mem, meta: meta, scratchMem: charge{mem: c.mem}}
-	wr.refersTo.head = make([]byte, 0, maxKeptTextBytes)
+	wr := newWorkbookReader(c.mem, meta)
 	err = c.scanPart(wbPart, wr.visit)
-	wr.scratchMem.releaseAll()
+	wr.release()
 	if err != nil {
 		return nil, err
 	}
@@ -91,16 +90,45 @@ type workbookReader struct {
 	inDefinedNames bool
 	current        *definedName // the defined name whose formula is being read
 	refersTo       pieceText
+	depth          int // of the next start tag: 0 for the root element
+	ns             nsStack
+	sawPr          bool   // the workbook's own workbookPr was read
 	scratch        []byte // one decoded text token
 	scratchMem     charge
+}
+
+func newWorkbookReader(mem *memoryBudget, meta *workbookMeta) *workbookReader {
+	wr := &workbookReader{mem: mem, meta: meta, scratchMem: charge{mem: mem}}
+	for i := range wr.ns.frames {
+		wr.ns.frames[i].mem = charge{mem: mem}
+	}
+	wr.refersTo.head = make([]byte, 0, maxKeptTextBytes)
+	return wr
+}
+
+// release gives back the reader's scratch memory; what it collected stays.
+func (wr *workbookReader) release() {
+	wr.scratchMem.releaseAll()
+	wr.ns.release()
 }
 
 func (wr *workbookReader) visit(sc *xmlScanner) (bool, error) {
 	switch sc.kind {
 	case tokenStart:
-		return false, wr.start(sc)
+		depth := wr.depth
+		if !sc.selfClosing {
+			wr.depth++
+		}
+		if err := wr.ns.enter(depth, sc.attrs); err != nil {
+			return false, err
+		}
+		if depth > 2 || !wr.ns.isMain(depth, sc.prefix) {
+			return false, nil
+		}
+		return false, wr.start(sc, depth)
 	case tokenEnd:
-		return false, wr.end(sc)
+		wr.depth = max(0, wr.depth-1)
+		return false, wr.end(sc, wr.depth)
 	case tokenText, tokenCDATA:
 		return false, wr.addText(sc.text, sc.kind == tokenCDATA)
 	}
@@ -122,33 +150,34 @@ func (wr *workbookReader) addText(text []byte, literal bool) error {
 	return nil
 }
 
-func (wr *workbookReader) start(sc *xmlScanner) error {
-	switch string(sc.name) {
-	case "workbookPr":
-		wr.meta.date1904 = isTrue([]byte(attrText(sc.attrs, "date1904")))
-	case "sheets":
+// start handles an element of the main namespace at depth 1 (a child of
+// the root) or 2. Only the workbook's own elements count: an extension
+// element of the same local name lives in another namespace, deeper.
+func (wr *workbookReader) start(sc *xmlScanner, depth int) error {
+	switch name := string(sc.name); {
+	case depth == 1 && name == "workbookPr":
+		if !wr.sawPr {
+			wr.sawPr = true
+			wr.meta.date1904 = isTrue(trimXMLSpace([]byte(attrText(sc.attrs, "date1904"))))
+		}
+	case depth == 1 && name == "sheets":
 		wr.inSheets = !sc.selfClosing
-	case "definedNames":
+	case depth == 1 && name == "definedNames":
 		wr.inDefinedNames = !sc.selfClosing
-	case "sheet":
-		if wr.inSheets {
-			return wr.addSheet(sc.attrs)
-		}
-	case "definedName":
-		if wr.inDefinedNames {
-			return wr.startName(sc)
-		}
+	case depth == 2 && name == "sheet" && wr.inSheets:
+		return wr.addSheet(sc.attrs)
+	case depth == 2 && name == "definedName" && wr.inDefinedNames:
+		return wr.startName(sc)
 	}
 	return nil
 }
 
-func (wr *workbookReader) end(sc *xmlScanner) error {
-	switch string(sc.name) {
-	case "sheets":
-		wr.inSheets = false
-	case "definedNames":
-		wr.inDefinedNames = false
-	case "definedName":
+// end handles an end tag that closes an element at depth.
+func (wr *workbookReader) end(sc *xmlScanner, depth int) error {
+	switch depth {
+	case 1:
+		wr.inSheets, wr.inDefinedNames = false, false
+	case 2:
 		return wr.endName(sc)
 	}
 	return nil

@@ -15,7 +15,10 @@ import (
 // just enough XML for machine-written OOXML: elements, attributes,
 // character data with the predefined and numeric entities, CDATA sections,
 // comments and processing instructions. It does not validate nesting and
-// does not expand DTD entities; callers track the elements they care about.
+// does not expand DTD entities (a document type declaration is skipped
+// whole and noted to a source that asks, see doctypeNoter); callers track
+// the elements they care about, and resolve namespaces where it matters
+// (see namespaces.go).
 
 type tokenKind uint8
 
@@ -61,10 +64,15 @@ type xmlScanner struct {
 
 	kind        tokenKind
 	name        []byte // local name, without a namespace prefix
+	prefix      []byte // namespace prefix of a start or end tag, "" for none
 	attrs       []byte // raw attribute text of a start tag
 	selfClosing bool
 	text        []byte
 }
+
+// doctypeNoter is a source that wants to know when its XML declares a
+// document type (a DTD, whose entities the scanner never expands).
+type doctypeNoter interface{ noteDoctype() }
 
 // newXMLScanner returns a scanner over r whose buffer is reserved against
 // mem (nil: unlimited) before it is allocated or grown. Call close to
@@ -236,7 +244,7 @@ func (s *xmlScanner) scanEndTag() (bool, error) {
 		return false, s.unterminated()
 	}
 	s.kind = tokenEnd
-	s.name = localName(trimXMLSpace(s.buf[s.pos+2 : s.pos+gt]))
+	s.prefix, s.name = splitQName(trimXMLSpace(s.buf[s.pos+2 : s.pos+gt]))
 	s.pos += gt + 1
 	return true, nil
 }
@@ -246,6 +254,11 @@ func (s *xmlScanner) scanBang() (bool, error) {
 	s.ensure(len(cdataOpen))
 	rest := s.buf[s.pos:s.end]
 	switch {
+	case bytes.HasPrefix(rest, []byte("<!DOCTYPE")):
+		if noter, ok := s.src.(doctypeNoter); ok {
+			noter.noteDoctype()
+		}
+		return false, s.skipDoctype()
 	case bytes.HasPrefix(rest, []byte("<!--")):
 		return false, s.skipPast(4, "-->")
 	case bytes.HasPrefix(rest, []byte(cdataOpen)):
@@ -280,7 +293,7 @@ func (s *xmlScanner) scanStartTag() (bool, error) {
 		nameEnd++
 	}
 	s.kind = tokenStart
-	s.name = localName(tag[:nameEnd])
+	s.prefix, s.name = splitQName(tag[:nameEnd])
 	s.attrs = tag[nameEnd:]
 	return true, nil
 }
@@ -288,7 +301,26 @@ func (s *xmlScanner) scanStartTag() (bool, error) {
 // tagEnd returns the offset from s.pos of the '>' closing a start tag,
 // skipping any '>' inside quoted attribute values; -1 when input ends.
 func (s *xmlScanner) tagEnd() int {
+	return s.markupEnd(false)
+}
+
+// skipDoctype skips a document type declaration whole: its internal
+// subset in brackets, and the quoted entity values in it, may hold '>'.
+func (s *xmlScanner) skipDoctype() error {
+	end := s.markupEnd(true)
+	if end < 0 {
+		return s.unterminated()
+	}
+	s.pos += end + 1
+	return nil
+}
+
+// markupEnd returns the offset from s.pos of the '>' that closes the
+// markup there, outside quotes and, when brackets, outside [...]; -1 when
+// input ends. Scanning resumes where it stopped when more input arrives.
+func (s *xmlScanner) markupEnd(brackets bool) int {
 	var quote byte
+	depth := 0
 	for i := 1; ; {
 		for ; s.pos+i < s.end; i++ {
 			c := s.buf[s.pos+i]
@@ -299,7 +331,11 @@ func (s *xmlScanner) tagEnd() int {
 				}
 			case c == '"' || c == '\'':
 				quote = c
-			case c == '>':
+			case brackets && c == '[':
+				depth++
+			case brackets && c == ']' && depth > 0:
+				depth--
+			case c == '>' && depth == 0:
 				return i
 			}
 		}
@@ -354,22 +390,36 @@ func (s *xmlScanner) unterminated() error {
 
 // localName drops a namespace prefix such as "x:" from a name.
 func localName(name []byte) []byte {
+	_, local := splitQName(name)
+	return local
+}
+
+// splitQName splits a qualified name such as "x15:workbookPr" into its
+// prefix ("x15", or empty) and its local name.
+func splitQName(name []byte) (prefix, local []byte) {
 	if i := bytes.IndexByte(name, ':'); i >= 0 {
-		return name[i+1:]
+		return name[:i], name[i+1:]
 	}
-	return name
+	return nil, name
 }
 
 // nextAttr parses the first attribute of raw attribute text. It returns
 // the attribute's local name, its raw (undecoded) value and the remaining
 // text; ok is false when no well-formed attribute is left.
 func nextAttr(raw []byte) (name, value, rest []byte, ok bool) {
+	qname, value, rest, ok := nextQAttr(raw)
+	return localName(qname), value, rest, ok
+}
+
+// nextQAttr is nextAttr with the attribute's qualified name, prefix and
+// all ("xmlns:x15").
+func nextQAttr(raw []byte) (qname, value, rest []byte, ok bool) {
 	raw = skipSpace(raw)
 	eq := bytes.IndexByte(raw, '=')
 	if eq <= 0 {
 		return nil, nil, nil, false
 	}
-	name = localName(bytes.TrimSpace(raw[:eq]))
+	qname = bytes.TrimSpace(raw[:eq])
 	after := skipSpace(raw[eq+1:])
 	if len(after) == 0 || (after[0] != '"' && after[0] != '\'') {
 		return nil, nil, nil, false
@@ -378,7 +428,7 @@ func nextAttr(raw []byte) (name, value, rest []byte, ok bool) {
 	if closing < 0 {
 		return nil, nil, nil, false
 	}
-	return name, after[1 : 1+closing], after[2+closing:], true
+	return qname, after[1 : 1+closing], after[2+closing:], true
 }
 
 // indexByteFrom is indexFrom for a one-byte separator.
