@@ -195,3 +195,52 @@ func BenchmarkProfile100kx20SharedStrings(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkHeaderNaming names one header row of n equal headers (issue
+// 40: 16,384 of them took 11-13 s of CPU when each repeat tried _2, _3...
+// afresh). The time per op is the CPU of naming the row: it runs on one
+// goroutine.
+func BenchmarkHeaderNaming(b *testing.B) {
+	for _, n := range []int{1 << 10, 1 << 14} {
+		texts := make([]string, n)
+		for i := range texts {
+			texts[i] = "Amount"
+		}
+		b.Run(fmt.Sprintf("duplicates=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var warn warnings
+				nameHeaders("S", 1, 1, texts, &warn)
+			}
+		})
+	}
+}
+
+// writeDuplicateHeadersBook writes sheets of one row of 16,384 equal
+// headers each (the shape of POI's 53105.xlsx, generated here).
+func writeDuplicateHeadersBook(tb testing.TB, sheets int) string {
+	tb.Helper()
+	row := `<worksheet><sheetData><row r="1">` +
+		strings.Repeat(`<c t="s"><v>0</v></c>`, maxSheetColumns) + `</row></sheetData></worksheet>`
+	var parts [][2]string
+	for i := range sheets {
+		parts = append(parts, [2]string{fmt.Sprintf("Sheet%d", i+1), row})
+	}
+	pkg := sheetsPackage(parts...).with(zipEntry{name: "xl/sharedStrings.xml",
+		body: `<sst xmlns="` + nsMain + `"><si><t>Amount</t></si></sst>`})
+	path := filepath.Join(tb.TempDir(), "duplicates.xlsx")
+	if err := os.WriteFile(path, pkg.bytesTB(tb), 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}
+
+// BenchmarkProfileDuplicateHeaders profiles a whole sheet of 16,384 equal
+// headers through Profile.
+func BenchmarkProfileDuplicateHeaders(b *testing.B) {
+	benchmarkProfile(b, writeDuplicateHeadersBook(b, 1), func(s model.WorkbookSheet) {
+		if len(s.Headers) != maxSheetColumns || s.Headers[maxSheetColumns-1] != "Amount_16384" {
+			b.Fatalf("%d headers, last %q", len(s.Headers), s.Headers[len(s.Headers)-1])
+		}
+	})
+}
