@@ -2,10 +2,7 @@
 
 package workbook
 
-import (
-	"fmt"
-	"strconv"
-)
+import "strconv"
 
 // parseCellRef parses an A1-style reference such as "AB12" (a "$" before
 // either part is allowed) into its 1-based column and row.
@@ -21,18 +18,18 @@ func parseCellRef(ref []byte) (col, row int, err error) {
 		}
 		col = col*26 + int(c-'a') + 1
 		if col > maxSheetColumns {
-			return 0, 0, fmt.Errorf("cell reference %q: column out of range", ref)
+			return 0, 0, badFormat("cell reference %s: column out of range", quoteCut(ref))
 		}
 	}
 	if col == 0 {
-		return 0, 0, fmt.Errorf("cell reference %q has no column", ref)
+		return 0, 0, badFormat("cell reference %s has no column", quoteCut(ref))
 	}
 	if i < len(ref) && ref[i] == '$' {
 		i++
 	}
 	row, err = parseRowNumber(ref[i:])
 	if err != nil || row > maxSheetRows {
-		return 0, 0, fmt.Errorf("cell reference %q: invalid row", ref)
+		return 0, 0, badFormat("cell reference %s: invalid row", quoteCut(ref))
 	}
 	return col, row, nil
 }

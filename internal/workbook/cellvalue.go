@@ -19,7 +19,6 @@ const (
 	valueDate     // a date, ISO text like 2026-10-01
 	valueDateTime // a date and time, ISO text like 2026-10-01T14:30:00
 	valueTime     // a time of day, ISO text like 15:04:05
-	valueError    // an error cell such as #N/A
 )
 
 // temporal reports a date, date-time or time value.
@@ -56,8 +55,8 @@ func (v cellValue) integral() bool {
 	return v.kind == valueNumber && v.num == math.Trunc(v.num) && math.Abs(v.num) <= maxSafeInteger
 }
 
-// jsonValue returns the value as the profile writes it: nil for empty and
-// error cells, int64 for integral numbers, float64 for other numbers, bool
+// jsonValue returns the value as the profile writes it: nil for empty
+// cells (error cells are empty), int64 for integral numbers, float64 for other numbers, bool
 // for booleans and text for strings and temporal values.
 func (v cellValue) jsonValue() any {
 	switch v.kind {
@@ -74,12 +73,13 @@ func (v cellValue) jsonValue() any {
 	return nil
 }
 
-// display returns the value as text: numbers in plain notation, booleans
-// as Excel shows them, temporal values in ISO form, errors by their code.
+// display returns the value as Excel shows it in a General cell: numbers
+// to Excel's 15 significant digits in plain notation, booleans as TRUE
+// and FALSE; temporal values in ISO form.
 func (v cellValue) display() string {
 	switch v.kind {
 	case valueNumber:
-		return formatNumberText(v.num)
+		return formatNumberText(excelDigits(v.num))
 	case valueBool:
 		if v.b {
 			return "TRUE"
@@ -87,6 +87,16 @@ func (v cellValue) display() string {
 		return "FALSE"
 	}
 	return v.text
+}
+
+// excelDigits rounds a number to the 15 significant digits Excel shows
+// (a stored 0.30000000000000004 shows as 0.3).
+func excelDigits(f float64) float64 {
+	rounded, err := strconv.ParseFloat(strconv.FormatFloat(f, 'g', 15, 64), 64)
+	if err != nil {
+		return f
+	}
+	return rounded
 }
 
 // formatNumberText writes a number the way encoding/json does.
@@ -107,11 +117,12 @@ type cellTyper struct {
 	date1904 bool
 }
 
-// holdsValue reports whether a kept raw cell holds a value: only a shared
-// string can still turn out empty (an empty or missing table entry).
+// holdsValue reports whether a kept raw cell holds a value: an error cell
+// never does (it is null), and a shared string can still turn out empty
+// (an empty or missing table entry).
 func (t *cellTyper) holdsValue(row *rawRow, c *rawCell) bool {
 	if c.typ != cellShared {
-		return true
+		return c.typ != cellError
 	}
 	idx, err := parseSmallInt(row.text(c))
 	if err != nil {
@@ -132,7 +143,7 @@ func (t *cellTyper) value(row *rawRow, c *rawCell) cellValue {
 	case cellBoolean:
 		return booleanValue(raw)
 	case cellError:
-		return textValue(valueError, raw)
+		return cellValue{}
 	}
 	if len(raw) > maxParsedBytes {
 		// Far too long for a number or a date: text, without copying it

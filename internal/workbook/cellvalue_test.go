@@ -78,11 +78,11 @@ func TestJSONValueAndDisplay(t *testing.T) {
 	}{
 		{cellValue{kind: valueNumber, num: 7}, int64(7), "7"},
 		{cellValue{kind: valueNumber, num: -0.5}, -0.5, "-0.5"},
-		{cellValue{kind: valueNumber, num: 1 << 60}, float64(1 << 60), "1152921504606847000"},
+		{cellValue{kind: valueNumber, num: 1 << 60}, float64(1 << 60), "1152921504606850000"},
+		{cellValue{kind: valueNumber, num: 0.1 + 0.2}, 0.1 + 0.2, "0.3"},
 		{cellValue{kind: valueNumber, num: 1e21}, 1e21, "1e+21"},
 		{cellValue{kind: valueBool, b: true}, true, "TRUE"},
 		{cellValue{kind: valueString, text: "007"}, "007", "007"},
-		{cellValue{kind: valueError, text: "#N/A"}, nil, "#N/A"},
 		{cellValue{}, nil, ""},
 	}
 	for _, tt := range tests {

@@ -25,7 +25,6 @@ const (
 	groupNumber
 	groupBool
 	groupTemporal
-	groupError
 	groupCount
 )
 
@@ -37,14 +36,12 @@ func groupOf(k valueKind) kindGroup {
 		return groupBool
 	case k.temporal():
 		return groupTemporal
-	case k == valueError:
-		return groupError
 	}
 	return groupString
 }
 
 // groupPreference breaks ties between equally common kinds: typed data
-// first, text last. Error cells never give a column its type.
+// first, text last. (Error cells are null: they never reach a column.)
 var groupPreference = []kindGroup{groupNumber, groupTemporal, groupBool, groupString}
 
 // What the statistics of one column reserve against the read's budget,

@@ -70,6 +70,9 @@ type Profiler struct {
 	// beforeOpen, when set by a test, runs between the path checks and
 	// the open: where another process could swap the file.
 	beforeOpen func(*target)
+	// duringDecrypt, when set by a test, runs in the decrypting goroutine
+	// before excelize starts: where a read can stop while it works.
+	duringDecrypt func()
 }
 
 // New validates cfg, applies defaults and resolves every root to an

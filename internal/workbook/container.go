@@ -5,13 +5,8 @@ package workbook
 import (
 	"archive/zip"
 	"bytes"
-	"errors"
-	"fmt"
 	"io"
 	"os"
-	"strings"
-
-	"github.com/xuri/excelize/v2"
 )
 
 var (
@@ -23,28 +18,29 @@ var (
 )
 
 // container is an opened OOXML package whose parts can be streamed. It
-// carries the read's memory budget and bounds how much reading its parts
-// may inflate: each part of a sound package is read at most twice (a sheet
-// is read again when its header is only known at the end), so more than
-// twice the package's declared size, or more part openings than twice its
-// parts, means parts are shared to multiply the work.
+// carries the read's memory budget and clock, and bounds how much reading
+// its parts may inflate: each part of a sound package is read at most
+// twice (a sheet is read again when its header is only known at the end),
+// so more than twice the package's declared size, or more part openings
+// than twice its parts, means parts are shared to multiply the work.
 type container struct {
-	name  string               // base name of the workbook, for messages
-	parts map[string]*zip.File // by lower-cased, slash-separated part name
-	file  *os.File             // nil when the package was decrypted into memory
+	name  string // base name of the workbook, for messages
+	parts partIndex
+	file  *os.File // nil when the package was decrypted into memory
 	mem   *memoryBudget
+	clock *readClock
+	at    *progress
 
 	opens, maxOpens       int
 	inflated, maxInflated uint64
+
+	// notes are workbook warnings the package itself calls for.
+	notes       warnings
+	doctypeSeen map[string]bool // parts with a document type declaration
 }
 
 // costOpenPart covers the decompressor of one open part.
 const costOpenPart = 64 << 10
-
-// decryptWorkFactor is the memory excelize takes to decrypt a package,
-// in multiples of the file's size, beside the file itself (measured: about
-// four times).
-const decryptWorkFactor = 4
 
 // Close releases the underlying file.
 func (c *container) Close() error {
@@ -58,17 +54,18 @@ func (c *container) Close() error {
 // password-protected package, and checks the uncompressed size limit.
 // The package's directory (and a decrypted package) is reserved against
 // mem.
-func (p *Profiler) openContainer(t *target, password string, mem *memoryBudget) (*container, error) {
-	file, err := p.openTarget(t)
+func (p *Profiler) openContainer(r *read) (*container, error) {
+	file, err := p.openTarget(r.target)
 	if err != nil {
 		return nil, err
 	}
-	zr, keepOpen, err := p.zipReader(file, t, password, mem)
+	c := &container{name: r.target.name, mem: r.mem, clock: r.clock, at: r.at}
+	zr, keepOpen, err := p.zipReader(file, r, c)
 	if err != nil {
 		file.Close()
 		return nil, err
 	}
-	c := &container{name: t.name, parts: indexParts(zr), mem: mem}
+	c.parts = indexParts(zr)
 	if keepOpen {
 		c.file = file
 	} else {
@@ -77,7 +74,7 @@ func (p *Profiler) openContainer(t *target, password string, mem *memoryBudget) 
 	declared := declaredSize(zr)
 	if declared > uint64(p.maxUnzipBytes) {
 		c.Close()
-		return nil, errUnzipLimit(t.name, p.maxUnzipBytes)
+		return nil, errUnzipLimit(c.name, p.maxUnzipBytes)
 	}
 	c.maxInflated = 2*declared + 1<<20
 	c.maxOpens = 2*len(zr.File) + 16
@@ -86,23 +83,38 @@ func (p *Profiler) openContainer(t *target, password string, mem *memoryBudget) 
 
 // zipReader recognises the file by its first bytes and returns a zip
 // reader over it; keepOpen reports whether the reader still needs file.
-func (p *Profiler) zipReader(file *os.File, t *target, password string, mem *memoryBudget) (zr *zip.Reader, keepOpen bool, err error) {
+func (p *Profiler) zipReader(file *os.File, r *read, c *container) (zr *zip.Reader, keepOpen bool, err error) {
+	name := r.target.name
 	head := make([]byte, len(oleMagic))
 	if _, err := io.ReadFull(file, head); err != nil {
-		return nil, false, errNotWorkbook(t.name, err)
+		return nil, false, errNotWorkbook(name, err)
 	}
 	switch {
 	case bytes.Equal(head, oleMagic):
-		zr, err := decryptPackage(file, t, password, mem)
+		zr, err := p.decryptPackage(file, r, c)
 		return zr, false, err
 	case bytes.HasPrefix(head, zipMagic):
-		zr, err := openZip(file, t.size, mem)
+		zr, err := openZip(file, r.target.size, r.mem)
 		if err != nil {
-			return nil, false, zipFailure(err, errNotWorkbook(t.name, err))
+			return nil, false, zipFailure(err, errZipDirectory(name, err))
 		}
 		return zr, true, nil
 	}
-	return nil, false, errNotWorkbook(t.name, nil)
+	return nil, false, errNotWorkbook(name, nil)
+}
+
+// declaredSize sums the uncompressed sizes the zip directory declares,
+// saturating instead of overflowing. archive/zip refuses to inflate a
+// part past its declared size, so the sum bounds what reading can produce.
+func declaredSize(zr *zip.Reader) uint64 {
+	var total uint64
+	for _, f := range zr.File {
+		if total+f.UncompressedSize64 < total {
+			return ^uint64(0)
+		}
+		total += f.UncompressedSize64
+	}
+	return total
 }
 
 // openZip reads a package's directory after reserving what it costs. Its
@@ -135,100 +147,14 @@ func zipFailure(err error, fallback *Error) error {
 	return fallback
 }
 
-// decryptPackage reads an OLE2 compound file whole (its size is already
-// under the file limit) and decrypts the OOXML package inside it. A
-// package that decrypts to something that is not a zip was decrypted with
-// a missing or wrong password: the key derivation itself never fails. The
-// file and excelize's work are reserved first; the decrypted package
-// stays reserved for the read.
-func decryptPackage(file *os.File, t *target, password string, mem *memoryBudget) (*zip.Reader, error) {
-	work := (1 + decryptWorkFactor) * t.size
-	if err := mem.reserve(work); err != nil {
-		return nil, err
-	}
-	raw := make([]byte, t.size)
-	if _, err := file.ReadAt(raw, 0); err != nil {
-		mem.release(work)
-		return nil, errUnreadable(t.name, err)
-	}
-	plain, err := safeDecrypt(raw, password)
-	mem.release(work)
-	if err := mem.reserve(int64(len(plain))); err != nil {
-		return nil, err
-	}
-	switch {
-	case errors.Is(err, excelize.ErrWorkbookPassword):
-		return nil, errPassword(t.name)
-	case errors.Is(err, excelize.ErrUnsupportedEncryptMechanism):
-		return nil, errEncryption(t.name, err)
-	case err != nil:
-		// A damaged compound file, or one without an encrypted package
-		// such as a legacy binary .xls.
-		return nil, errNotWorkbook(t.name, err)
-	}
-	if !bytes.HasPrefix(plain, zipMagic) {
-		return nil, errPassword(t.name)
-	}
-	zr, err := openZip(bytes.NewReader(plain), int64(len(plain)), mem)
-	if err != nil {
-		return nil, zipFailure(err, errPassword(t.name))
-	}
-	return zr, nil
-}
-
-// safeDecrypt runs excelize's decryption, turning a panic on a damaged
-// compound file into an error.
-func safeDecrypt(raw []byte, password string) (plain []byte, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("decrypting workbook: %v", r)
-		}
-	}()
-	return excelize.Decrypt(raw, &excelize.Options{Password: password})
-}
-
-func indexParts(zr *zip.Reader) map[string]*zip.File {
-	parts := make(map[string]*zip.File, len(zr.File))
-	for _, f := range zr.File {
-		parts[normalizePartName(f.Name)] = f
-	}
-	return parts
-}
-
-// normalizePartName lower-cases a part name (OPC part names compare
-// case-insensitively), uses forward slashes and drops a leading slash.
-func normalizePartName(name string) string {
-	name = strings.ReplaceAll(name, "\\", "/")
-	return strings.ToLower(strings.TrimPrefix(name, "/"))
-}
-
-// declaredSize sums the uncompressed sizes the zip directory declares,
-// saturating instead of overflowing. archive/zip refuses to inflate a
-// part past its declared size, so the sum bounds what reading can produce.
-func declaredSize(zr *zip.Reader) uint64 {
-	var total uint64
-	for _, f := range zr.File {
-		if total+f.UncompressedSize64 < total {
-			return ^uint64(0)
-		}
-		total += f.UncompressedSize64
-	}
-	return total
-}
-
-// part returns the named part (any case, with or without a leading slash).
-func (c *container) part(name string) (*zip.File, bool) {
-	f, ok := c.parts[normalizePartName(name)]
-	return f, ok
-}
-
 // openPart streams a part of at most limit uncompressed bytes (0: no
 // limit of its own), within the read's bounds on inflated bytes and part
-// openings. The open decompressor is reserved until Close.
+// openings and its clock. The open decompressor is reserved until Close.
+// A part the package lacks is errPartMissing.
 func (c *container) openPart(name string, limit int64) (io.ReadCloser, error) {
-	f, ok := c.part(name)
-	if !ok {
-		return nil, errMalformed(c.name, fmt.Errorf("missing part %s", name))
+	f, err := c.parts.lookup(c.name, name)
+	if err != nil {
+		return nil, err
 	}
 	if limit > 0 && f.UncompressedSize64 > uint64(limit) {
 		return nil, errPartLimit(c.name, name, limit)
@@ -242,25 +168,49 @@ func (c *container) openPart(name string, limit int64) (io.ReadCloser, error) {
 	rc, err := f.Open()
 	if err != nil {
 		c.mem.release(costOpenPart)
-		return nil, errMalformed(c.name, err)
+		return nil, err
 	}
-	return &partReader{rc: rc, c: c}, nil
+	return &partReader{rc: rc, c: c, name: name}, nil
 }
 
-// partReader counts what a part inflates against the read's bound.
+// hasPart reports whether the package holds a part of that name.
+func (c *container) hasPart(name string) bool {
+	return name != "" && c.parts.has(name)
+}
+
+// partReader counts what a part inflates against the read's bound, and
+// checks the read's clock before each read.
 type partReader struct {
 	rc     io.ReadCloser
 	c      *container
+	name   string
 	closed bool
 }
 
 func (r *partReader) Read(b []byte) (int, error) {
+	if err := r.c.clock.check(); err != nil {
+		return 0, err
+	}
 	n, err := r.rc.Read(b)
 	r.c.inflated += uint64(n)
 	if r.c.inflated > r.c.maxInflated {
 		return n, errReadVolume(r.c.name)
 	}
 	return n, err
+}
+
+// noteDoctype records that the part declares a document type: its
+// entities are not expanded, and the profile says so once per part.
+func (r *partReader) noteDoctype() {
+	if r.c.doctypeSeen[r.name] {
+		return
+	}
+	if r.c.doctypeSeen == nil {
+		r.c.doctypeSeen = make(map[string]bool)
+	}
+	r.c.doctypeSeen[r.name] = true
+	r.c.notes.addf("part %s declares a document type (DTD); the gateway does not expand the entities a DTD declares, "+
+		"so a text that uses one shows the reference as written, such as &name;", r.name)
 }
 
 // Close closes the part and releases its decompressor's reservation.

@@ -16,7 +16,7 @@
 // # Hostile input
 //
 // A workbook is untrusted input: a file of a few hundred KiB can inflate
-// to hundreds of MiB. Four bounds keep one read, and the gateway, alive:
+// to hundreds of MiB. Five bounds keep one read, and the gateway, alive:
 //
 //   - Memory. Everything a read keeps (the zip directory, a decrypted
 //     package, the shared string table, styles, the sheet, name and
@@ -37,8 +37,27 @@
 //     parts more than twice over, is refused (parts shared between sheets
 //     multiply work without growing the file).
 //   - Concurrency. At most Config.Concurrency reads (default 2) run at
-//     once; the others wait for a slot until their context ends and are
-//     then refused as unavailable.
+//     once; the others wait for a slot until their stop time and are then
+//     refused as unavailable.
+//   - Time. A read stops a little before its context's deadline (half a
+//     second, or a tenth of the time left), so that its refusal still
+//     arrives within the call's time limit and says where it stopped and
+//     what to narrow; a read whose caller goes away (its context is
+//     cancelled) stops at once. Every part is read through a reader that
+//     looks at the read's clock before each read of inflated bytes, and
+//     the work between two looks is linear in what was read (header
+//     de-duplication included). excelize's decryption cannot be
+//     interrupted: it runs in a goroutine of its own, which keeps the
+//     read's slot until it ends, and an agile key derivation asking for
+//     more than 1,000,000 hash rounds is refused before it starts.
+//
+// Packages are read as the format says: part names compare without case,
+// and of parts that differ only in case the one spelt as the
+// relationships name it wins (a package where none is, and whose twins
+// differ, is refused as ambiguous); the workbook's own elements are told
+// from extension elements by their namespace. A sheet whose part cannot
+// be found, or is damaged, is listed by name with a warning that says why,
+// and the rest of the workbook is profiled.
 //
 // Every failure the read tool must report is an *Error whose Kind maps to a
 // contract error code; its Message is safe to show an agent and never

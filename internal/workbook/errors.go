@@ -105,9 +105,37 @@ func errPassword(name string) *Error {
 		Message: fmt.Sprintf("%s: workbook password is missing or incorrect", name)}
 }
 
-func errEncryption(name string, cause error) *Error {
-	return pathError(KindUnavailable, cause,
-		"%s: workbook uses an encryption the gateway cannot open; save it with standard Excel password protection or without a password", name)
+// errEncryption names the scheme of an encrypted package excelize cannot
+// decrypt, and why.
+func errEncryption(name string, scheme encryptionScheme) *Error {
+	return pathError(KindUnavailable, nil,
+		"%s: workbook is protected with %s, which the gateway cannot decrypt (%s); "+
+			"save it with Excel's own password protection (File > Info > Protect Workbook > Encrypt with Password) or without a password",
+		name, scheme.name, scheme.why)
+}
+
+func errRightsManaged(name string) *Error {
+	return pathError(KindUnavailable, nil,
+		"%s: workbook is protected with rights management (IRM), which only Office with its rights server can open; "+
+			"save a copy without the restriction", name)
+}
+
+func errLegacyXLS(name string) *Error {
+	return pathError(KindUnavailable, nil,
+		"%s: file is a legacy Excel 97-2003 workbook (.xls) with an .xlsx name, not an Office Open XML package; "+
+			"open it in Excel and save it as .xlsx", name)
+}
+
+func errCompoundNotWorkbook(name string) *Error {
+	return pathError(KindUnavailable, nil,
+		"%s: file is not a valid .xlsx/.xlsm workbook: it is an OLE compound file that holds neither an encrypted workbook nor a workbook",
+		name)
+}
+
+func errNoWorkbookPart(name string) *Error {
+	return pathError(KindUnavailable, nil,
+		"%s: file is a zip package but not a workbook: it has no workbook part (no officeDocument relationship, and no xl/workbook.xml)",
+		name)
 }
 
 func errTooLarge(name string, size, limit int64) *Error {
@@ -149,8 +177,21 @@ func errBusy(slots int, cause error) *Error {
 		slots)}
 }
 
-func errMalformed(name string, cause error) *Error {
-	return pathError(KindUnavailable, cause, "%s: workbook is damaged or malformed and cannot be profiled", name)
+// errDamaged names the part at fault and what is wrong with it.
+func errDamaged(name, part string, cause error) *Error {
+	return pathError(KindUnavailable, cause, "%s: workbook is damaged and cannot be profiled: part %s: %s",
+		name, spellPartName(part), damageText(cause))
+}
+
+func errZipDirectory(name string, cause error) *Error {
+	return pathError(KindUnavailable, cause,
+		"%s: workbook is damaged and cannot be profiled: its zip directory cannot be read (%s)", name, damageText(cause))
+}
+
+func errAmbiguousPart(name, part string, n int) *Error {
+	return pathError(KindUnavailable, nil,
+		"%s: workbook is ambiguous and cannot be profiled: the package holds %d different parts named %s "+
+			"(part names compare without case) and none is spelt as its relationships name it", name, n, part)
 }
 
 // formatBytes renders a byte count with a binary unit, like "50 MiB".

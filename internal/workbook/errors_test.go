@@ -201,14 +201,10 @@ func TestProfileContainerErrors(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	plainZip := writeFile(t, dir, "plain.xlsx", zipWith(t, map[string]string{"readme.txt": "hello"}))
-	brokenSheet := smallBook(t, "broken.xlsx")
-	rewritePart(t, brokenSheet, "xl/worksheets/sheet1.xml", func(s string) string {
-		return strings.Replace(s, `<c r="A2"`, `<c r="A0"`, 1)
-	})
 	oleNotEncrypted := writeFile(t, dir, "legacy.xlsx", append(append([]byte{}, oleMagic...), make([]byte, 600)...))
 	runErrorCases(t, []errorCase{
-		{"zip without workbook", Config{}, plainZip, "", KindUnavailable, FieldPath, "not a valid .xlsx/.xlsm workbook"},
-		{"bad cell reference", Config{}, brokenSheet, "", KindUnavailable, FieldPath, "damaged or malformed"},
+		{"zip without workbook", Config{}, plainZip, "", KindUnavailable, FieldPath,
+			"plain.xlsx: file is a zip package but not a workbook: it has no workbook part"},
 		{"compound file that is not an encrypted workbook", Config{}, oleNotEncrypted, "", KindUnavailable, FieldPath,
 			"legacy.xlsx: file is not a valid"},
 		{"uncompressed limit", Config{MaxUnzipBytes: 1000}, smallBook(t, "big.xlsx"), "", KindUnavailable, FieldPath,
@@ -216,9 +212,26 @@ func TestProfileContainerErrors(t *testing.T) {
 	})
 }
 
+// TestProfileDamagedSheetIsSkipped reads a workbook whose only sheet has
+// a bad cell reference: the sheet is listed by name, and a warning names
+// its part and what is wrong with it.
+func TestProfileDamagedSheetIsSkipped(t *testing.T) {
+	t.Parallel()
+	path := smallBook(t, "broken.xlsx")
+	rewritePart(t, path, "xl/worksheets/sheet1.xml", func(s string) string {
+		return strings.Replace(s, `<c r="A2"`, `<c r="A0"`, 1)
+	})
+	wb := mustProfile(t, newProfiler(t, Config{}), path, "")
+	want := `Sheet1: not profiled: its part xl/worksheets/sheet1.xml is damaged: cell reference "A0": invalid row; the sheet is listed by name only`
+	if !wb.Sheets[0].Skipped || !hasWarning(wb, want) {
+		t.Errorf("sheet %+v, warnings %q; want it skipped with %q", wb.Sheets[0], wb.Warnings, want)
+	}
+}
+
 // TestProfileZipBomb checks that a sheet that inflates far past the limit
-// is refused by the declared size, and one whose directory lies about its
-// size is refused when inflating passes the declared size.
+// is refused by the declared size, and that one whose directory lies about
+// its size is read no further than the declared size: archive/zip stops
+// there, and the sheet is listed as damaged.
 func TestProfileZipBomb(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -230,8 +243,12 @@ func TestProfileZipBomb(t *testing.T) {
 	}
 	runErrorCases(t, []errorCase{
 		{"declared", Config{MaxUnzipBytes: 1 << 20}, honest, "", KindUnavailable, FieldPath, "uncompressed size limit of 1 MiB"},
-		{"lying directory", Config{MaxUnzipBytes: 1 << 20}, lying, "", KindUnavailable, FieldPath, "damaged or malformed"},
 	})
+	wb := mustProfile(t, newProfiler(t, Config{MaxUnzipBytes: 1 << 20}), lying, "")
+	want := "S: not profiled: its part xl/worksheets/sheet1.xml is damaged: its zip entry is not valid; the sheet is listed by name only"
+	if !wb.Sheets[0].Skipped || !hasWarning(wb, want) {
+		t.Errorf("lying directory: sheet %+v, warnings %q; want it skipped with %q", wb.Sheets[0], wb.Warnings, want)
+	}
 }
 
 // TestProfileUnsupportedEncryption patches the EncryptionInfo version of
@@ -252,7 +269,8 @@ func TestProfileUnsupportedEncryption(t *testing.T) {
 	copy(raw[at:], "\x03\x00\x03\x00")
 	patched := writeFile(t, t.TempDir(), "extensible.xlsx", raw)
 	runErrorCases(t, []errorCase{
-		{"extensible", Config{}, patched, "pw", KindUnavailable, FieldPath, "encryption the gateway cannot open"},
+		{"extensible", Config{}, patched, "pw", KindUnavailable, FieldPath,
+			"extensible.xlsx: workbook is protected with extensible encryption, which the gateway cannot decrypt"},
 	})
 }
 

@@ -3,7 +3,9 @@
 package workbook
 
 import (
+	"archive/zip"
 	"errors"
+	"fmt"
 	"io"
 	"net/url"
 	"path"
@@ -68,7 +70,7 @@ const costRelationship = 96
 // the read's budget.
 func (c *container) readRelationships(part string) (relationships, error) {
 	name := relsPartName(part)
-	if _, ok := c.part(name); !ok {
+	if !c.hasPart(name) {
 		return nil, nil
 	}
 	var rels relationships
@@ -98,11 +100,11 @@ func (c *container) readRelationships(part string) (relationships, error) {
 func (c *container) scanPart(name string, visit func(sc *xmlScanner) (stop bool, err error)) error {
 	rc, err := c.openPart(name, maxMetadataPartBytes)
 	if err != nil {
-		return err
+		return c.readFailure(name, err)
 	}
 	defer rc.Close()
 	if err := scanTokens(rc, c.mem, visit); err != nil {
-		return c.readFailure(err)
+		return c.readFailure(name, err)
 	}
 	return nil
 }
@@ -150,3 +152,93 @@ func resolveTarget(source, target string) string {
 	}
 	return strings.TrimPrefix(path.Join(path.Dir(source), target), "/")
 }
+
+// partIndex finds a package's parts by name. OPC part names compare
+// without case, so xl/worksheets/sheet1.xml and xl/worksheets/Sheet1.xml
+// name one part; a package that holds both is read from the one whose
+// name is spelt exactly as asked (the relationships' target), and refused
+// as ambiguous when neither is and their contents differ.
+type partIndex struct {
+	byKey map[string]*zip.File   // by lower-cased name: the first entry
+	dups  map[string][]*zip.File // names held by several entries: all of them
+}
+
+func indexParts(zr *zip.Reader) partIndex {
+	ix := partIndex{byKey: make(map[string]*zip.File, len(zr.File))}
+	for _, f := range zr.File {
+		key := normalizePartName(f.Name)
+		first, seen := ix.byKey[key]
+		if !seen {
+			ix.byKey[key] = f
+			continue
+		}
+		if ix.dups == nil {
+			ix.dups = make(map[string][]*zip.File)
+		}
+		if len(ix.dups[key]) == 0 {
+			ix.dups[key] = []*zip.File{first}
+		}
+		ix.dups[key] = append(ix.dups[key], f)
+	}
+	return ix
+}
+
+// normalizePartName lower-cases a part name (OPC part names compare
+// case-insensitively), uses forward slashes and drops a leading slash.
+func normalizePartName(name string) string {
+	return strings.ToLower(spellPartName(name))
+}
+
+// spellPartName is a part name as spelt, with forward slashes and without
+// a leading slash.
+func spellPartName(name string) string {
+	return strings.TrimPrefix(strings.ReplaceAll(name, "\\", "/"), "/")
+}
+
+// has reports whether the package holds a part of that name, in any case.
+func (ix partIndex) has(name string) bool {
+	_, ok := ix.byKey[normalizePartName(name)]
+	return ok
+}
+
+// lookup returns the part name names: errPartMissing when the package has
+// none, the one spelt exactly as name when several differ only in case,
+// and an ambiguity refusal when none is and their contents differ.
+func (ix partIndex) lookup(book, name string) (*zip.File, error) {
+	key := normalizePartName(name)
+	f, ok := ix.byKey[key]
+	if !ok {
+		return nil, fmt.Errorf("%w: %s", errPartMissing, name)
+	}
+	candidates := ix.dups[key]
+	if len(candidates) == 0 {
+		return f, nil
+	}
+	var exact []*zip.File
+	for _, c := range candidates {
+		if spellPartName(c.Name) == spellPartName(name) {
+			exact = append(exact, c)
+		}
+	}
+	switch {
+	case len(exact) == 1:
+		return exact[0], nil
+	case sameContent(candidates):
+		return candidates[0], nil
+	}
+	return nil, errAmbiguousPart(book, spellPartName(name), len(candidates))
+}
+
+// sameContent reports entries that hold the same bytes, as far as their
+// sizes and checksums tell.
+func sameContent(files []*zip.File) bool {
+	for _, f := range files[1:] {
+		if f.CRC32 != files[0].CRC32 || f.UncompressedSize64 != files[0].UncompressedSize64 {
+			return false
+		}
+	}
+	return true
+}
+
+// errPartMissing is a part the package does not hold.
+var errPartMissing = errors.New("the part is missing from the package")

@@ -289,9 +289,9 @@ func TestProfileFormulasAndErrors(t *testing.T) {
 	wb := mustProfile(t, newProfiler(t, Config{}), path, "")
 	s := wb.Sheets[0]
 	sum, pending, lookup := columnNamed(t, s, "sum"), columnNamed(t, s, "pending"), columnNamed(t, s, "lookup")
-	got := []any{sum.Type, sum.Filled, sum.Min, pending.Filled, lookup.Filled, lookup.Odd, lookup.OddCells}
-	want := []any{"integer", 1, int64(20), 0, 2, 2,
-		[]model.OddCell{{Cell: "D2", Text: "#N/A"}, {Cell: "D3", Text: "#DIV/0!"}}}
+	// Error cells are null (the definition): lookup holds no value.
+	got := []any{sum.Type, sum.Filled, sum.Min, pending.Filled, lookup.Filled, lookup.Blank, lookup.Odd, lookup.OddCells}
+	want := []any{"integer", 1, int64(20), 0, 0, 2, 0, []model.OddCell(nil)}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v\nwant %v", got, want)
 	}

@@ -4,7 +4,6 @@ package workbook
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"unsafe"
 )
@@ -136,7 +135,7 @@ func (sr *sheetReader) handle() (*rawRow, error) {
 // budget (decoding never lengthens text).
 func (sr *sheetReader) addText(text []byte, literal bool) error {
 	if len(sr.row.arena)+len(text) > maxRowValueBytes {
-		return fmt.Errorf("row %d: cell text exceeds %d bytes", sr.row.num, maxRowValueBytes)
+		return badFormat("row %d: its cells hold more than %s of text", sr.row.num, formatBytes(maxRowValueBytes))
 	}
 	arena, err := growSlice(&sr.mem, sr.row.arena, len(text), 1)
 	if err != nil {
@@ -229,7 +228,7 @@ func (sr *sheetReader) startRow() error {
 		}
 	}
 	if num > maxSheetRows {
-		return fmt.Errorf("row %d is beyond the sheet's last row", num)
+		return badFormat("row %d is beyond the sheet's last row", num)
 	}
 	sr.row.num, sr.row.hidden = num, hidden
 	sr.row.cells, sr.row.arena = sr.row.cells[:0], sr.row.arena[:0]
@@ -253,10 +252,10 @@ func (sr *sheetReader) startCell() error {
 	// Excel writes a row's cells left to right and refuses a file that
 	// does not; a repeated cell would be counted twice.
 	if cell.col <= sr.lastCol {
-		return fmt.Errorf("row %d: cell %s is out of order", sr.row.num, cellName(cell.col, sr.row.num))
+		return badFormat("row %d: cell %s is out of order", sr.row.num, cellName(cell.col, sr.row.num))
 	}
 	if cell.col > maxSheetColumns {
-		return fmt.Errorf("cell column %d is beyond the sheet's last column", cell.col)
+		return badFormat("row %d: cell column %d is beyond the sheet's last column", sr.row.num, cell.col)
 	}
 	cell.start, cell.end = len(sr.row.arena), len(sr.row.arena)
 	sr.lastCol = cell.col
@@ -383,12 +382,12 @@ func isTrue(value []byte) bool {
 
 func parseSmallInt(b []byte) (int, error) {
 	if len(b) == 0 || len(b) > 9 {
-		return 0, fmt.Errorf("invalid number %q", b)
+		return 0, badFormat("invalid number %s", quoteCut(b))
 	}
 	n := 0
 	for _, c := range b {
 		if c < '0' || c > '9' {
-			return 0, fmt.Errorf("invalid number %q", b)
+			return 0, badFormat("invalid number %s", quoteCut(b))
 		}
 		n = n*10 + int(c-'0')
 	}
@@ -398,7 +397,7 @@ func parseSmallInt(b []byte) (int, error) {
 func parseRowNumber(b []byte) (int, error) {
 	n, err := parseSmallInt(b)
 	if err != nil || n < 1 {
-		return 0, fmt.Errorf("invalid row number %q", b)
+		return 0, badFormat("invalid row number %s", quoteCut(b))
 	}
 	return n, nil
 }

@@ -2,8 +2,6 @@
 
 package workbook
 
-import "context"
-
 const (
 	maxSampleRows = 5
 	// ctxCheckRows is how many rows pass between two context checks.
@@ -35,6 +33,7 @@ type sampleRow struct {
 // once the sheet's profile is built.
 type sheetScan struct {
 	sheet       string
+	at          *progress // where the read is: the scan sets the row
 	typer       *cellTyper
 	maxRows     int
 	fixedHeader int
@@ -73,17 +72,21 @@ func (s *sheetScan) release() {
 	s.mem.releaseAll()
 }
 
-// run reads every row of the sheet.
-func (s *sheetScan) run(ctx context.Context, rows *sheetReader) error {
+// run reads every row of the sheet, asking check every few rows whether
+// the read may go on (the part's reader asks it too, before each read).
+func (s *sheetScan) run(check func() error, rows *sheetReader) error {
 	for n := 0; ; n++ {
 		if n%ctxCheckRows == 0 {
-			if err := ctx.Err(); err != nil {
+			if err := check(); err != nil {
 				return err
 			}
 		}
 		row, err := rows.next()
 		if err != nil || row == nil {
 			return err
+		}
+		if s.at != nil {
+			s.at.row = row.num
 		}
 		if err := s.addRow(row); err != nil {
 			return err
@@ -103,12 +106,7 @@ func (s *sheetScan) addRow(row *rawRow) error {
 		return err
 	}
 	for _, i := range s.filled {
-		c := &row.cells[i]
-		s.used.add(row.num, c.col)
-		if c.typ == cellError {
-			code, _ := cutBytes(row.text(c))
-			s.warn.addf("%s!%s: error cell %s", s.sheet, cellName(c.col, row.num), code)
-		}
+		s.used.add(row.num, row.cells[i].col)
 	}
 	switch {
 	case s.header > 0:
@@ -121,14 +119,21 @@ func (s *sheetScan) addRow(row *rawRow) error {
 	return nil
 }
 
-// collectFilled lists the row's cells that hold a value.
+// collectFilled lists the row's cells that hold a value. An error cell
+// such as #N/A is null, as the definition says, in every statistic and in
+// header detection: it only earns its warning.
 func (s *sheetScan) collectFilled(row *rawRow) error {
 	filled, err := growSlice(&s.mem, s.filled[:0], len(row.cells), costFilledIdx)
 	if err != nil {
 		return err
 	}
 	for i := range row.cells {
-		if s.typer.holdsValue(row, &row.cells[i]) {
+		c := &row.cells[i]
+		switch {
+		case c.typ == cellError:
+			code, _ := cutBytes(row.text(c))
+			s.warn.addf("%s!%s: error cell %s", s.sheet, cellName(c.col, row.num), code)
+		case s.typer.holdsValue(row, c):
 			filled = append(filled, i)
 		}
 	}

@@ -37,17 +37,17 @@ type stylesReader struct {
 // reuses a built-in id overrides it, as Excel does. The result is
 // reserved for the read.
 func (c *container) readFormats(part string) (cellFormats, error) {
-	if _, ok := c.part(part); part == "" || !ok {
+	if !c.hasPart(part) {
 		return nil, nil
 	}
 	rc, err := c.openPart(part, maxMetadataPartBytes)
 	if err != nil {
-		return nil, err
+		return nil, c.readFailure(part, err)
 	}
 	defer rc.Close()
 	formats, err := parseStyles(rc, c.mem)
 	if err != nil {
-		return nil, c.readFailure(err)
+		return nil, c.readFailure(part, err)
 	}
 	return formats, nil
 }

@@ -13,8 +13,9 @@ const costTable = int64(unsafe.Sizeof(model.SheetTable{})) + 32
 
 // readTables resolves a sheet's table parts, each read once. A table is
 // named by its display name, the one formulas and Excel's UI use. Names
-// and ranges are cut like every text of the profile; cut counts them.
-func (c *container) readTables(sheet sheetEntry, relIDs []string, cut *int) ([]model.SheetTable, error) {
+// and ranges are cut like every text of the profile; cut counts them. A
+// table whose part is missing or damaged is left out with a warning.
+func (c *container) readTables(sheet sheetEntry, relIDs []string, cut *int, warn *warnings) ([]model.SheetTable, error) {
 	tables := []model.SheetTable{}
 	if len(relIDs) == 0 {
 		return tables, nil
@@ -31,6 +32,10 @@ func (c *container) readTables(sheet sheetEntry, relIDs []string, cut *int) ([]m
 		}
 		read[part] = true
 		table, err := c.readTable(part)
+		if isDamage(err) {
+			warn.addf("%s: a table is not listed: part %s: %s", sheet.name, spellPartName(part), damageText(err))
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -48,10 +53,15 @@ func (c *container) readTables(sheet sheetEntry, relIDs []string, cut *int) ([]m
 type tableAttrs struct{ name, ref string }
 
 // readTable reads the attributes of a table part's root element (the
-// `table` element), and nothing more of it.
+// `table` element), and nothing more of it. Its errors are unclassified.
 func (c *container) readTable(part string) (tableAttrs, error) {
 	var t tableAttrs
-	err := c.scanPart(part, func(sc *xmlScanner) (bool, error) {
+	rc, err := c.openPart(part, maxMetadataPartBytes)
+	if err != nil {
+		return t, err
+	}
+	defer rc.Close()
+	err = scanTokens(rc, c.mem, func(sc *xmlScanner) (bool, error) {
 		if sc.kind != tokenStart {
 			return false, nil
 		}

@@ -3,7 +3,6 @@
 package workbook
 
 import (
-	"errors"
 	"strconv"
 	"unsafe"
 
@@ -23,6 +22,8 @@ type sheetEntry struct {
 	hidden bool   // hidden or very hidden
 	part   string // resolved part name
 	relID  string
+	// problem says why the sheet's part cannot be found, if it cannot.
+	problem string
 }
 
 // definedName is one visible defined name as the workbook part lists it.
@@ -53,8 +54,8 @@ func (c *container) readWorkbookMeta() (*workbookMeta, error) {
 	if !ok {
 		wbPart = "xl/workbook.xml"
 	}
-	if _, ok := c.part(wbPart); !ok {
-		return nil, errNotWorkbook(c.name, errors.New("no workbook part"))
+	if !c.hasPart(wbPart) {
+		return nil, errNoWorkbookPart(c.name)
 	}
 	meta := &workbookMeta{}
 	wr := newWorkbookReader(c.mem, meta)
@@ -69,15 +70,25 @@ func (c *container) readWorkbookMeta() (*workbookMeta, error) {
 	}
 	meta.stylesPart, _ = rels.byType(relStyles)
 	meta.stringsPart, _ = rels.byType(relSharedStrings)
-	for i, s := range meta.sheets {
-		part, ok := rels.byID(s.relID)
-		if !ok {
-			return nil, errMalformed(c.name, errors.New("sheet "+strconv.Quote(s.name)+" has no part"))
-		}
-		meta.sheets[i].part = part
+	for i := range meta.sheets {
+		locateSheet(&meta.sheets[i], rels)
 	}
 	meta.names = namedRanges(wr.names, meta.sheets)
 	return meta, nil
+}
+
+// locateSheet finds a sheet's part through the workbook's relationships,
+// or says why it cannot.
+func locateSheet(s *sheetEntry, rels relationships) {
+	part, ok := rels.byID(s.relID)
+	switch {
+	case s.relID == "":
+		s.problem = "the workbook lists it without a relationship id (its r:id is empty)"
+	case !ok:
+		s.problem = "the workbook's relationships hold no id " + quoteCut([]byte(s.relID)) + " for it"
+	default:
+		s.part = part
+	}
 }
 
 // workbookReader collects what the workbook part says, token by token.

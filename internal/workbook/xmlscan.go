@@ -4,7 +4,6 @@ package workbook
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"strconv"
 	"unicode/utf8"
@@ -44,8 +43,8 @@ const (
 )
 
 var (
-	errXMLTokenTooLarge = errors.New("xml token exceeds the size limit")
-	errXMLUnterminated  = errors.New("xml markup is not terminated")
+	errXMLTokenTooLarge error = &formatError{msg: "an XML tag or text run is longer than 8 MiB"}
+	errXMLUnterminated  error = &formatError{msg: "its XML ends inside a tag, comment or CDATA section"}
 )
 
 // xmlScanner tokenizes an XML stream. The slices of the current token
