@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 )
@@ -153,5 +154,89 @@ func FuzzProfileBudget(f *testing.F) {
 		if int64(out.answer) > 8*limit+64<<10 {
 			t.Fatalf("answer of %d bytes under a budget of %d", out.answer, limit)
 		}
+	})
+}
+
+// maxFuzzExtraParts bounds the extra parts a package fuzz input adds.
+const maxFuzzExtraParts = 8
+
+// fuzzPackage packs a whole package from a fuzz input: its workbook part
+// and relationships, two sheets, the shared strings, and extra parts
+// (names separated by "|", each holding the second sheet's XML) that may
+// collide with the others in all but case.
+func fuzzPackage(workbook, rels, sheet1, sheet2, sharedStrings, extra string) []byte {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	add := func(name, body string) {
+		if w, err := zw.Create(name); err == nil {
+			w.Write([]byte(body))
+		}
+	}
+	add("_rels/.rels", `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">`+
+		`<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`)
+	add("xl/workbook.xml", workbook)
+	add("xl/_rels/workbook.xml.rels", rels)
+	add("xl/worksheets/sheet1.xml", sheet1)
+	add("xl/worksheets/sheet2.xml", sheet2)
+	add("xl/sharedStrings.xml", sharedStrings)
+	for i, name := range strings.Split(extra, "|") {
+		if name != "" && i < maxFuzzExtraParts {
+			add(name, sheet2)
+		}
+	}
+	zw.Close()
+	return buf.Bytes()
+}
+
+// fuzzWorkbookRels names both sheets, the shared strings and styles.
+const fuzzWorkbookRels = `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+	`<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/>` +
+	`<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet2.xml"/>` +
+	`<Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/>` +
+	`</Relationships>`
+
+// fuzzTwoSheets is a workbook part of two sheets, around what comes
+// before and after its sheet list.
+func fuzzTwoSheets(before, after string) string {
+	return `<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" ` +
+		`xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" ` +
+		`xmlns:x15="http://schemas.microsoft.com/office/spreadsheetml/2010/11/main">` + before +
+		`<sheets><sheet name="A" sheetId="1" r:id="rId1"/><sheet name="B" sheetId="2" r:id="rId2"/></sheets>` + after + `</workbook>`
+}
+
+// FuzzProfilePackage profiles whole packages built from arbitrary parts:
+// the workbook part (date system, sheet list, defined names), its
+// relationships, two sheets, the shared strings and parts whose names
+// collide in all but case. Every read ends within its deadline, and its
+// answer is a profile that holds the invariants or an *Error. The seeds
+// are the shapes of issue 40; they run in every `go test`.
+func FuzzProfilePackage(f *testing.F) {
+	wide := `<worksheet><sheetData><row r="1">` + strings.Repeat(`<c t="inlineStr"><is><t>Amount</t></is></c>`, 2000) +
+		`</row><row r="2"><c t="e"><v>#N/A</v></c><c><v>1</v></c></row></sheetData></worksheet>`
+	data := `<worksheet><sheetData><row r="1"><c t="s"><v>0</v></c><c t="e"><v>#N/A</v></c><c t="inlineStr"><is><t>b</t></is></c></row>` +
+		`<row r="2"><c s="1"><v>46296</v></c><c t="e"><v>#DIV/0!</v></c><c t="d"><v>2026-10-01</v></c></row></sheetData></worksheet>`
+	sst := `<!DOCTYPE sst [<!ENTITY e "v>w">]><sst><si><t>&e;</t></si></sst>`
+	f.Add(fuzzTwoSheets(`<workbookPr date1904="1"/>`, `<extLst><ext uri="{x}"><x15:workbookPr chartTrackingRefBase="1"/></ext></extLst>`),
+		fuzzWorkbookRels, data, wide, sst, "")
+	f.Add(fuzzTwoSheets(`<x15:workbookPr date1904="1"/>`, `<definedNames><definedName name="_xlnm.Print_Area" localSheetId="0">A!$A$1</definedName>`+
+		`<definedName name="h" hidden="1">1</definedName></definedNames>`), fuzzWorkbookRels, data, data, sst, "xl/worksheets/Sheet1.xml|XL/WORKSHEETS/SHEET2.XML")
+	f.Add(strings.Replace(fuzzTwoSheets("", ""), `r:id="rId1"`, `r:id=""`, 1), fuzzWorkbookRels, data, data, `<sst/>`, "xl/worksheets/sheet2.xml")
+	f.Add(fuzzTwoSheets("", ""), strings.Replace(fuzzWorkbookRels, "sheet1.xml", "SHEET1.XML", 1), `<worksheet><sheetData><row><c r="B1"/><c r="A1"/></row>`,
+		data, `<sst><si><t>x`, "xl/worksheets/sheet1.xml|xl/worksheets/Sheet1.xml")
+	f.Add(`<workbook xmlns:x="http://purl.oclc.org/ooxml/spreadsheetml/main"><x:workbookPr date1904="true"/><x:sheets><x:sheet name="A" r:id="rId1"/></x:sheets></workbook>`,
+		fuzzWorkbookRels, data, ``, `<sst><si><t>h</t></si></sst>`, "")
+	f.Fuzz(func(t *testing.T, workbook, rels, sheet1, sheet2, sharedStrings, extra string) {
+		path := filepath.Join(t.TempDir(), "fuzz.xlsx")
+		if err := os.WriteFile(path, fuzzPackage(workbook, rels, sheet1, sheet2, sharedStrings, extra), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		p, err := New(Config{MaxRows: 50, MaxUnzipBytes: 4 << 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		wb, err := p.Profile(ctx, path, "")
+		checkProfileInvariants(t, wb, err)
 	})
 }
