@@ -136,6 +136,11 @@ func TestDateSystemComesFromTheWorkbooksOwnWorkbookPr(t *testing.T) {
 			`<workbookPr date1904="0"/><workbookPr xmlns="http://schemas.microsoft.com/office/spreadsheetml/2010/11/main" date1904="1"/>`, ""), "1900"},
 		{"1904 under a prefix", prefixedMain(`<workbookPr date1904="1"/>`), "1904"},
 		{"1904 in the strict namespace", strictNamespace(`<workbookPr date1904="true"/>`), "1904"},
+		{"1904 in the Office 2007 beta namespace", func(s string) string {
+			s = withWorkbookPr(`<workbookPr date1904="1"/>`, x15WorkbookPrExt)(s)
+			return strings.Replace(s, "http://schemas.openxmlformats.org/spreadsheetml/2006/main",
+				"http://schemas.microsoft.com/office/excel/2006/2", 1)
+		}, "1904"},
 		{"1900 without workbookPr", withWorkbookPr(``, x15WorkbookPrExt), "1900"},
 	}
 	for _, tt := range tests {

@@ -66,16 +66,17 @@ func TestDuplicateHeadersAreNamedInLinearWork(t *testing.T) {
 // TestHeaderLineBreaksBecomeOneSpace reads headers with line breaks
 // written the ways writers write them: each break, with the spaces around
 // it, becomes one space. Issue 40, minor: a CRLF inside a header became
-// two spaces.
+// two spaces (Excel writes it as _x000D_ and a literal CRLF, which read as
+// CR CR LF).
 func TestHeaderLineBreaksBecomeOneSpace(t *testing.T) {
 	t.Parallel()
 	headers := []any{
-		"Line&#13;&#10;Break", "Two_x000D_&#10;Lines", "Spaced \r\n Out", "Blank&#13;&#10;&#13;&#10;Line",
-		"Mac\rBreak", "Trailing&#13;&#10;",
+		"Line&#13;&#10;Break", "Excel_x000D_\r\nWrites", "Two_x000D_&#10;Lines", "Spaced \r\n Out",
+		"Blank&#13;&#10;&#13;&#10;Line", "Mac\rBreak", "Trailing&#13;&#10;",
 	}
-	path := sheetsPackage([2]string{"S", inlineRows(headers, []any{1, 2, 3, 4, 5, 6})}).write(t, "breaks.xlsx")
+	path := sheetsPackage([2]string{"S", inlineRows(headers, []any{1, 2, 3, 4, 5, 6, 7})}).write(t, "breaks.xlsx")
 	wb := mustProfile(t, newProfiler(t, Config{}), path, "")
-	want := []string{"Line Break", "Two Lines", "Spaced Out", "Blank Line", "Mac Break", "Trailing"}
+	want := []string{"Line Break", "Excel Writes", "Two Lines", "Spaced Out", "Blank Line", "Mac Break", "Trailing"}
 	if got := wb.Sheets[0].Headers; !reflect.DeepEqual(got, want) {
 		t.Errorf("headers = %q, want %q", got, want)
 	}

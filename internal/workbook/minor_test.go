@@ -10,6 +10,24 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 )
 
+// TestTextLineEndsAreReadAsXMLSays reads cell texts with line ends written
+// the ways writers write them: a literal CRLF or CR is one LF, as every
+// XML parser reads it, and a CR written as a reference or an OOXML escape
+// stays. Excel writes a cell's CRLF as _x000D_ and a literal CRLF, which
+// read as CR CR LF.
+func TestTextLineEndsAreReadAsXMLSays(t *testing.T) {
+	t.Parallel()
+	texts := []any{"a_x000D_\r\nb", "a\r\nb", "a\rb", "a&#13;&#10;b", "<![CDATA[a\r\nb]]>"}
+	path := sheetsPackage([2]string{"S", inlineRows([]any{"1", "2", "3", "4", "5"}, texts)}).write(t, "ends.xlsx")
+	s := mustProfile(t, newProfiler(t, Config{}), path, "").Sheets[0]
+	want := []any{"a\r\nb", "a\nb", "a\nb", "a\r\nb", "a\nb"}
+	for i, cell := range s.Sample[0].Cells {
+		if cell.Value != want[i] {
+			t.Errorf("cell %d: %q, want %q", i+1, cell.Value, want[i])
+		}
+	}
+}
+
 // TestNumericHeadersShowFifteenDigits reads numeric header cells stored
 // with the 17 significant digits Excel writes: they are named as Excel
 // shows them, with 15. Issue 40, minor.
@@ -78,5 +96,20 @@ func TestHiddenAndBuiltInNames(t *testing.T) {
 	}
 	if !reflect.DeepEqual(wb.NamedRanges, want) {
 		t.Errorf("named_ranges = %v, want %v", wb.NamedRanges, want)
+	}
+}
+
+// TestOfficeBetaSharedStrings reads a shared string table of the Office
+// 2007 beta, whose items are sstItem elements (as in POI's
+// sample-beta.xlsx): its strings are read like si items.
+func TestOfficeBetaSharedStrings(t *testing.T) {
+	t.Parallel()
+	path := sheetsPackage([2]string{"S", `<worksheet xmlns="` + nsMain + `"><sheetData><row r="1">` +
+		`<c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row></sheetData></worksheet>`}).
+		edit(t, "xl/sharedStrings.xml", func(string) string {
+			return `<sst xmlns="http://schemas.microsoft.com/office/excel/2006/2"><sstItem><t>Lorem</t></sstItem><sstItem><t>ipsum</t></sstItem></sst>`
+		}).write(t, "beta.xlsx")
+	if got, want := mustProfile(t, newProfiler(t, Config{}), path, "").Sheets[0].Headers, []string{"Lorem", "ipsum"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("headers = %q, want %q", got, want)
 	}
 }

@@ -2,32 +2,31 @@
 
 package workbook
 
-// SpreadsheetML's main namespace, in its transitional and strict forms.
+// The workbook part's own elements are the children of its root element
+// in the root's namespace: SpreadsheetML's main namespace, transitional
+// (http://schemas.openxmlformats.org/spreadsheetml/2006/main), strict
+// (http://purl.oclc.org/ooxml/spreadsheetml/main) or, in files of the
+// Office 2007 beta, http://schemas.microsoft.com/office/excel/2006/2.
 // Extension elements (in an extLst) reuse the main elements' local names
 // under namespaces of their own: Excel 2013 and later write
 // <x15:workbookPr chartTrackingRefBase="1"/> beside the workbook's own
-// workbookPr, so an element is the workbook's own only when its name
-// resolves to one of these.
-const (
-	nsMainTransitional = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
-	nsMainStrict       = "http://purl.oclc.org/ooxml/spreadsheetml/main"
-)
+// workbookPr. Comparing namespaces tells them apart whatever the prefixes.
 
 // costBinding is what one kept namespace declaration costs beside its
-// prefix.
+// prefix and namespace name.
 const costBinding = 64
 
-// nsFrame holds the namespace declarations of one open element: for each
-// prefix it declares ("" for the default namespace), whether it binds it
-// to the main namespace. What it keeps is reserved through mem.
+// nsFrame holds the namespace declarations of one open element: the
+// namespace name each prefix it declares ("" for the default namespace)
+// is bound to. What it keeps is reserved through mem.
 type nsFrame struct {
-	main map[string]bool
-	mem  charge
+	uri map[string]string
+	mem charge
 }
 
 // reset forgets the frame's declarations and gives back their memory.
 func (f *nsFrame) reset() {
-	f.main = nil
+	f.uri = nil
 	f.mem.releaseAll()
 }
 
@@ -56,15 +55,13 @@ func (f *nsFrame) declare(attrs []byte) error {
 }
 
 func (f *nsFrame) bind(prefix, uri string) error {
-	if _, known := f.main[prefix]; !known {
-		if err := f.mem.add(costBinding + int64(len(prefix))); err != nil {
-			return err
-		}
+	if err := f.mem.add(costBinding + int64(len(prefix)+len(uri))); err != nil {
+		return err
 	}
-	if f.main == nil {
-		f.main = make(map[string]bool)
+	if f.uri == nil {
+		f.uri = make(map[string]string)
 	}
-	f.main[prefix] = uri == nsMainTransitional || uri == nsMainStrict
+	f.uri[prefix] = uri
 	return nil
 }
 
@@ -84,16 +81,16 @@ func (st *nsStack) enter(depth int, attrs []byte) error {
 	return st.frames[depth].declare(attrs)
 }
 
-// isMain reports whether prefix, on an element at depth, names the main
-// namespace. A part that declares no default namespace at all is read as
-// SpreadsheetML (some writers leave it out); an undeclared prefix is not.
-func (st *nsStack) isMain(depth int, prefix []byte) bool {
+// resolve returns the namespace name prefix stands for on an element at
+// depth; ok is false for a prefix no enclosing element declares. An
+// undeclared default namespace is "" (no namespace).
+func (st *nsStack) resolve(depth int, prefix []byte) (uri string, ok bool) {
 	for d := min(depth, len(st.frames)-1); d >= 0; d-- {
-		if main, ok := st.frames[d].main[string(prefix)]; ok {
-			return main
+		if uri, ok := st.frames[d].uri[string(prefix)]; ok {
+			return uri, true
 		}
 	}
-	return len(prefix) == 0
+	return "", len(prefix) == 0
 }
 
 // release gives back the memory of every frame.

@@ -60,6 +60,10 @@ func TestRefusalsNameTheCause(t *testing.T) {
 			"des.xlsx: workbook is protected with agile encryption (DES-64, SHA1), which the gateway cannot decrypt (excelize decrypts agile encryption with AES only)"},
 		{"agile in CFB chaining", Config{}, agile("cfb.xlsx", strings.Replace(agileAES256, "ChainingModeCBC", "ChainingModeCFB", 1),
 			passwordKeyURI, 100000), "pw", KindUnavailable, FieldPath, "agile encryption (AES-256, SHA512), which the gateway cannot decrypt (excelize decrypts agile encryption in CBC chaining only, not ChainingModeCFB)"},
+		{"agile with a password key of another hash", Config{}, agile("mixed.xlsx", `blockSize="16" keyBits="128" hashSize="20" `+
+			`cipherAlgorithm="AES" cipherChaining="ChainingModeCBC" hashAlgorithm="SHA1"`, passwordKeyURI, 100000), "Test001!!", KindUnavailable, FieldPath,
+			"mixed.xlsx: workbook is protected with agile encryption (AES-128, SHA1), which the gateway cannot decrypt " +
+				"(its password key is derived with SHA512 and its data with SHA1, and excelize derives both with the data's)"},
 		{"agile for a certificate", Config{}, agile("cert.xlsx", agileAES256, certificateKeyURI, 100000), "", KindUnavailable, FieldPath,
 			"cert.xlsx: workbook is protected with agile encryption (AES-256, SHA512), which the gateway cannot decrypt (its key is encrypted for a certificate, not with a password)"},
 		{"agile with ten million rounds", Config{}, agile("spin.xlsx", agileAES256, passwordKeyURI, 10_000_000), "pw", KindUnavailable, FieldPath,

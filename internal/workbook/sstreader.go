@@ -76,7 +76,7 @@ func (sr *sstReader) handle() error {
 		return sr.handleStart()
 	case tokenEnd:
 		switch string(sc.name) {
-		case "si":
+		case "si", "sstItem":
 			if sr.inItem {
 				sr.inItem, sr.inText = false, false
 				return sr.endItem()
@@ -97,7 +97,7 @@ func (sr *sstReader) handle() error {
 func (sr *sstReader) handleStart() error {
 	sc := sr.sc
 	switch string(sc.name) {
-	case "si":
+	case "si", "sstItem": // sstItem: the Office 2007 beta's name for si
 		sr.inItem = true
 		sr.item.reset()
 		if sc.selfClosing {

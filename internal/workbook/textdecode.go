@@ -8,12 +8,12 @@ import (
 )
 
 // appendText appends character data, decoding XML entities unless literal
-// (CDATA), then the OOXML `_xHHHH_` escapes of control characters. It
-// appends at most len(text) bytes.
+// (CDATA), then the OOXML `_xHHHH_` escapes of control characters; line
+// ends are normalised either way. It appends at most len(text) bytes.
 func appendText(dst, text []byte, literal bool) []byte {
 	start := len(dst)
 	if literal {
-		dst = append(dst, text...)
+		dst = appendLiteral(dst, text)
 	} else {
 		dst = appendUnescaped(dst, text)
 	}

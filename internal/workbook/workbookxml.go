@@ -103,6 +103,8 @@ type workbookReader struct {
 	refersTo       pieceText
 	depth          int // of the next start tag: 0 for the root element
 	ns             nsStack
+	rootNS         string // the root element's namespace
+	rootOK         bool   // the root element's prefix is declared
 	sawPr          bool   // the workbook's own workbookPr was read
 	scratch        []byte // one decoded text token
 	scratchMem     charge
@@ -133,7 +135,7 @@ func (wr *workbookReader) visit(sc *xmlScanner) (bool, error) {
 		if err := wr.ns.enter(depth, sc.attrs); err != nil {
 			return false, err
 		}
-		if depth > 2 || !wr.ns.isMain(depth, sc.prefix) {
+		if depth > 2 || !wr.ownElement(depth, sc.prefix) {
 			return false, nil
 		}
 		return false, wr.start(sc, depth)
@@ -153,7 +155,7 @@ func (wr *workbookReader) addText(text []byte, literal bool) error {
 		return err
 	}
 	if literal {
-		wr.scratch = append(scratch, text...)
+		wr.scratch = appendLiteral(scratch, text)
 	} else {
 		wr.scratch = appendUnescaped(scratch, text)
 	}
@@ -161,8 +163,19 @@ func (wr *workbookReader) addText(text []byte, literal bool) error {
 	return nil
 }
 
-// start handles an element of the main namespace at depth 1 (a child of
-// the root) or 2. Only the workbook's own elements count: an extension
+// ownElement reports whether the element at depth, of that prefix, is the
+// workbook part's own: in the namespace of the root element, which it
+// records when depth is 0.
+func (wr *workbookReader) ownElement(depth int, prefix []byte) bool {
+	uri, ok := wr.ns.resolve(depth, prefix)
+	if depth == 0 {
+		wr.rootNS, wr.rootOK = uri, ok
+	}
+	return ok && wr.rootOK && uri == wr.rootNS
+}
+
+// start handles an element of the root's namespace at depth 1 (a child
+// of the root) or 2. Only the workbook's own elements count: an extension
 // element of the same local name lives in another namespace, deeper.
 func (wr *workbookReader) start(sc *xmlScanner, depth int) error {
 	switch name := string(sc.name); {

@@ -34,9 +34,9 @@ const (
 	maxXMLTokenBytes = 8 << 20
 	// textChunkBytes is the longest piece of wanted text one token holds.
 	textChunkBytes = 32 << 10
-	// textCutGuard is how many bytes before a cut in text must hold no '&'
-	// or '_': an entity reference is decoded with its next 12 bytes, an
-	// _xHHHH_ escape is 7 bytes long.
+	// textCutGuard is how many bytes before a cut in text must hold no
+	// '&', '_' or CR: an entity reference is decoded with its next 12
+	// bytes, an _xHHHH_ escape is 7 bytes long, and a CR may start a CRLF.
 	textCutGuard = 13
 	// textCutSearch is how far back from textChunkBytes a cut is looked for.
 	textCutSearch = 1 << 10
@@ -195,8 +195,8 @@ func (s *xmlScanner) scanText() (bool, error) {
 // textPiece returns how much of the n bytes of wanted text at s.pos the
 // next token holds: all of them up to textChunkBytes, else the longest
 // first piece of at most textChunkBytes that ends where no entity
-// reference or _xHHHH_ escape can be split, so decoding the pieces one by
-// one decodes the text. The cut depends on the text alone, not on how it
+// reference, _xHHHH_ escape or CRLF can be split, so decoding the pieces
+// one by one decodes the text. The cut depends on the text alone, not on how it
 // was read. Text with no such cut point is not split.
 func (s *xmlScanner) textPiece(n int) int {
 	if !s.wantText || n <= textChunkBytes {
@@ -204,7 +204,7 @@ func (s *xmlScanner) textPiece(n int) int {
 	}
 	text := s.buf[s.pos : s.pos+textChunkBytes]
 	for cut := len(text); cut > len(text)-textCutSearch; cut-- {
-		if !bytes.ContainsAny(text[cut-textCutGuard:cut], "&_") {
+		if !bytes.ContainsAny(text[cut-textCutGuard:cut], "&_\r") {
 			return cut
 		}
 	}
@@ -466,15 +466,16 @@ func skipSpace(b []byte) []byte {
 	return b
 }
 
-// appendUnescaped appends text to dst with XML entity references decoded.
-// An unknown or malformed reference is kept literally.
+// appendUnescaped appends text to dst with XML entity references decoded
+// and line ends normalised (see appendLiteral). An unknown or malformed
+// reference is kept literally.
 func appendUnescaped(dst, text []byte) []byte {
 	for {
 		amp := bytes.IndexByte(text, '&')
 		if amp < 0 {
-			return append(dst, text...)
+			return appendLiteral(dst, text)
 		}
-		dst = append(dst, text[:amp]...)
+		dst = appendLiteral(dst, text[:amp])
 		text = text[amp:]
 		semi := bytes.IndexByte(text, ';')
 		if semi < 0 || semi > 12 {
@@ -488,6 +489,25 @@ func appendUnescaped(dst, text []byte) []byte {
 			dst = append(dst, text[:semi+1]...)
 		}
 		text = text[semi+1:]
+	}
+}
+
+// appendLiteral appends literal character data with XML's end-of-line
+// normalisation (XML 1.0, 2.11): a CRLF and a lone CR become LF, as every
+// XML parser reads them. A CR written as a reference (&#13;) or an OOXML
+// escape (_x000D_) is not literal and stays, so Excel's "_x000D_" before a
+// literal CRLF reads as one CRLF, not CR CR LF.
+func appendLiteral(dst, text []byte) []byte {
+	for {
+		i := bytes.IndexByte(text, '\r')
+		if i < 0 {
+			return append(dst, text...)
+		}
+		dst = append(append(dst, text[:i]...), '\n')
+		text = text[i+1:]
+		if len(text) > 0 && text[0] == '\n' {
+			text = text[1:]
+		}
 	}
 }
 
