@@ -61,8 +61,9 @@ type WorkbookSheet struct {
 	Tables           []SheetTable    `json:"tables"`
 	// Sample is present (possibly empty) only for a sheet with a header row.
 	Sample []SampleRow `json:"sample,omitzero"`
-	// Skipped marks a sheet over the operator's sheet limit: it is listed
-	// by name only and its other fields are empty.
+	// Skipped marks a sheet listed by name only, its other fields empty:
+	// one over the operator's sheet limit, or one whose part cannot be
+	// found or read (a warning says why).
 	Skipped bool `json:"skipped,omitempty"`
 }
 
