@@ -7,11 +7,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -184,6 +186,39 @@ func TestBatchAnswerOfAMessageThatPanics(t *testing.T) {
 	}
 	if answers[1]["result"] == nil {
 		t.Errorf("the other message's answer: %v", answers[1])
+	}
+}
+
+// TestReadBody: a body of known length is read in one allocation of that
+// length, whatever part of it was consumed before; one of unknown length
+// is read whole; a read error is passed on.
+func TestReadBody(t *testing.T) {
+	t.Parallel()
+	tooLong := errors.New("too long")
+	tests := []struct {
+		name     string
+		r        io.Reader
+		declared int64
+		want     string
+		wantErr  error
+	}{
+		{"declared", strings.NewReader("abc"), 3, "abc", nil},
+		{"declared, partly consumed", strings.NewReader("bc"), 3, "bc", nil},
+		{"empty", strings.NewReader(""), 0, "", nil},
+		{"unknown length", strings.NewReader(strings.Repeat("x", 5000)), -1, strings.Repeat("x", 5000), nil},
+		{"read error", io.MultiReader(strings.NewReader("ab"), iotest.ErrReader(tooLong)), 5, "ab", tooLong},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := readBody(tt.r, tt.declared)
+			if string(got) != tt.want || !errors.Is(err, tt.wantErr) {
+				t.Fatalf("readBody = %q, %v; want %q, %v", got, err, tt.want, tt.wantErr)
+			}
+			if tt.declared >= 0 && int64(cap(got)) != tt.declared {
+				t.Errorf("capacity %d, want the declared %d", cap(got), tt.declared)
+			}
+		})
 	}
 }
 
