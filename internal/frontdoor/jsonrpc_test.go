@@ -105,14 +105,7 @@ type jsonRPCErrorAnswer struct {
 // error answer, failing unless it is application/json.
 func postJSONRPC(t *testing.T, ts *httptest.Server, req *http.Request) (int, jsonRPCErrorAnswer) {
 	t.Helper()
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := ts.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
+	resp, body := sendMCP(t, ts, req)
 	var answer jsonRPCErrorAnswer
 	media, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if media != "application/json" || json.Unmarshal(body, &answer) != nil || answer.JSONRPC != "2.0" {

@@ -72,6 +72,16 @@ func sdkFrontDoor(t *testing.T, o Options) *httptest.Server {
 // the answer has status want and a body containing wantBody.
 func expectMCPAnswer(t *testing.T, ts *httptest.Server, req *http.Request, want int, wantBody string) {
 	t.Helper()
+	resp, body := sendMCP(t, ts, req)
+	if resp.StatusCode != want || !strings.Contains(string(body), wantBody) {
+		t.Fatalf("got %d %s; want %d with %s", resp.StatusCode, body, want, wantBody)
+	}
+}
+
+// sendMCP sends req to ts with the headers of an MCP client and returns
+// the answer with its body read.
+func sendMCP(t *testing.T, ts *httptest.Server, req *http.Request) (*http.Response, []byte) {
+	t.Helper()
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	resp, err := ts.Client().Do(req)
@@ -80,7 +90,5 @@ func expectMCPAnswer(t *testing.T, ts *httptest.Server, req *http.Request, want 
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != want || !strings.Contains(string(body), wantBody) {
-		t.Fatalf("got %d %s; want %d with %s", resp.StatusCode, body, want, wantBody)
-	}
+	return resp, body
 }
