@@ -44,15 +44,14 @@ func New(version string, tool *readtool.Tool, reg prometheus.Registerer) (*mcp.S
 // cacheHints decides the cache hints (ttlMs, cacheScope) of MCP
 // 2026-07-28 results: a resources/read answer keeps the hints the tool
 // gave it (private for a caller's Dagu data); the lists and
-// server/discover, the same for every caller, get the tool's ListHints
-// instead of the SDK's default (public, stale at once).
+// server/discover get the tool's ListHints for the caller instead of the
+// SDK's default (public, stale at once).
 func cacheHints(tool *readtool.Tool) func(context.Context, mcp.Request, *mcp.Cacheable) {
-	lists := tool.ListHints()
-	return func(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
+	return func(ctx context.Context, req mcp.Request, c *mcp.Cacheable) {
 		if _, read := req.(*mcp.ReadResourceRequest); read {
 			return
 		}
-		*c = lists
+		*c = tool.ListHints(ctx)
 	}
 }
 

@@ -3,11 +3,13 @@
 package readtool
 
 import (
+	"context"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 )
 
 // The cacheScope values of MCP 2026-07-28 (SEP-2549).
@@ -82,11 +84,15 @@ func (t *Tool) cacheHints(c *call, data any) mcp.Cacheable {
 }
 
 // ListHints are the cache hints of the server's lists (tools, prompts,
-// resources, resource templates) and of server/discover: the same for
-// every caller, so public, and kept as long as the reference topics, the
-// one part of them that changes while the gateway runs (resources/list
-// names the operator's topics).
-func (t *Tool) ListHints() mcp.Cacheable {
+// resources, resource templates) and of server/discover for the caller of
+// ctx: kept as long as the reference topics, the one part of them that
+// changes while the gateway runs (resources/list names the operator's
+// topics); public, the same for every caller, unless an access rule
+// narrows the caller's lists (private then).
+func (t *Tool) ListHints(ctx context.Context) mcp.Cacheable {
+	if info, _ := reqctx.From(ctx); info.Targets != nil {
+		return private(t.lifetimes.References)
+	}
 	return mcp.Cacheable{TTLMs: millis(t.lifetimes.References), CacheScope: scopePublic}
 }
 

@@ -29,12 +29,12 @@ URIs: {{.URIs}}. Percent-escape each segment (a / inside a value is %2F).
 
 Results: structured output {target, uri, data, references}; follow the URIs inside data (logUri, foreachUri, specUri, uri) to drill down. Errors carry a code (invalid_tool_input, invalid_resource_uri, unsupported_read_target, unsupported_resource, resource_not_found, resource_unavailable, unauthenticated, unauthorized, internal_error), a message, and the offending field.
 
-Examples: {"target":"runs","query":"status=2"} -> {"target":"run","name":"nightly","dagRunId":"latest"} -> {"target":"step_log","name":"nightly","dagRunId":"<id>","stepName":"export","query":"stream=stderr&tail=200"}; {"uri":"dagu://dags/nightly/spec"}; {"target":"reference","name":"read-tool"} for the full guide.`
+Examples: {{.Examples}}.`
 
 // descriptionArgs are what the description states beyond its fixed text:
 // the target list and the numbers.
 type descriptionArgs struct {
-	Targets, URIs                                                  string
+	Targets, URIs, Examples                                        string
 	ListPerPage, SearchMin, SearchMax, MaxRunStatus, RunsLimit     int
 	RunWindowDays, LogLines, LogTail, LogBudgetKiB, ForeachPerPage int
 }
@@ -51,7 +51,8 @@ var description = describe(nil)
 func describe(disabled []string) string {
 	args := stated()
 	args.Targets = renderText(targetList(targetTable, disabled), args)
-	args.URIs = uriList
+	args.URIs = uriEntries(available(targetTable, disabled))
+	args.Examples = exampleCalls(disabled)
 	out := render(descriptionText, args)
 	for _, name := range disabled {
 		for _, phrase := range targets[name].mentions {
@@ -115,13 +116,23 @@ func targetList(rows []targetSpec, disabled []string) string {
 // entry names.
 const describedElsewhere = "-"
 
-// uriList is the description's "URIs:" line.
-var uriList = uriEntries(targetTable)
+// available are the rows not in disabled.
+func available(rows []targetSpec, disabled []string) []targetSpec {
+	var out []targetSpec
+	for _, r := range rows {
+		if !contains(disabled, r.name) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
 
 // uriEntries is a "URIs:" line from the rows' entries, in table order,
-// and the sub-run forms of every run pattern said once.
+// and the sub-run forms of every run pattern said once (when a row has
+// run patterns).
 func uriEntries(rows []targetSpec) string {
 	var entries []string
+	runForms := false
 	for i := range rows {
 		spec := &rows[i]
 		switch spec.uris {
@@ -135,8 +146,50 @@ func uriEntries(rows []targetSpec) string {
 		default:
 			entries = append(entries, spec.uris)
 		}
+		for _, p := range spec.patterns {
+			runForms = runForms || strings.HasPrefix(p.path, runRoot+subRunTail)
+		}
 	}
-	return strings.Join(append(entries, "and the same run forms under "+model.Scheme+runRoot+subRunTail), ", ")
+	if runForms {
+		entries = append(entries, "and the same run forms under "+model.Scheme+runRoot+subRunTail)
+	}
+	return strings.Join(entries, ", ")
+}
+
+// example is one example call of the description and the target it reads.
+type example struct{ target, call string }
+
+// exampleChain drills down from failed runs to a step's log; exampleOthers
+// follow it. An example of a target not offered is left out.
+var (
+	exampleChain = []example{
+		{tRuns, `{"target":"runs","query":"status=2"}`},
+		{tRun, `{"target":"run","name":"nightly","dagRunId":"latest"}`},
+		{tStepLog, `{"target":"step_log","name":"nightly","dagRunId":"<id>","stepName":"export","query":"stream=stderr&tail=200"}`},
+	}
+	exampleOthers = []example{
+		{tDAGSpec, `{"uri":"dagu://dags/nightly/spec"}`},
+		{tReference, `{"target":"reference","name":"read-tool"} for the full guide`},
+	}
+)
+
+// exampleCalls is the description's examples without those of disabled
+// targets.
+func exampleCalls(disabled []string) string {
+	keep := func(list []example) []string {
+		var out []string
+		for _, e := range list {
+			if !contains(disabled, e.target) {
+				out = append(out, e.call)
+			}
+		}
+		return out
+	}
+	var parts []string
+	if chain := keep(exampleChain); len(chain) > 0 {
+		parts = append(parts, strings.Join(chain, " -> "))
+	}
+	return strings.Join(append(parts, keep(exampleOthers)...), "; ")
 }
 
 // Definition returns the MCP tool definition: name, description, input

@@ -10,11 +10,14 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/promreg"
 )
 
-// metrics counts calls by target and result code. Label values come from
-// fixed sets (known targets, contract codes), never from caller input.
+// metrics counts calls by target and result code, and those of signed-in
+// people by the access rule that admitted them (never by person). Label
+// values come from fixed sets (known targets, contract codes, the
+// operator's rule names), never from caller input.
 type metrics struct {
 	calls    *prometheus.CounterVec
 	duration *prometheus.HistogramVec
+	byRule   *prometheus.CounterVec
 }
 
 // readBuckets are the boundaries of the read duration histogram, in
@@ -49,6 +52,10 @@ func newMetrics(reg prometheus.Registerer, callTimeout time.Duration) (*metrics,
 			Help:    "dagu_read read duration by target, upstream time included; the last bucket is the call timeout.",
 			Buckets: durationBuckets(callTimeout),
 		}, []string{"target"}),
+		byRule: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "dagu_gateway_read_calls_by_rule_total",
+			Help: "dagu_read reads of people who signed in with the OpenID provider, by the access rule that admitted them and result code.",
+		}, []string{"rule", "code"}),
 	}
 	// Two tools on one registry share their metrics.
 	var err error
@@ -58,10 +65,18 @@ func newMetrics(reg prometheus.Registerer, callTimeout time.Duration) (*metrics,
 	if m.duration, err = promreg.Shared(reg, m.duration); err != nil {
 		return nil, err
 	}
+	if m.byRule, err = promreg.Shared(reg, m.byRule); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 
-func (m *metrics) observe(target, code string, took time.Duration) {
+// observe counts one read of target with code, and by rule when an access
+// rule admitted its caller (rule not empty).
+func (m *metrics) observe(target, code, rule string, took time.Duration) {
 	m.calls.WithLabelValues(target, code).Inc()
 	m.duration.WithLabelValues(target).Observe(took.Seconds())
+	if rule != "" {
+		m.byRule.WithLabelValues(rule, code).Inc()
+	}
 }

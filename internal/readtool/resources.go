@@ -151,6 +151,9 @@ func (t *Tool) readURI(ctx context.Context, uri string) (*call, any, *Error) {
 	if e := t.refuseDisabled(c); e != nil {
 		return c, nil, e
 	}
+	if e := t.refuseForbidden(ctx, c); e != nil {
+		return c, nil, e
+	}
 	if e := t.refuseUnverified(ctx, c); e != nil {
 		return c, nil, e
 	}

@@ -84,6 +84,9 @@ type Tool struct {
 	// logSampler bounds the read lines of unverified callers.
 	logSampler *logsample.Sampler
 	lifetimes  CacheLifetimes
+	// definitions are dagu_read's definitions of access rules that leave
+	// targets out.
+	definitions definitions
 }
 
 // New builds the tool.
@@ -131,6 +134,7 @@ func (t *Tool) Register(s *mcp.Server, meta mcp.Meta) {
 	def.Meta = meta
 	s.AddTool(def, t.Handle)
 	t.RegisterResources(s)
+	s.AddReceivingMiddleware(t.narrowLists)
 }
 
 // Handle is the MCP tool handler.
@@ -183,10 +187,13 @@ func (t *Tool) run(ctx context.Context, args json.RawMessage) (*call, *mcp.CallT
 	}
 	c, rerr := resolve(in)
 	if rerr != nil {
-		return nil, errorResult(t.withoutDisabled(rerr))
+		return nil, errorResult(t.withoutUnavailable(ctx, rerr))
 	}
 	if e := t.refuseDisabled(c); e != nil {
 		return nil, errorResult(e)
+	}
+	if e := t.refuseForbidden(ctx, c); e != nil {
+		return c, errorResult(e)
 	}
 	if e := t.refuseUnverified(ctx, c); e != nil {
 		return c, errorResult(e)
@@ -205,19 +212,21 @@ func (t *Tool) run(ctx context.Context, args json.RawMessage) (*call, *mcp.CallT
 	return c, res
 }
 
-// withoutDisabled keeps the targets the operator switched off out of an
-// unsupported target's suggestions, as they are out of the definition.
-func (t *Tool) withoutDisabled(e *Error) *Error {
-	if e.Code != CodeUnsupportedReadTarget || len(t.disabled) == 0 {
+// withoutUnavailable keeps the targets the operator switched off, and
+// those the caller's access rule leaves out, out of an unsupported
+// target's suggestions, as they are out of the definition.
+func (t *Tool) withoutUnavailable(ctx context.Context, e *Error) *Error {
+	unavailable := t.unavailable(ctx)
+	if e.Code != CodeUnsupportedReadTarget || len(unavailable) == 0 {
 		return e
 	}
-	var enabled []string
+	var available []string
 	for _, name := range targetOrder {
-		if !contains(t.disabled, name) {
-			enabled = append(enabled, name)
+		if !contains(unavailable, name) {
+			available = append(available, name)
 		}
 	}
-	return unsupportedTarget(e.Target, enabled)
+	return unsupportedTarget(e.Target, available)
 }
 
 // refuseDisabled answers a read of a target the operator switched off.
@@ -286,13 +295,13 @@ func (t *Tool) observe(ctx context.Context, c *call, res *mcp.CallToolResult, to
 	if _, known := targets[target]; !known {
 		target = "none"
 	}
-	t.metrics.observe(target, code, took)
+	info, _ := reqctx.From(ctx)
+	t.metrics.observe(target, code, info.Rule, took)
 	method := methodOf(ctx)
 	level, event := accessEvent(method, e)
 	if !t.log.Enabled(ctx, level) {
 		return
 	}
-	info, _ := reqctx.From(ctx)
 	ok, dropped := t.logSampler.Admit(alwaysLogged(info.Trust))
 	if !ok {
 		return
@@ -303,6 +312,7 @@ func (t *Tool) observe(ctx context.Context, c *call, res *mcp.CallToolResult, to
 		slog.String("uri", uri), slog.String("code", code), slog.Float64("duration_ms", durationMS(took)),
 		slog.Int64("upstream_calls", info.UpstreamCalls()),
 	}
+	attrs = append(attrs, personAttrs(info)...)
 	if c != nil && c.target == tWorkbook {
 		attrs = append(attrs, slog.String("workbook_path", c.in.get(fPath)))
 	}
@@ -313,6 +323,19 @@ func (t *Tool) observe(ctx context.Context, c *call, res *mcp.CallToolResult, to
 		attrs = append(attrs, slog.Int64("unverified_lines_dropped", dropped))
 	}
 	t.log.LogAttrs(ctx, level, event, attrs...)
+}
+
+// personAttrs name who signed in and the access rule that admitted them
+// (sub, email when the token has one, rule); none for other callers.
+func personAttrs(info reqctx.Info) []slog.Attr {
+	if info.Person == nil {
+		return nil
+	}
+	attrs := []slog.Attr{slog.String("sub", info.Person.Subject)}
+	if info.Person.Email != "" {
+		attrs = append(attrs, slog.String("email", info.Person.Email))
+	}
+	return append(attrs, slog.String("rule", info.Rule))
 }
 
 // alwaysLogged reports whether a read line of a caller with trust is

@@ -12,6 +12,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"slices"
 	"strings"
 	"sync/atomic"
 )
@@ -57,7 +58,30 @@ type Info struct {
 	// Trust is the front door's trust decision; empty outside HTTP
 	// (stdio: the local user).
 	Trust Trust
-	calls *atomic.Int64
+	// Person is who signed in with the OpenID provider (an access token
+	// the front door verified); nil for every other caller.
+	Person *Person
+	// Rule names the access policy rule that admitted Person ("" for
+	// every other caller).
+	Rule string
+	// Targets are the dagu_read targets Rule allows; nil: every target.
+	Targets []string
+	calls   *atomic.Int64
+}
+
+// Person is who an access token says the caller is. It never holds the
+// token.
+type Person struct {
+	// Issuer and Subject name the person for good (issuer and sub).
+	Issuer, Subject string
+	// Email is the token's email, when it has one not marked unverified.
+	Email string
+}
+
+// AllowsTarget reports whether the request may read the dagu_read target:
+// every target unless an access rule limits them.
+func (i Info) AllowsTarget(target string) bool {
+	return i.Targets == nil || slices.Contains(i.Targets, target)
 }
 
 type key struct{}

@@ -89,15 +89,21 @@ func (c *Client) KeyFingerprint() string { return c.cfg.Key.Fingerprint() }
 // (and so none outside a caller's request).
 func (c *Client) Passthrough() bool { return c.cfg.Passthrough }
 
-// Fingerprint identifies the credential a request in ctx is sent with: the
-// caller's own in passthrough mode, else the configured key. Caches key on
-// it so that no answer is ever served across credentials.
+// Fingerprint identifies the credential a request in ctx is sent with
+// (see doer.credential): the one the front door chose for the request,
+// else the configured key outside passthrough. Caches key on it so that no
+// answer is ever served across credentials: two access rules with
+// different Dagu keys never share an entry, two with the same key share
+// what that key reads.
 func (c *Client) Fingerprint(ctx context.Context) string {
-	if !c.cfg.Passthrough {
-		return c.cfg.Key.Fingerprint()
+	key, chosen := reqctx.Credential(ctx)
+	switch {
+	case c.cfg.Passthrough:
+		return "caller:" + KeyFingerprint(key)
+	case chosen:
+		return KeyFingerprint(key)
 	}
-	key, _ := reqctx.Credential(ctx)
-	return "caller:" + KeyFingerprint(key)
+	return c.cfg.Key.Fingerprint()
 }
 
 // checkParams refuses a call whose path parameter is empty or a dot

@@ -94,16 +94,20 @@ func (d *doer) Do(req *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
-// credential is the key a request is sent with: the caller's own in
-// passthrough mode (none for the gateway's own calls, such as readiness and
-// capability probes, which Dagu then answers as for anyone), else the
-// configured key (re-read when its file changes).
+// credential is the key a request is sent with: the one the front door
+// chose for it (reqctx.WithCredential: a passthrough caller's own, or the
+// key of a signed-in person's access rule), else none in passthrough mode
+// (the gateway's own calls, such as readiness and capability probes, which
+// Dagu then answers as for anyone), else the configured key (re-read when
+// its file changes).
 func (d *doer) credential(ctx context.Context) (string, error) {
-	if !d.passthrough {
-		return d.key.Key()
+	if key, ok := reqctx.Credential(ctx); ok {
+		return key, nil
 	}
-	key, _ := reqctx.Credential(ctx)
-	return key, nil
+	if d.passthrough {
+		return "", nil
+	}
+	return d.key.Key()
 }
 
 func (d *doer) execute(ctx context.Context, req *http.Request, key string) (*resty.Response, error) {

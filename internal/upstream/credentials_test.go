@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
+	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu/fakedagutest"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 )
 
 // TestCachesNeverServeAnotherCredential fills every cache with a valid
@@ -57,6 +59,79 @@ func TestSecondCredentialFillsItsOwnEntries(t *testing.T) {
 	}{{"dagu_key_a", true}, {"dagu_key_a", false}, {"dagu_key_b", true}, {"dagu_key_b", false}, {"dagu_key_a", false}}
 	for i, s := range steps {
 		env.key.set(s.key)
+		calls := env.calls(func() {
+			if _, err := env.adapter.GetRun(ctx, runOf("failing_job", failingRun)); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := env.adapter.ListDAGs(ctx, model.DAGListQuery{}); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if got := len(calls) > 0; got != s.wantCalls {
+			t.Errorf("step %d (%s): calls %q, want calls: %v", i, s.key, calls, s.wantCalls)
+		}
+	}
+}
+
+// TestRuleCredentialsKeepTheirOwnEntries: outside passthrough, the Dagu
+// key the front door chose for a request (a signed-in person's access
+// rule, reqctx.WithCredential) keys every cache as the service key does:
+// a rule with the service's key shares what that key read, and a rule
+// whose key Dagu refuses never gets what another key read.
+func TestRuleCredentialsKeepTheirOwnEntries(t *testing.T) {
+	t.Parallel()
+	env := cachedEnv(t, fakedagu.Options{Foreach: fakedagu.ForeachRoutes, Role: "manager"})
+	service := context.Background()
+	sre := reqctx.WithCredential(service, fakedagutest.APIKey)
+	refused := reqctx.WithCredential(service, "dagu_rule_key_dagu_refuses")
+	read := func(ctx context.Context) error {
+		if _, err := env.adapter.GetRun(ctx, runOf("failing_job", failingRun)); err != nil {
+			return err
+		}
+		_, err := env.adapter.ListDAGs(ctx, model.DAGListQuery{})
+		return err
+	}
+	steps := []struct {
+		name      string
+		ctx       context.Context
+		wantCalls bool
+		status    int
+	}{
+		{"service key, first", service, true, 0},
+		{"service key, again", service, false, 0},
+		{"rule with the service's key", sre, false, 0},
+		{"refused rule key", refused, true, http.StatusUnauthorized},
+		{"refused rule key, again", refused, true, http.StatusUnauthorized},
+	}
+	for _, s := range steps {
+		var err error
+		calls := env.calls(func() { err = read(s.ctx) })
+		if got := len(calls) > 0; got != s.wantCalls {
+			t.Errorf("%s: calls %q, want calls: %v", s.name, calls, s.wantCalls)
+		}
+		e, _ := model.AsFailure(err)
+		switch {
+		case s.status == 0 && err != nil:
+			t.Errorf("%s: %v", s.name, err)
+		case s.status != 0 && (e == nil || e.Status != s.status):
+			t.Errorf("%s: error %v, want Dagu's %d", s.name, err, s.status)
+		}
+	}
+}
+
+// TestTwoRuleKeysNeverShareAnAnswer: two access rules with different Dagu
+// keys each ask Dagu for their first read and are answered from their own
+// entries after that.
+func TestTwoRuleKeysNeverShareAnAnswer(t *testing.T) {
+	t.Parallel()
+	env := newAdapterEnv(t, envOptions{noAuth: true, adapter: withCaches})
+	base := context.Background()
+	steps := []struct {
+		key       string
+		wantCalls bool
+	}{{"dagu_rule_sre", true}, {"dagu_rule_sre", false}, {"dagu_rule_dev", true}, {"dagu_rule_dev", false}, {"dagu_rule_sre", false}}
+	for i, s := range steps {
+		ctx := reqctx.WithCredential(base, s.key)
 		calls := env.calls(func() {
 			if _, err := env.adapter.GetRun(ctx, runOf("failing_job", failingRun)); err != nil {
 				t.Fatal(err)
