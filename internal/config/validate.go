@@ -174,7 +174,9 @@ func (c Config) validateFrontDoor() []error {
 		}
 	}
 	if err == nil && len(tokens) == 0 && !IsLoopbackListen(c.Listen) && !c.Passthrough() {
-		errs = append(errs, fmt.Errorf("refusing to listen on %q without authentication: set --auth-token or GATEWAY_AUTH_TOKENS (or --auth-token-file), or listen on a loopback address such as --listen 127.0.0.1:8090", c.Listen))
+		errs = append(errs, fmt.Errorf("refusing to listen on %q without authentication: give callers tokens with --auth-token-file or GATEWAY_AUTH_TOKEN_FILE "+
+			"(or --auth-token, GATEWAY_AUTH_TOKENS), have each caller send its own Dagu key (--upstream-auth passthrough), or listen on a loopback address "+
+			"such as --listen 127.0.0.1:8090", c.Listen))
 	}
 	for _, h := range c.AllowedHosts {
 		errs = appendIf(errs, checkAllowedHost(h))
