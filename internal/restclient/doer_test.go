@@ -322,8 +322,11 @@ func TestUndecodableAnswers(t *testing.T) {
 
 // TestHTTPSAgainstPlainHTTP: an https URL whose server speaks plain HTTP
 // fails with the PlainHTTP fact (which doctor and the start-up log name),
-// still as a network failure (what the agent is told is unchanged); a
-// server that accepts no connection at all is not mistaken for one.
+// still as a network failure (what the agent is told is unchanged), but is
+// no Dagu outage: Dagu answered, on a URL with the wrong scheme, and a
+// "Dagu outage started" line would send the operator after a Dagu that is
+// up. A server that accepts no connection at all is not mistaken for one,
+// and is an outage.
 func TestHTTPSAgainstPlainHTTP(t *testing.T) {
 	t.Parallel()
 	srv, _ := newServer(t, func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) })
@@ -341,6 +344,9 @@ func TestHTTPSAgainstPlainHTTP(t *testing.T) {
 		e, ok := AsError(err)
 		if !ok || e.PlainHTTP != tc.plainHTTP || kindOf(err) != "network" {
 			t.Errorf("%s: err = %v (%+v), want PlainHTTP %v as a network failure", tc.url, err, e, tc.plainHTTP)
+		}
+		if _, outage := c.Outage(); outage == tc.plainHTTP {
+			t.Errorf("%s: outage %v, want %v", tc.url, outage, !tc.plainHTTP)
 		}
 	}
 }

@@ -13,11 +13,11 @@ import (
 )
 
 // An outage is a run of calls that found Dagu down: no answer (connection
-// refused or reset, timeout, TLS failure) or a 5xx answer other than the
-// handler answers of handlerFailures. The first call that gets any other
-// answer ends it. Operators see both ends at warn level
-// whatever the access log's level, with the failing route and the count,
-// and /readyz shows an outage in progress.
+// refused or reset, timeout, TLS failure other than a plain-HTTP answer)
+// or a 5xx answer other than the handler answers of handlerFailures. The
+// first call that gets any other answer ends it. Operators see both ends at
+// warn level whatever the access log's level, with the failing route and
+// the count, and /readyz shows an outage in progress.
 
 // outageReminder is how often a long outage is logged again.
 const outageReminder = time.Minute
@@ -112,7 +112,9 @@ func IsHandlerFailure(base APIBase, err error) bool {
 // answer in time, the connection or TLS failed, or a 5xx answer, named by
 // outcome), or up (any other answer). Calls that ended for the gateway's
 // own reasons (the caller went away, a limit or refusal of the gateway's,
-// an answer too big or unreadable) and handlerFailures tell neither.
+// an answer too big or unreadable, a plain-HTTP answer to an https URL:
+// the URL's scheme is wrong, Dagu is not down) and handlerFailures tell
+// neither.
 func callHealth(base APIBase, resp *http.Response, err error) (outcome string, down, up bool) {
 	if err == nil {
 		return "", false, resp != nil
@@ -125,7 +127,7 @@ func callHealth(base APIBase, resp *http.Response, err error) (outcome string, d
 		return outcomeOf(nil, err), true, false
 	case e.Status != 0:
 		return "", false, true
-	case e.Canceled, e.Busy, e.Refused, e.KeyUnreadable, e.BodyLimit > 0, e.Undecodable:
+	case e.Canceled, e.Busy, e.Refused, e.KeyUnreadable, e.BodyLimit > 0, e.Undecodable, e.PlainHTTP:
 		return "", false, false
 	}
 	return e.outcome(), true, false // timeout, tls or network
