@@ -107,10 +107,7 @@ type progress struct {
 // that says where it stopped and what to narrow; a cancelled read (its
 // caller went away) and any other error pass through.
 func outOfTime(name string, err error, at *progress) error {
-	if err == nil || errors.Is(err, context.Canceled) || !errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	if _, ok := AsError(err); ok {
+	if _, refusal := AsError(err); refusal || !errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
 	return &Error{Kind: KindUnavailable, Cause: err, Message: fmt.Sprintf(
