@@ -24,6 +24,7 @@ import (
 type tokenAuth struct {
 	static map[[sha256.Size]byte]config.TokenEntry
 	file   tokenMatcher // nil without a token file
+	signIn *SignIn      // nil without sign-in
 }
 
 // tokenMatcher finds a token by its SHA-256 digest (config.TokenFileCache).
@@ -48,7 +49,10 @@ func newTokenAuth(tokens []string, file string, logger *slog.Logger, now func() 
 }
 
 // enabled reports whether any token source is configured.
-func (a *tokenAuth) enabled() bool { return len(a.static) > 0 || a.file != nil }
+func (a *tokenAuth) enabled() bool { return a.hasStatic() || a.signIn != nil }
+
+// hasStatic reports whether static tokens are configured.
+func (a *tokenAuth) hasStatic() bool { return len(a.static) > 0 || a.file != nil }
 
 // match reports whether presented, the SHA-256 of a bearer token, is that
 // of one of the configured tokens, and its entry: the caller name it
@@ -84,15 +88,27 @@ func settingName(flag string) string {
 }
 
 // missingMessage answers a request without a bearer token: the client is
-// not configured to send one.
+// not configured to send one (or, with sign-in, has not signed in).
 func (a *tokenAuth) missingMessage() string {
-	return "This gateway needs a bearer token and the request carried none: configure the client to send " +
-		"Authorization: Bearer <token> with a token from the gateway's operator (set on the gateway with " + a.source() + ")."
+	static := "configure the client to send Authorization: Bearer <token> with a token from the gateway's operator (set on the gateway with " + a.source() + ")"
+	switch {
+	case a.signIn == nil:
+		return "This gateway needs a bearer token and the request carried none: " + static + "."
+	case a.hasStatic():
+		return "This gateway needs a bearer token and the request carried none: sign in with " + a.signIn.Issuer + signInHow + ", or " + static + "."
+	}
+	return "This gateway needs a bearer token and the request carried none: sign in with " + a.signIn.Issuer + signInHow + "."
 }
+
+// signInHow says how a person signs in with the provider.
+const signInHow = " (an MCP client that follows the MCP authorization spec does it, starting from the gateway's protected-resource metadata)"
 
 // rejectedMessage answers a bearer token that is not accepted: the client
 // sends one, and it is the token that is wrong.
 func (a *tokenAuth) rejectedMessage() string {
+	if !a.hasStatic() {
+		return "The bearer token the request carried is not accepted here: sign-in tokens are for the MCP endpoints, and this gateway has no static tokens (scrape /metrics on --metrics-listen)."
+	}
 	msg := "The bearer token the request carried is not one this gateway accepts: it is mistyped, or the operator rotated or revoked it. " +
 		"Ask the gateway's operator for a current token and send it as Authorization: Bearer <token> (tokens are set on the gateway with " + a.source() + ")"
 	if a.file != nil {
@@ -112,16 +128,32 @@ func (a *tokenAuth) wrap(h http.Handler) http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if v := a.verdictOf(r); !v.accepted {
+			if a.refuseSignIn(w, r, v) {
+				return
+			}
 			message := a.missingMessage()
 			if v.sent {
 				message = a.rejectedMessage()
 			}
-			w.Header().Set("WWW-Authenticate", bearerChallenge(r, v.sent))
+			w.Header().Set("WWW-Authenticate", a.refusalChallenge(r, v.sent))
 			writeJSONText(w, http.StatusUnauthorized, map[string]string{"error": "unauthorized", "message": message})
 			return
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// refusalChallenge is the challenge of a 401 that is no sign-in refusal:
+// with sign-in, the scopes a token needs too.
+func (a *tokenAuth) refusalChallenge(r *http.Request, sent bool) string {
+	if a.signIn == nil {
+		return bearerChallenge(r, sent)
+	}
+	extra := ""
+	if sent {
+		extra = `error="invalid_token"`
+	}
+	return a.challenge(r, extra)
 }
 
 // writeJSONText writes v like writeJSON but without HTML escaping: clients

@@ -109,6 +109,14 @@ type Options struct {
 	// only ever sent to, the instance it was presented to (Endpoint.Verify;
 	// Options.Verify then guards /metrics alone).
 	Instances Endpoints
+	// SignIn, when set, lets people sign in with an OpenID provider: a
+	// bearer token that is not one of the static tokens is an access token
+	// of the provider, verified at the MCP endpoint it is presented at, and
+	// the access policy decides what its person reads (reqctx.Info's
+	// Person, Rule and Targets; the rule's Dagu key through
+	// reqctx.WithCredential). Static tokens keep working beside it. Not
+	// with Passthrough.
+	SignIn *SignIn
 	// Memory is the process's memory budget: an /mcp request reserves
 	// its share before its body is read (503 with Retry-After when it
 	// does not fit) and holds it, grown by the tool for its answer, until
@@ -145,7 +153,9 @@ func New(o Options) (http.Handler, error) {
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return newWithAuth(o, newTokenAuth(o.Tokens, o.TokenFile, logger, o.Now), logger)
+	auth := newTokenAuth(o.Tokens, o.TokenFile, logger, o.Now)
+	auth.signIn = o.SignIn
+	return newWithAuth(o, auth, logger)
 }
 
 // newWithAuth is New with the token check made: what a test that counts
@@ -163,6 +173,9 @@ func newWithAuth(o Options, auth *tokenAuth, logger *slog.Logger) (http.Handler,
 	}
 	if o.Passthrough && o.Verify == nil {
 		return nil, errors.New("front door: passthrough needs a Verify function")
+	}
+	if o.Passthrough && o.SignIn != nil {
+		return nil, errors.New("front door: passthrough and sign-in are two modes: choose one")
 	}
 	origins := originPolicy{hostChecked: guard.enforce}
 	if o.PublicURL != "" {
@@ -201,7 +214,7 @@ func newWithAuth(o Options, auth *tokenAuth, logger *slog.Logger) (http.Handler,
 	}
 	if auth.enabled() || o.Passthrough {
 		// Every mode that can answer 401 serves where the challenge points.
-		metadata := guard.wrap(http.HandlerFunc(serveProtectedResourceMetadata))
+		metadata := guard.wrap(http.HandlerFunc(auth.serveProtectedResourceMetadata))
 		mux.Handle("GET "+protectedResourcePath, metadata)
 		mux.Handle("GET "+protectedResourceMCP, metadata)
 		mux.Handle("POST "+registrationPath, guard.wrap(refuseRegistration(auth, o.Passthrough)))
@@ -214,9 +227,11 @@ func newWithAuth(o Options, auth *tokenAuth, logger *slog.Logger) (http.Handler,
 	mux.Handle("GET /readyz", readinessHandler(ready, trusted, orDefault(o.ReadyTimeout, defaultReadyTimeout)))
 	var routes http.Handler = mux
 	if o.Instances != nil {
-		routes = instanceRoutes(mux, mcp, guard.wrap(serveInstanceMetadata(o.Instances)), auth.enabled() || o.Passthrough)
+		routes = instanceRoutes(mux, mcp, guard.wrap(serveInstanceMetadata(o.Instances, auth)), auth.enabled() || o.Passthrough)
 	}
-	return withRequestID(observe(withOriginPolicy(routes, origins), logger, logsample.New(o.Now)), auth, o.Passthrough, o.TrustedProxies), nil
+	// The origin policy comes first: the one token check of a sign-in
+	// token needs the resource URL of the endpoint it is presented at.
+	return withOriginPolicy(withRequestID(observe(routes, logger, logsample.New(o.Now)), auth, o.Passthrough, o.TrustedProxies), origins), nil
 }
 
 // serveHealth answers liveness probes: the process is up.

@@ -146,11 +146,11 @@ func instanceRoutes(mux, mcp, metadata http.Handler, withMetadata bool) http.Han
 // endpoint (/.well-known/oauth-protected-resource/dagu/<name>/mcp), the
 // document of /mcp's with that endpoint as the resource; 404 for any other
 // path or an instance not served.
-func serveInstanceMetadata(endpoints Endpoints) http.Handler {
+func serveInstanceMetadata(endpoints Endpoints, auth *tokenAuth) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name, ok := instanceAt(strings.TrimPrefix(r.URL.Path, protectedResourcePath), r.URL.RawPath)
 		if ok && slices.Contains(endpoints.Names(), name) {
-			serveMetadataOf(w, r, instancePrefix+name+mcpPath)
+			auth.serveMetadataOf(w, r, instancePrefix+name+mcpPath)
 			return
 		}
 		writeError(w, http.StatusNotFound, "not found")

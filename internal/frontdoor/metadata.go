@@ -8,13 +8,15 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
 )
 
 // Paths of the MCP endpoint, of its OAuth 2.0 Protected Resource Metadata
 // (RFC 9728; the path-suffixed form is where a client that knows only the
 // /mcp URL looks first, section 3.1) and of the registration endpoint OAuth
-// clients guess when there is no authorization server.
+// clients guess when the metadata names no authorization server.
 const (
 	mcpPath               = "/mcp"
 	protectedResourcePath = "/.well-known/oauth-protected-resource"
@@ -22,37 +24,35 @@ const (
 	registrationPath      = "/register"
 )
 
-// protectedResourceMetadata is the RFC 9728 document of the gateway. It
-// names no authorization server on purpose: the gateway takes static bearer
-// tokens that the operator hands out, so OAuth-capable clients (mcp-remote,
-// the TypeScript SDK) have nowhere to register or log in and should ask the
-// user for a token instead.
-type protectedResourceMetadata struct {
-	Resource               string   `json:"resource"`
-	AuthorizationServers   []string `json:"authorization_servers,omitempty"`
-	BearerMethodsSupported []string `json:"bearer_methods_supported"`
-	ResourceName           string   `json:"resource_name"`
+// serveProtectedResourceMetadata answers both metadata paths of /mcp
+// (see serveMetadataOf).
+func (a *tokenAuth) serveProtectedResourceMetadata(w http.ResponseWriter, r *http.Request) {
+	a.serveMetadataOf(w, r, mcpPath)
 }
 
-// serveProtectedResourceMetadata answers both metadata paths with the
-// document for this request's public origin (see publicOrigin); when there
-// is none that forms a safe URL it answers 400.
-func serveProtectedResourceMetadata(w http.ResponseWriter, r *http.Request) {
-	serveMetadataOf(w, r, mcpPath)
-}
-
-// serveMetadataOf answers the metadata of the MCP endpoint at path.
-func serveMetadataOf(w http.ResponseWriter, r *http.Request, path string) {
+// serveMetadataOf answers the RFC 9728 metadata of the MCP endpoint at
+// path, for this request's public origin (see publicOrigin; without one
+// that forms a safe URL, 400): the endpoint is the resource. With sign-in
+// it names the OpenID provider (authorization_servers) and the scopes a
+// token needs, so an MCP client signs in there; without, it names no
+// authorization server on purpose: the gateway takes static tokens or
+// Dagu keys, so OAuth-capable clients (mcp-remote, the TypeScript SDK)
+// have nowhere to register or log in and should ask the user for a token.
+func (a *tokenAuth) serveMetadataOf(w http.ResponseWriter, r *http.Request, path string) {
 	origin, ok := publicOrigin(r)
 	if !ok {
 		writeError(w, http.StatusBadRequest, "bad request: the Host header is not a host name or IP address")
 		return
 	}
-	writeJSON(w, http.StatusOK, protectedResourceMetadata{
+	meta := oauthex.ProtectedResourceMetadata{
 		Resource:               origin + path,
 		BearerMethodsSupported: []string{"header"},
 		ResourceName:           "dagu-mcp-gateway (read-only Dagu)",
-	})
+	}
+	if a.signIn != nil {
+		meta.AuthorizationServers, meta.ScopesSupported = []string{a.signIn.Issuer}, a.signIn.Scopes
+	}
+	writeJSON(w, http.StatusOK, meta)
 }
 
 // msgNoOAuthPassthrough answers an OAuth client's dynamic client
@@ -75,7 +75,11 @@ func (a *tokenAuth) noOAuthMessage() string {
 func refuseRegistration(a *tokenAuth, passthrough bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		message := msgNoOAuthPassthrough
-		if !passthrough {
+		switch {
+		case a.signIn != nil:
+			message = "This gateway is an OAuth resource server only: register the client with " + a.signIn.Issuer +
+				", the authorization server its protected-resource metadata names, and sign in there."
+		case !passthrough:
 			message = a.noOAuthMessage()
 		}
 		writeJSONText(w, http.StatusForbidden, map[string]string{"error": "access_denied", "error_description": message})
@@ -88,14 +92,7 @@ func refuseRegistration(a *tokenAuth, passthrough bool) http.Handler {
 // section 3.1). Without a public origin (see publicOrigin) the URL is left
 // out.
 func bearerChallenge(r *http.Request, tokenSent bool) string {
-	var params []string
-	if origin, ok := publicOrigin(r); ok {
-		suffix := "" // /mcp's metadata is at the root path, as before instances
-		if path := resourcePathOf(r); path != mcpPath {
-			suffix = path
-		}
-		params = append(params, `resource_metadata="`+origin+protectedResourcePath+suffix+`"`)
-	}
+	params := challengeParams(r)
 	if tokenSent {
 		params = append(params, `error="invalid_token"`)
 	}
@@ -103,6 +100,21 @@ func bearerChallenge(r *http.Request, tokenSent bool) string {
 		return "Bearer"
 	}
 	return "Bearer " + strings.Join(params, ", ")
+}
+
+// challengeParams is the resource_metadata parameter of a challenge: the
+// absolute URL of the metadata of the endpoint r addressed; none without
+// a public origin.
+func challengeParams(r *http.Request) []string {
+	origin, ok := publicOrigin(r)
+	if !ok {
+		return nil
+	}
+	suffix := "" // /mcp's metadata is at the root path, as before instances
+	if path := resourcePathOf(r); path != mcpPath {
+		suffix = path
+	}
+	return []string{`resource_metadata="` + origin + protectedResourcePath + suffix + `"`}
 }
 
 // originPolicy says where the URLs of the metadata and of 401 challenges

@@ -13,8 +13,9 @@ import (
 )
 
 // observe logs one line per request and turns a panic into a 500. The line
-// holds method, path, status, duration and remote address only: never
-// headers, query strings or bodies, which may carry tokens. Probe routes
+// holds method, path, status, duration and remote address (and who signed
+// in, with the rule that admitted them) only: never headers, query strings
+// or bodies, which may carry tokens. Probe routes
 // log at debug level so that they do not drown the rest. Lines of
 // requests whose caller never proved who it is pass through sampler (see
 // internal/logsample); a line after dropped ones says how many were dropped.
@@ -23,7 +24,8 @@ func observe(h http.Handler, logger *slog.Logger, sampler *logsample.Sampler) ht
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w}
 		r, note := withRequestNote(r)
-		if info, ok := reqctx.From(r.Context()); ok && info.Trust == reqctx.TrustVerified {
+		info, _ := reqctx.From(r.Context())
+		if info.Trust == reqctx.TrustVerified {
 			note.verified.Store(true) // an accepted inbound token (withRequestID)
 		}
 		defer func() {
@@ -59,6 +61,12 @@ func observe(h http.Handler, logger *slog.Logger, sampler *logsample.Sampler) ht
 			if name := note.instance.Load(); name != nil {
 				attrs = append(attrs, "instance", *name)
 			}
+			if info.Person != nil {
+				attrs = append(attrs, personAttrs(info)...)
+			}
+			if v, ok := r.Context().Value(verdictKey{}).(authVerdict); ok && v.signIn != nil && v.signIn.Outcome != Admitted {
+				attrs = append(attrs, "signin_refused", v.signIn.Outcome.String(), "reason", v.signIn.Reason)
+			}
 			if dropped > 0 {
 				attrs = append(attrs, "unverified_lines_dropped", dropped)
 			}
@@ -66,6 +74,19 @@ func observe(h http.Handler, logger *slog.Logger, sampler *logsample.Sampler) ht
 		}()
 		h.ServeHTTP(rec, r)
 	})
+}
+
+// personAttrs name who signed in (sub, and email when the token has one)
+// and the access rule that admitted them (none when no rule did).
+func personAttrs(info reqctx.Info) []any {
+	attrs := []any{"sub", info.Person.Subject}
+	if info.Person.Email != "" {
+		attrs = append(attrs, "email", info.Person.Email)
+	}
+	if info.Rule == "" {
+		return attrs
+	}
+	return append(attrs, "rule", info.Rule)
 }
 
 // requestLogLevel keeps probes quiet and makes server errors stand out.

@@ -17,8 +17,11 @@ import (
 // this is where the request's inbound token is checked, once: an accepted
 // token names the caller (its name, or its fingerprint, never the token)
 // and is a verified caller; in passthrough verifyCaller decides both
-// later. The client's address is the peer's, or the one a trusted proxy
-// forwarded (see trustedProxies.clientOf).
+// later. A sign-in token (SignIn) names the person and the access rule
+// that admitted them, with the rule's targets and its Dagu key for the
+// instance addressed (reqctx.WithCredential). The client's address is the
+// peer's, or the one a trusted proxy forwarded (see
+// trustedProxies.clientOf).
 func withRequestID(h http.Handler, auth *tokenAuth, passthrough bool, proxies trustedProxies) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := reqctx.SanitizeRequestID(r.Header.Get(reqctx.HeaderRequestID))
@@ -31,9 +34,16 @@ func withRequestID(h http.Handler, auth *tokenAuth, passthrough bool, proxies tr
 		r = withClient(r, client)
 		info := reqctx.Info{RequestID: id, Caller: "unverified:" + client, Trust: reqctx.TrustUnchecked}
 		if !passthrough {
-			v := auth.checkToken(r.Header.Get("Authorization"))
+			v := auth.checkRequest(r)
 			r = withVerdict(r, v)
 			info.Caller, info.Trust = v.caller, v.trust()
+			info.Person = v.person
+			if v.accepted && v.person != nil {
+				info.Rule, info.Targets = v.signIn.Rule, v.signIn.Targets
+				if v.signIn.Credential != "" {
+					r = r.WithContext(reqctx.WithCredential(r.Context(), v.signIn.Credential))
+				}
+			}
 		}
 		h.ServeHTTP(w, r.WithContext(reqctx.With(r.Context(), info)))
 	})

@@ -26,6 +26,11 @@ type authVerdict struct {
 	caller string
 	// instances are the instances the token is for; nil: every one.
 	instances instanceScope
+	// signIn is SignIn's decision of a bearer no static token matched, at
+	// an MCP endpoint; nil otherwise.
+	signIn *Admission
+	// person is who an admitted sign-in token names; nil otherwise.
+	person *reqctx.Person
 }
 
 // instanceScope is the instances a caller may use; nil: every one.
@@ -59,6 +64,17 @@ func (a *tokenAuth) checkToken(authorization string) authVerdict {
 	return authVerdict{accepted: true, sent: true, caller: "token:" + redact.FingerprintOfDigest(presented), instances: entry.Instances}
 }
 
+// checkRequest makes the one token check of a request: a static token,
+// else at an MCP endpoint a sign-in token (SignIn).
+func (a *tokenAuth) checkRequest(r *http.Request) authVerdict {
+	v := a.checkToken(r.Header.Get("Authorization"))
+	if v.accepted || !v.sent || a.signIn == nil {
+		return v
+	}
+	token, _ := bearerToken(r.Header.Get("Authorization"))
+	return a.admit(r, token, v)
+}
+
 // withVerdict returns r carrying v.
 func withVerdict(r *http.Request, v authVerdict) *http.Request {
 	return r.WithContext(context.WithValue(r.Context(), verdictKey{}, v))
@@ -70,7 +86,7 @@ func (a *tokenAuth) verdictOf(r *http.Request) authVerdict {
 	if v, ok := r.Context().Value(verdictKey{}).(authVerdict); ok {
 		return v
 	}
-	return a.checkToken(r.Header.Get("Authorization"))
+	return a.checkRequest(r)
 }
 
 // trust is the trust decision of the verdict.

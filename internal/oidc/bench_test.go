@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/oidc/oidctest"
 )
 
 // processCPU is the CPU time the process used so far (user and system):
@@ -25,16 +27,16 @@ func processCPU(b *testing.B) time.Duration {
 func BenchmarkVerify(b *testing.B) {
 	for _, tc := range []struct {
 		name string
-		key  func() signingKey
+		key  func() oidctest.Key
 	}{
-		{"RS256", func() signingKey { return newRSAKey(b, 0, "k1") }},
-		{"ES256", func() signingKey { return newECKey(b, "e1") }},
+		{"RS256", func() oidctest.Key { return newRSAKey(b, 0, "k1") }},
+		{"ES256", func() oidctest.Key { return newECKey(b, "e1") }},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			key := tc.key()
-			iss := newTestIssuer(b, key)
+			iss := oidctest.NewIssuer(b, key)
 			v, clock := testVerifier(b, iss, Options{Scopes: []string{"dagu.read"}})
-			token := mint(b, key, goodClaims(iss.url, clock.Now()))
+			token := mint(b, key, goodClaims(iss.URL, clock.Now()))
 			if _, err := v.Verify(context.Background(), token, testResource); err != nil {
 				b.Fatal(err)
 			}
@@ -56,16 +58,16 @@ func BenchmarkVerify(b *testing.B) {
 // DefaultMinRefresh of the run, however many tokens).
 func BenchmarkUnknownKeyIDs(b *testing.B) {
 	key := newRSAKey(b, 0, "k1")
-	iss := newTestIssuer(b, key)
-	v, err := New(Options{Issuer: iss.url})
+	iss := oidctest.NewIssuer(b, key)
+	v, err := New(Options{Issuer: iss.URL})
 	if err != nil {
 		b.Fatal(err)
 	}
-	tokens := unknownKidTokens(b, iss.url, time.Now(), 1000)
-	if _, err := v.Verify(context.Background(), mint(b, key, goodClaims(iss.url, time.Now())), testResource); err != nil {
+	tokens := unknownKidTokens(b, iss.URL, time.Now(), 1000)
+	if _, err := v.Verify(context.Background(), mint(b, key, goodClaims(iss.URL, time.Now())), testResource); err != nil {
 		b.Fatal(err)
 	}
-	before := iss.jwksHits.Load()
+	before := iss.JWKSHits.Load()
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu := processCPU(b)
@@ -79,5 +81,5 @@ func BenchmarkUnknownKeyIDs(b *testing.B) {
 		}
 	})
 	b.ReportMetric(float64(processCPU(b)-cpu)/float64(b.N), "cpu-ns/op")
-	b.ReportMetric(float64(iss.jwksHits.Load()-before)*1000/float64(b.N), "fetches/1000tokens")
+	b.ReportMetric(float64(iss.JWKSHits.Load()-before)*1000/float64(b.N), "fetches/1000tokens")
 }

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	jose "github.com/go-jose/go-jose/v4"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/oidc/oidctest"
 )
 
 // TestForgedTokensAreRefused presents every forgery the issue lists (and
@@ -21,10 +23,10 @@ import (
 func TestForgedTokensAreRefused(t *testing.T) {
 	t.Parallel()
 	key := newRSAKey(t, 0, "k1")
-	iss := newTestIssuer(t, key)
+	iss := oidctest.NewIssuer(t, key)
 	v, clock := testVerifier(t, iss, Options{Audiences: []string{"api://dagu-gateway"}})
 	now := clock.Now()
-	good := goodClaims(iss.url, now)
+	good := goodClaims(iss.URL, now)
 	stranger := newRSAKey(t, 1, "k1") // another key under the issuer's key ID
 	unknown := newRSAKey(t, 1, "k-unknown")
 
@@ -34,7 +36,7 @@ func TestForgedTokensAreRefused(t *testing.T) {
 		{"wrong audience", mint(t, key, with(good, map[string]any{"aud": "http://127.0.0.1:8090/dagu/other/mcp"})), "audience"},
 		{"audience of another host", mint(t, key, with(good, map[string]any{"aud": []string{"http://evil.example/mcp"}})), "audience"},
 		{"wrong issuer", mint(t, key, with(good, map[string]any{"iss": "http://127.0.0.1:1/other"})), "issued by a different provider"},
-		{"issuer with a trailing slash", mint(t, key, with(good, map[string]any{"iss": iss.url + "/"})), "issued by a different provider"},
+		{"issuer with a trailing slash", mint(t, key, with(good, map[string]any{"iss": iss.URL + "/"})), "issued by a different provider"},
 		{"expired", mint(t, key, with(good, map[string]any{"exp": now.Add(-ClockSkew - time.Second).Unix()})), "expired"},
 		{"not yet valid", mint(t, key, with(good, map[string]any{"nbf": now.Add(ClockSkew + time.Second).Unix()})), "not valid before"},
 		{"alg none", unsigned(t, "none", "k1", good), "unexpected signature algorithm"},
@@ -43,7 +45,7 @@ func TestForgedTokensAreRefused(t *testing.T) {
 		{"HS256 keyed with the public key (DER)", hmacWithPublicKey(t, key, "DER", good), "unexpected signature algorithm"},
 		{"key not in the JWKS", mint(t, unknown, good), "key ID"},
 		{"another key under a published key ID", mint(t, stranger, good), "does not verify"},
-		{"EC signature under an RSA key's ID", mint(t, signingKey{kid: "k1", alg: jose.ES256, key: newECKey(t, "k1").key}, good), "key ID"},
+		{"EC signature under an RSA key's ID", mint(t, oidctest.Key{KID: "k1", Alg: jose.ES256, Signer: newECKey(t, "k1").Signer}, good), "key ID"},
 		{"huge token", mint(t, key, with(good, map[string]any{"pad": strings.Repeat("a", MaxTokenBytes)})), "more than the"},
 		{"no sub", mint(t, key, with(good, map[string]any{"sub": nil})), "no sub"},
 		{"empty sub", mint(t, key, with(good, map[string]any{"sub": ""})), "no sub"},
@@ -82,10 +84,10 @@ func TestGoodTokensAreAccepted(t *testing.T) {
 	t.Parallel()
 	key := newRSAKey(t, 0, "k1")
 	ec := newECKey(t, "e1")
-	iss := newTestIssuer(t, key, ec)
+	iss := oidctest.NewIssuer(t, key, ec)
 	v, clock := testVerifier(t, iss, Options{Audiences: []string{"api://dagu-gateway"}, Scopes: []string{"dagu.read"}})
 	now := clock.Now()
-	good := goodClaims(iss.url, now)
+	good := goodClaims(iss.URL, now)
 	cases := []struct {
 		name  string
 		token string
@@ -108,7 +110,7 @@ func TestGoodTokensAreAccepted(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Verify: %v", err)
 			}
-			if id.Subject != "user-1" || id.Issuer != iss.url || id.Email != "ada@example.com" {
+			if id.Subject != "user-1" || id.Issuer != iss.URL || id.Email != "ada@example.com" {
 				t.Errorf("identity %+v", id)
 			}
 		})
@@ -120,9 +122,9 @@ func TestGoodTokensAreAccepted(t *testing.T) {
 func TestScopesAreRequired(t *testing.T) {
 	t.Parallel()
 	key := newRSAKey(t, 0, "k1")
-	iss := newTestIssuer(t, key)
+	iss := oidctest.NewIssuer(t, key)
 	v, clock := testVerifier(t, iss, Options{Scopes: []string{"dagu.read"}})
-	token := mint(t, key, with(goodClaims(iss.url, clock.Now()), map[string]any{"scope": "openid profile"}))
+	token := mint(t, key, with(goodClaims(iss.URL, clock.Now()), map[string]any{"scope": "openid profile"}))
 	_, err := v.Verify(context.Background(), token, testResource)
 	if r, ok := IsRefusal(err); !ok || r.Kind != InsufficientScope || !strings.Contains(r.Reason, "dagu.read") {
 		t.Fatalf("Verify = %v, want insufficient scope naming dagu.read", err)
@@ -135,7 +137,7 @@ func TestScopesAreRequired(t *testing.T) {
 func TestIdentityClaims(t *testing.T) {
 	t.Parallel()
 	key := newRSAKey(t, 0, "k1")
-	iss := newTestIssuer(t, key)
+	iss := oidctest.NewIssuer(t, key)
 	cases := []struct {
 		name        string
 		groupsClaim string
@@ -156,14 +158,14 @@ func TestIdentityClaims(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			v, clock := testVerifier(t, iss, Options{GroupsClaim: tc.groupsClaim})
-			id, err := v.Verify(context.Background(), mint(t, key, with(goodClaims(iss.url, clock.Now()), tc.changes)), testResource)
+			id, err := v.Verify(context.Background(), mint(t, key, with(goodClaims(iss.URL, clock.Now()), tc.changes)), testResource)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if strings.Join(id.Groups, ",") != strings.Join(tc.groups, ",") || id.Email != tc.email {
 				t.Errorf("groups %q email %q, want %q %q", id.Groups, id.Email, tc.groups, tc.email)
 			}
-			if id.Key() != iss.url+"#user-1" {
+			if id.Key() != iss.URL+"#user-1" {
 				t.Errorf("key %q", id.Key())
 			}
 		})
@@ -185,9 +187,9 @@ func unsigned(t testing.TB, alg, kid string, claims map[string]any) string {
 
 // hmacWithPublicKey is the classic key-confusion forgery: HS256 with the
 // issuer's public key (as PEM or DER) as the HMAC secret, under its key ID.
-func hmacWithPublicKey(t testing.TB, key signingKey, form string, claims map[string]any) string {
+func hmacWithPublicKey(t testing.TB, key oidctest.Key, form string, claims map[string]any) string {
 	t.Helper()
-	der, err := x509.MarshalPKIXPublicKey(key.key.Public())
+	der, err := x509.MarshalPKIXPublicKey(key.Signer.Public())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,11 +198,11 @@ func hmacWithPublicKey(t testing.TB, key signingKey, form string, claims map[str
 		secret = pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der})
 	}
 	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.HS256, Key: secret},
-		(&jose.SignerOptions{}).WithHeader(jose.HeaderKey("kid"), key.kid))
+		(&jose.SignerOptions{}).WithHeader(jose.HeaderKey("kid"), key.KID))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sign(t, signer, claims)
+	return oidctest.Sign(t, signer, claims)
 }
 
 // tamper replaces the payload of token with claims, keeping its header

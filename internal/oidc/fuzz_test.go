@@ -6,6 +6,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/oidc/oidctest"
 )
 
 // FuzzVerify feeds the bearer parser and verifier arbitrary tokens, the
@@ -14,9 +16,9 @@ import (
 // token makes it say something else and still verify.
 func FuzzVerify(f *testing.F) {
 	key := newRSAKey(f, 0, "k1")
-	iss := newTestIssuer(f, key)
+	iss := oidctest.NewIssuer(f, key)
 	v, clock := testVerifier(f, iss, Options{Audiences: []string{"api://dagu"}})
-	good := goodClaims(iss.url, clock.Now())
+	good := goodClaims(iss.URL, clock.Now())
 	token := mint(f, key, good)
 	if _, err := v.Verify(context.Background(), token, testResource); err != nil {
 		f.Fatal(err)
@@ -36,7 +38,7 @@ func FuzzVerify(f *testing.F) {
 			}
 			return
 		}
-		if id.Subject != "user-1" && id.Subject != "other" || id.Email != "ada@example.com" || id.Issuer != iss.url {
+		if id.Subject != "user-1" && id.Subject != "other" || id.Email != "ada@example.com" || id.Issuer != iss.URL {
 			t.Fatalf("accepted a token saying %+v", id)
 		}
 	})

@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/dagu-mcp-gateway/gateway/internal/oidc/oidctest"
 	"github.com/dagu-mcp-gateway/gateway/internal/testkit"
 )
 
@@ -49,7 +50,7 @@ func unknownKidTokens(t testing.TB, iss string, now time.Time, n int) []string {
 	signer := newECKey(t, "")
 	tokens := make([]string, n)
 	for i := range tokens {
-		signer.kid = "forged-" + strconv.Itoa(i)
+		signer.KID = "forged-" + strconv.Itoa(i)
 		tokens[i] = mint(t, signer, goodClaims(iss, now))
 	}
 	return tokens
@@ -61,27 +62,27 @@ func unknownKidTokens(t testing.TB, iss string, now time.Time, n int) []string {
 func TestUnknownKeyIDsFetchAtMostOncePerInterval(t *testing.T) {
 	t.Parallel()
 	key := newRSAKey(t, 0, "k1")
-	iss := newTestIssuer(t, key)
+	iss := oidctest.NewIssuer(t, key)
 	reg := prometheus.NewRegistry()
 	v, clock := testVerifier(t, iss, Options{Registerer: reg})
-	if _, err := v.Verify(context.Background(), mint(t, key, goodClaims(iss.url, clock.Now())), testResource); err != nil {
+	if _, err := v.Verify(context.Background(), mint(t, key, goodClaims(iss.URL, clock.Now())), testResource); err != nil {
 		t.Fatal(err)
 	}
-	if got := iss.jwksHits.Load(); got != 1 {
+	if got := iss.JWKSHits.Load(); got != 1 {
 		t.Fatalf("JWKS fetched %d times by the first token, want 1", got)
 	}
-	tokens := unknownKidTokens(t, iss.url, clock.Now(), 1000)
+	tokens := unknownKidTokens(t, iss.URL, clock.Now(), 1000)
 	if kinds := verifyEach(v, tokens); kinds[Invalid] != len(tokens) {
 		t.Fatalf("refusals %v, want %d invalid", kinds, len(tokens))
 	}
-	if got := iss.jwksHits.Load(); got != 1 {
+	if got := iss.JWKSHits.Load(); got != 1 {
 		t.Errorf("JWKS fetched %d times after a burst within the interval, want 1", got)
 	}
 	clock.Advance(DefaultMinRefresh)
 	if kinds := verifyEach(v, tokens); kinds[Invalid] != len(tokens) {
 		t.Fatalf("refusals %v, want %d invalid", kinds, len(tokens))
 	}
-	if got := iss.jwksHits.Load(); got != 2 {
+	if got := iss.JWKSHits.Load(); got != 2 {
 		t.Errorf("JWKS fetched %d times after a burst past the interval, want 2", got)
 	}
 	if got := testutil.ToFloat64(v.keys.metrics.skipped); got < 1000 {
@@ -94,13 +95,13 @@ func TestUnknownKeyIDsFetchAtMostOncePerInterval(t *testing.T) {
 func TestNewKeyIsAcceptedWithinOneRefresh(t *testing.T) {
 	t.Parallel()
 	old, rotated := newRSAKey(t, 0, "k1"), newRSAKey(t, 1, "k2")
-	iss := newTestIssuer(t, old)
+	iss := oidctest.NewIssuer(t, old)
 	v, clock := testVerifier(t, iss, Options{})
-	if _, err := v.Verify(context.Background(), mint(t, old, goodClaims(iss.url, clock.Now())), testResource); err != nil {
+	if _, err := v.Verify(context.Background(), mint(t, old, goodClaims(iss.URL, clock.Now())), testResource); err != nil {
 		t.Fatal(err)
 	}
-	iss.publish(t, old, rotated)
-	token := mint(t, rotated, goodClaims(iss.url, clock.Now()))
+	iss.Publish(t, old, rotated)
+	token := mint(t, rotated, goodClaims(iss.URL, clock.Now()))
 	if _, err := v.Verify(context.Background(), token, testResource); err == nil {
 		t.Fatal("a new key verified within the interval of the last fetch")
 	}
@@ -108,11 +109,11 @@ func TestNewKeyIsAcceptedWithinOneRefresh(t *testing.T) {
 	if _, err := v.Verify(context.Background(), token, testResource); err != nil {
 		t.Fatalf("the new key after one refresh: %v", err)
 	}
-	iss.publish(t, rotated)
+	iss.Publish(t, rotated)
 	clock.Advance(DefaultMinRefresh)
 	v.keys.join(true)
 	waitFlight(v)
-	if _, err := v.Verify(context.Background(), mint(t, old, goodClaims(iss.url, clock.Now())), testResource); err == nil {
+	if _, err := v.Verify(context.Background(), mint(t, old, goodClaims(iss.URL, clock.Now())), testResource); err == nil {
 		t.Error("a key the issuer withdrew still verifies after a refresh")
 	}
 }
@@ -123,21 +124,21 @@ func TestNewKeyIsAcceptedWithinOneRefresh(t *testing.T) {
 func TestKeysStayWhileIssuerIsDown(t *testing.T) {
 	t.Parallel()
 	key := newRSAKey(t, 0, "k1")
-	iss := newTestIssuer(t, key)
+	iss := oidctest.NewIssuer(t, key)
 	logs := &testkit.LogBuffer{}
 	v, clock := testVerifier(t, iss, Options{Logger: slog.New(slog.NewTextHandler(logs, nil))})
-	if _, err := v.Verify(context.Background(), mint(t, key, goodClaims(iss.url, clock.Now())), testResource); err != nil {
+	if _, err := v.Verify(context.Background(), mint(t, key, goodClaims(iss.URL, clock.Now())), testResource); err != nil {
 		t.Fatal(err)
 	}
-	iss.down.Store(true)
+	iss.Down.Store(true)
 	clock.Advance(time.Hour)
 	v.keys.join(true)
 	waitFlight(v)
-	if _, err := v.Verify(context.Background(), mint(t, key, goodClaims(iss.url, clock.Now())), testResource); err != nil {
+	if _, err := v.Verify(context.Background(), mint(t, key, goodClaims(iss.URL, clock.Now())), testResource); err != nil {
 		t.Fatalf("a fetched key while the issuer is down: %v", err)
 	}
 	clock.Advance(DefaultMinRefresh)
-	_, err := v.Verify(context.Background(), unknownKidTokens(t, iss.url, clock.Now(), 1)[0], testResource)
+	_, err := v.Verify(context.Background(), unknownKidTokens(t, iss.URL, clock.Now(), 1)[0], testResource)
 	if r, ok := IsRefusal(err); !ok || r.Kind != Invalid {
 		t.Fatalf("unknown key ID while the issuer is down: %v, want invalid", err)
 	}
@@ -152,15 +153,15 @@ func TestKeysStayWhileIssuerIsDown(t *testing.T) {
 func TestNoKeysRefusesEveryToken(t *testing.T) {
 	t.Parallel()
 	key := newRSAKey(t, 0, "k1")
-	iss := newTestIssuer(t, key)
-	iss.down.Store(true)
+	iss := oidctest.NewIssuer(t, key)
+	iss.Down.Store(true)
 	v, clock := testVerifier(t, iss, Options{})
-	token := mint(t, key, goodClaims(iss.url, clock.Now()))
+	token := mint(t, key, goodClaims(iss.URL, clock.Now()))
 	_, err := v.Verify(context.Background(), token, testResource)
 	if r, ok := IsRefusal(err); !ok || r.Kind != Unavailable {
 		t.Fatalf("Verify without keys = %v, want unavailable", err)
 	}
-	iss.down.Store(false)
+	iss.Down.Store(false)
 	clock.Advance(DefaultMinRefresh)
 	if _, err := v.Verify(context.Background(), token, testResource); err != nil {
 		t.Fatalf("Verify once the issuer answers: %v", err)
@@ -196,15 +197,15 @@ func TestHostileIssuerAnswersAreBounded(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			key := newRSAKey(t, 0, "k1")
-			iss := newTestIssuer(t, key)
-			iss.jwksHandler.Store(tc.handler)
+			iss := oidctest.NewIssuer(t, key)
+			iss.ServeJWKSWith(tc.handler)
 			logs := &testkit.LogBuffer{}
 			timeout := 10 * time.Second // a loaded machine must not fail the bounded reads
 			if tc.name == "hangs" {
 				timeout = 200 * time.Millisecond
 			}
 			v, clock := testVerifier(t, iss, Options{Logger: slog.New(slog.NewTextHandler(logs, nil)), FetchTimeout: timeout})
-			_, err := v.Verify(context.Background(), mint(t, key, goodClaims(iss.url, clock.Now())), testResource)
+			_, err := v.Verify(context.Background(), mint(t, key, goodClaims(iss.URL, clock.Now())), testResource)
 			if r, ok := IsRefusal(err); !ok || r.Kind != Unavailable {
 				t.Fatalf("Verify = %v, want unavailable", err)
 			}
@@ -249,22 +250,22 @@ func TestDiscoveryIsChecked(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			key := newRSAKey(t, 0, "k1")
-			iss := newTestIssuer(t, key)
+			iss := oidctest.NewIssuer(t, key)
 			named := tc.issuer
 			if named == "" {
-				named = iss.url + "/"
+				named = iss.URL + "/"
 			}
-			iss.issuerInDoc.Store(named)
+			iss.NameInDiscovery(named)
 			logs := &testkit.LogBuffer{}
 			v, clock := testVerifier(t, iss, Options{Logger: slog.New(slog.NewTextHandler(logs, nil))})
-			_, err := v.Verify(context.Background(), mint(t, key, goodClaims(iss.url, clock.Now())), testResource)
+			_, err := v.Verify(context.Background(), mint(t, key, goodClaims(iss.URL, clock.Now())), testResource)
 			if r, ok := IsRefusal(err); !ok || r.Kind != Unavailable {
 				t.Fatalf("Verify = %v, want unavailable", err)
 			}
 			if !strings.Contains(logs.String(), tc.log) {
 				t.Errorf("log does not say %q:\n%s", tc.log, logs)
 			}
-			if iss.jwksHits.Load() != 0 {
+			if iss.JWKSHits.Load() != 0 {
 				t.Errorf("the JWKS was fetched after a bad discovery document")
 			}
 		})
@@ -274,9 +275,9 @@ func TestDiscoveryIsChecked(t *testing.T) {
 // TestKeySetParsing checks which keys of a JWKS are kept.
 func TestKeySetParsing(t *testing.T) {
 	t.Parallel()
-	rsaPub := newRSAKey(t, 0, "r1").public()
-	ecPub := newECKey(t, "e1").public()
-	private := jose.JSONWebKey{Key: rsaKey(t, 1), KeyID: "private", Algorithm: "RS256", Use: "sig"}
+	rsaPub := newRSAKey(t, 0, "r1").Public()
+	ecPub := newECKey(t, "e1").Public()
+	private := jose.JSONWebKey{Key: newRSAKey(t, 1, "").Signer, KeyID: "private", Algorithm: "RS256", Use: "sig"}
 	enc := rsaPub
 	enc.KeyID, enc.Use = "enc", "enc"
 	hs := rsaPub
@@ -347,16 +348,16 @@ func TestKeySetParsing(t *testing.T) {
 func TestTokensWithoutKeyID(t *testing.T) {
 	t.Parallel()
 	one, other := newRSAKey(t, 0, "k1"), newRSAKey(t, 1, "k2")
-	single := newTestIssuer(t, one)
+	single := oidctest.NewIssuer(t, one)
 	v, clock := testVerifier(t, single, Options{})
 	unnamed := one
-	unnamed.kid = ""
-	if _, err := v.Verify(context.Background(), mint(t, unnamed, goodClaims(single.url, clock.Now())), testResource); err != nil {
+	unnamed.KID = ""
+	if _, err := v.Verify(context.Background(), mint(t, unnamed, goodClaims(single.URL, clock.Now())), testResource); err != nil {
 		t.Errorf("no key ID, one key: %v", err)
 	}
-	several := newTestIssuer(t, one, other)
+	several := oidctest.NewIssuer(t, one, other)
 	v, clock = testVerifier(t, several, Options{})
-	if _, err := v.Verify(context.Background(), mint(t, unnamed, goodClaims(several.url, clock.Now())), testResource); err == nil {
+	if _, err := v.Verify(context.Background(), mint(t, unnamed, goodClaims(several.URL, clock.Now())), testResource); err == nil {
 		t.Error("no key ID, two RSA keys: accepted")
 	}
 }
