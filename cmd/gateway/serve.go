@@ -68,6 +68,9 @@ func serveHTTP(ctx context.Context, cfg config.Config, log *slog.Logger, getenv 
 	}
 	o.Metrics, o.Passthrough, o.Tokens, o.TokenFile = metrics, cfg.Passthrough(), cfg.AuthTokens, cfg.AuthTokenFile
 	o.AllowedHosts, o.PublicURL, o.Listen, o.Logger, o.TrustedProxies = cfg.AllowedHosts, cfg.PublicURL, cfg.Listen, log, proxies
+	if o.ClientIPHeader, err = config.ParseClientIPHeader(cfg.ClientIPHeader); err != nil {
+		return err
+	}
 	handler, err := frontdoor.New(o)
 	if err != nil {
 		return err

@@ -55,6 +55,10 @@ type Config struct {
 	// TrustedProxies are the networks (CIDR) of proxies whose forwarding
 	// headers name the client (--trusted-proxies).
 	TrustedProxies []string
+	// ClientIPHeader is the one forwarding header a trusted proxy's client
+	// address is read from (--client-ip-header): "", X-Forwarded-For or
+	// Forwarded.
+	ClientIPHeader string
 
 	// UpstreamTimeout bounds each call to Dagu.
 	UpstreamTimeout time.Duration

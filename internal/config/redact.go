@@ -35,6 +35,7 @@ func (c Config) redactedFields() []slog.Attr {
 		slog.Any("allowed_hosts", c.AllowedHosts),
 		slog.String("public_url", c.PublicURL),
 		slog.Any("trusted_proxies", c.TrustedProxies),
+		slog.String("client_ip_header", c.ClientIPHeader),
 		slog.Duration("upstream_timeout", c.UpstreamTimeout),
 		slog.String("max_response_bytes", FormatByteSize(c.MaxResponseBytes)),
 		slog.String("upstream_body_budget", FormatByteSize(c.UpstreamBodyBudget)),

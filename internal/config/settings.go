@@ -136,6 +136,7 @@ const (
 	flagAllowedHost         = "allowed-host"
 	flagPublicURL           = "public-url"
 	flagTrustedProxies      = "trusted-proxies"
+	flagClientIPHeader      = "client-ip-header"
 	flagUpstreamTimeout     = "upstream-timeout"
 	flagMaxResponseBytes    = "max-response-bytes"
 	flagUpstreamBodyBudget  = "upstream-body-budget"
@@ -251,9 +252,13 @@ var settings = []Setting{
 		Doc:   "URL clients reach the gateway at, without `/mcp` (`https://gw.example.com`): the `resource` of the OAuth protected-resource metadata and the `resource_metadata` of 401 challenges. An absolute http(s) URL without user information, query or fragment. Unset: the request's `Host` where the Host check applies (loopback listener or `--allowed-host`), otherwise the address the connection arrived on; never an unchecked `Host`.",
 		field: func(c *Config) any { return &c.PublicURL }},
 	{Group: GroupHTTP, Flag: flagTrustedProxies, Env: "GATEWAY_TRUSTED_PROXIES", Kind: KindList, ZeroDefault: "none", Chart: "config.trustedProxies", Modes: []Mode{ModeServe}, split: splitComma,
-		Help:  "proxy or ingress network (CIDR) or address whose X-Forwarded-For (else Forwarded) names the client, taken as the rightmost hop not in these networks; repeat for several (env: comma-separated list). Unset: the client is the TCP peer, so every caller behind one proxy shares its address",
-		Doc:   "Networks (`10.0.0.0/8`, `fd00::/8`) or addresses of the proxies or ingress in front of the gateway. A request whose TCP peer is in them is from the rightmost address of `X-Forwarded-For` (of `Forwarded`'s `for=` when no `X-Forwarded-For` arrives) that is not in them; the proxies must append to the header they send (nearly all append to `X-Forwarded-For`). That address is what the passthrough lane of unknown keys and unverified callers' limits count by. Unset: the TCP peer, so every caller behind one proxy shares its address.",
+		Help:  "proxy or ingress network (CIDR) or address whose --client-ip-header names the client, taken as the rightmost hop not in these networks; repeat for several (env: comma-separated list). Unset: the client is the TCP peer, so every caller behind one proxy shares its address",
+		Doc:   "Networks (`10.0.0.0/8`, `fd00::/8`) or addresses of the proxies or ingress in front of the gateway. A request whose TCP peer is in them is from the rightmost address of the header `--client-ip-header` names (`X-Forwarded-For`, or `Forwarded`'s `for=`) that is not in them; the proxies must append to that header (nearly all append to `X-Forwarded-For`), and it must be named: the gateway never picks a header itself. That address is what the passthrough lane of unknown keys and unverified callers' limits count by. Unset: the TCP peer, so every caller behind one proxy shares its address.",
 		field: func(c *Config) any { return &c.TrustedProxies }},
+	{Group: GroupHTTP, Flag: flagClientIPHeader, Env: "GATEWAY_CLIENT_IP_HEADER", Kind: KindString, ZeroDefault: "none", Chart: "config.clientIPHeader", Modes: []Mode{ModeServe},
+		Help:  "the one forwarding header a --trusted-proxies peer's client address is read from: X-Forwarded-For or Forwarded (the one your proxies append to); the other is never read. Required with --trusted-proxies; unset: the client is the TCP peer",
+		Doc:   "The one forwarding header the client's address is read from when the TCP peer is in `--trusted-proxies`: `X-Forwarded-For` or `Forwarded` (its `for=`), whichever your proxies append to. The other header is never read, whatever it says: a proxy that appends only `Forwarded` passes a client's own `X-Forwarded-For` through, and reading that would let the client pick the address it is counted by. Required with `--trusted-proxies`, and refused without it; unset, the client is the TCP peer.",
+		field: func(c *Config) any { return &c.ClientIPHeader }},
 	{Group: GroupHTTP, Flag: flagMetricsListen, Env: "GATEWAY_METRICS_LISTEN", Kind: KindString, ZeroDefault: "none", Chart: "config.metricsListen", Modes: modesHTTP,
 		Help:  "host:port of a separate listener serving only /metrics, without inbound tokens (for scrapers inside the cluster); unset keeps /metrics on --listen behind the tokens",
 		Doc:   "A separate `host:port` serving only `/metrics`, without inbound tokens (for scrapers inside the cluster). Unset, `/metrics` stays on `--listen` behind the tokens.",

@@ -183,7 +183,8 @@ func (c Config) validateFrontDoor() []error {
 	}
 	errs = appendIf(errs, checkPublicURL(c.PublicURL))
 	_, err = ParseTrustedProxies(c.TrustedProxies)
-	return appendIf(errs, err)
+	errs = appendIf(errs, err)
+	return appendIf(errs, checkClientAddress(c.ClientIPHeader, c.TrustedProxies))
 }
 
 func (c Config) validateLimits(targets []string) []error {

@@ -94,7 +94,13 @@ func TestValidate(t *testing.T) {
 		{"listen signed port", ModeServe, func(c *Config) { c.Listen = "127.0.0.1:+80" }, "invalid port"},
 		{"allowed host ok", ModeServe, func(c *Config) { c.AllowedHosts = []string{"gw.example.com", "gw.example.com:8443", "[::1]", "::1"} }, ""},
 		{"allowed host with scheme", ModeServe, func(c *Config) { c.AllowedHosts = []string{"https://gw.example.com"} }, "without scheme or path"},
-		{"trusted proxies ok", ModeServe, func(c *Config) { c.TrustedProxies = []string{"10.0.0.0/8", "fd00::/8", "192.0.2.7", "::1"} }, ""},
+		{"trusted proxies ok", ModeServe, func(c *Config) {
+			c.TrustedProxies, c.ClientIPHeader = []string{"10.0.0.0/8", "fd00::/8", "192.0.2.7", "::1"}, "X-Forwarded-For"
+		}, ""},
+		{"trusted proxies with Forwarded", ModeServe, func(c *Config) { c.TrustedProxies, c.ClientIPHeader = []string{"10.0.0.0/8"}, "forwarded" }, ""},
+		{"trusted proxies without a header", ModeServe, func(c *Config) { c.TrustedProxies = []string{"10.0.0.0/8"} }, "--client-ip-header X-Forwarded-For or --client-ip-header Forwarded"},
+		{"a header without trusted proxies", ModeServe, func(c *Config) { c.ClientIPHeader = "X-Forwarded-For" }, "--trusted-proxies is not"},
+		{"an unknown header", ModeServe, func(c *Config) { c.TrustedProxies, c.ClientIPHeader = []string{"10.0.0.0/8"}, "X-Real-IP" }, `--client-ip-header "X-Real-IP"`},
 		{"trusted proxy not a network", ModeServe, func(c *Config) { c.TrustedProxies = []string{"ingress.local"} }, "--trusted-proxies"},
 		{"trusted proxies in one flag value", ModeServe, func(c *Config) { c.TrustedProxies = []string{"10.0.0.0/8,fd00::/8"} }, "repeat the flag for several"},
 		{"allowed hosts in one flag value", ModeServe, func(c *Config) { c.AllowedHosts = []string{"a.example.com,b.example.com"} }, "repeat the flag for several"},

@@ -47,7 +47,7 @@ func WarnMisleadingSettings(log *slog.Logger, cfg config.Config, proxies []netip
 	}
 	for _, p := range proxies {
 		if p.Bits() == 0 {
-			log.Warn("--trusted-proxies "+p.String()+" trusts every address: any client can then name any address in X-Forwarded-For, and the limits per address count what callers write; list only the networks of your proxies",
+			log.Warn("--trusted-proxies "+p.String()+" trusts every address: any client can then name any address in the forwarding header, and the limits per address count what callers write; list only the networks of your proxies",
 				"trusted_proxies", p.String())
 		}
 	}

@@ -4,22 +4,47 @@ package frontdoor
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"net/netip"
 	"strings"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/config"
 )
 
 // maxForwardedHops bounds the hops of a forwarding header looked at, from
 // the right: the header's length is the client's choice.
 const maxForwardedHops = 32
 
-// trustedProxies are the networks of the proxies whose forwarding headers
-// name the client (--trusted-proxies).
-type trustedProxies []netip.Prefix
+// forwarding is how the client's address is read (--trusted-proxies,
+// --client-ip-header): the networks of the proxies whose forwarding header
+// names the client, and the one header they append to. The other header
+// is never read: a proxy that appends to one passes a client's own
+// writing in the other through.
+type forwarding struct {
+	proxies []netip.Prefix
+	// header is config.HeaderXForwardedFor or config.HeaderForwarded; ""
+	// only without proxies.
+	header string
+}
+
+// newForwarding checks the pair as config.Config.Validate does: proxies
+// need a header named, and a header needs proxies.
+func newForwarding(proxies []netip.Prefix, header string) (forwarding, error) {
+	name, err := config.ParseClientIPHeader(header)
+	if err != nil {
+		return forwarding{}, fmt.Errorf("front door: %w", err)
+	}
+	if (name == "") != (len(proxies) == 0) {
+		return forwarding{}, errors.New("front door: trusted proxies and the client IP header come together: name the header the proxies append to")
+	}
+	return forwarding{proxies: proxies, header: name}, nil
+}
 
 // contains reports whether addr is in one of the networks.
-func (p trustedProxies) contains(addr netip.Addr) bool {
-	for _, n := range p {
+func (f forwarding) contains(addr netip.Addr) bool {
+	for _, n := range f.proxies {
 		if n.Contains(addr) {
 			return true
 		}
@@ -28,38 +53,40 @@ func (p trustedProxies) contains(addr netip.Addr) bool {
 }
 
 // clientOf is the address of the request's client: its TCP peer's, or,
-// when the peer is a trusted proxy, the rightmost hop of X-Forwarded-For
-// (of Forwarded's for= when no X-Forwarded-For arrived) that is not a
-// trusted proxy. A hop that does not parse ends the walk at the last
-// address that did: what a proxy appended is believed, what a client
-// wrote is not.
-func (p trustedProxies) clientOf(r *http.Request) string {
+// when the peer is a trusted proxy, the rightmost hop of the named
+// forwarding header that is not a trusted proxy. A hop that does not
+// parse ends the walk at the last address that did: what a proxy appended
+// is believed, what a client wrote is not.
+func (f forwarding) clientOf(r *http.Request) string {
 	peer := remoteHost(r.RemoteAddr)
 	client, err := netip.ParseAddr(peer)
-	if err != nil || len(p) == 0 || !p.contains(client.Unmap()) {
+	if err != nil || len(f.proxies) == 0 || !f.contains(client.Unmap()) {
 		return peer
 	}
 	client = client.Unmap()
-	for _, hop := range forwardedHops(r.Header) {
+	for _, hop := range f.hops(r.Header) {
 		addr, ok := parseHop(hop)
 		if !ok {
 			break
 		}
 		client = addr
-		if !p.contains(addr) {
+		if !f.contains(addr) {
 			break
 		}
 	}
 	return client.String()
 }
 
-// forwardedHops lists at most maxForwardedHops hops of the request's
-// forwarding header, rightmost first.
-func forwardedHops(h http.Header) []string {
-	if values := h.Values("X-Forwarded-For"); len(values) > 0 {
-		return lastItems(values, ',', func(s string) string { return s })
+// hops lists at most maxForwardedHops hops of the named forwarding
+// header, rightmost first.
+func (f forwarding) hops(h http.Header) []string {
+	switch f.header {
+	case config.HeaderXForwardedFor:
+		return lastItems(h.Values(config.HeaderXForwardedFor), ',', func(s string) string { return s })
+	case config.HeaderForwarded:
+		return lastItems(h.Values(config.HeaderForwarded), ',', forValue)
 	}
-	return lastItems(h.Values("Forwarded"), ',', forValue)
+	return nil
 }
 
 // lastItems splits values (one header's lines, in order) at sep and

@@ -75,9 +75,13 @@ type Options struct {
 	Verify Verifier
 	// TrustedProxies are the networks of the proxies in front of the
 	// gateway: a request from one of them is from the client its
-	// X-Forwarded-For (else Forwarded) names (see trustedProxies.clientOf);
-	// the lane of unknown keys and unverified callers' limits count by it.
+	// ClientIPHeader names (see forwarding.clientOf); the lane of unknown
+	// keys and unverified callers' limits count by it.
 	TrustedProxies []netip.Prefix
+	// ClientIPHeader is the one forwarding header TrustedProxies append to
+	// (config.HeaderXForwardedFor or config.HeaderForwarded); required
+	// with TrustedProxies, refused without. The other is never read.
+	ClientIPHeader string
 	// AllowedHosts are extra Host/Origin values accepted, as host or
 	// host:port.
 	AllowedHosts []string
@@ -177,6 +181,10 @@ func newWithAuth(o Options, auth *tokenAuth, logger *slog.Logger) (http.Handler,
 	if o.Passthrough && o.SignIn != nil {
 		return nil, errors.New("front door: passthrough and sign-in are two modes: choose one")
 	}
+	forwarded, err := newForwarding(o.TrustedProxies, o.ClientIPHeader)
+	if err != nil {
+		return nil, err
+	}
 	origins := originPolicy{hostChecked: guard.enforce}
 	if o.PublicURL != "" {
 		if origins.public, err = config.PublicURLBase(o.PublicURL); err != nil {
@@ -231,7 +239,7 @@ func newWithAuth(o Options, auth *tokenAuth, logger *slog.Logger) (http.Handler,
 	}
 	// The origin policy comes first: the one token check of a sign-in
 	// token needs the resource URL of the endpoint it is presented at.
-	return withOriginPolicy(withRequestID(observe(routes, logger, logsample.New(o.Now)), auth, o.Passthrough, o.TrustedProxies), origins), nil
+	return withOriginPolicy(withRequestID(observe(routes, logger, logsample.New(o.Now)), auth, o.Passthrough, forwarded), origins), nil
 }
 
 // serveHealth answers liveness probes: the process is up.

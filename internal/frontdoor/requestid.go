@@ -21,8 +21,8 @@ import (
 // that admitted them, with the rule's targets and its Dagu key for the
 // instance addressed (reqctx.WithCredential). The client's address is the
 // peer's, or the one a trusted proxy forwarded (see
-// trustedProxies.clientOf).
-func withRequestID(h http.Handler, auth *tokenAuth, passthrough bool, proxies trustedProxies) http.Handler {
+// forwarding.clientOf).
+func withRequestID(h http.Handler, auth *tokenAuth, passthrough bool, proxies forwarding) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := reqctx.SanitizeRequestID(r.Header.Get(reqctx.HeaderRequestID))
 		if id == "" {
