@@ -142,6 +142,7 @@ func (t *Tool) Handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallT
 	var args json.RawMessage
 	if req != nil && req.Params != nil {
 		args = req.Params.Arguments
+		ctx = withRevisionOutput(ctx, req.ProtocolVersion())
 	}
 	return t.tracedCall(t.withRequestInfo(ctx, methodToolCall), callMeta(req), args), nil
 }
