@@ -27,6 +27,11 @@ import (
 // does under another name.)
 func TestAnswersUnchangedWithTheView(t *testing.T) {
 	t.Parallel()
+	if *update {
+		// TestRowExamples is rewriting the goldens this test reads: a new
+		// row's golden is missing and another may be half written.
+		t.Skip("-update rewrites the goldens; run the tests again without it")
+	}
 	fake, tool := newToolOver(t, fakedagu.Options{RecordedOnly: true, Foreach: fakedagu.ForeachRoutes},
 		restclient.Config{Key: restclient.StaticKey(testKey), Timeout: 5 * time.Second})
 	server, err := mcpserver.New("test", tool, nil)

@@ -20,9 +20,9 @@ import (
 // fails when something derived is missing or has drifted from it.
 
 // TestTargetTableIsComplete: target names are unique, every row has a
-// reader and names a support rule (internal/upstream's tests check the
-// rule exists), and a row takes the query field exactly when its reader
-// has query rules.
+// reader, names a support rule (internal/upstream's tests check the rule
+// exists) and has a summary (the README's target table), and a row takes
+// the query field exactly when its reader has query rules.
 func TestTargetTableIsComplete(t *testing.T) {
 	t.Parallel()
 	if len(targetOrder) != len(targets) {
@@ -35,6 +35,9 @@ func TestTargetTableIsComplete(t *testing.T) {
 		if spec.support == "" {
 			t.Errorf("%s names no support rule", spec.name)
 		}
+		if spec.summary == "" {
+			t.Errorf("%s has no summary: the README's target table would show an empty cell", spec.name)
+		}
 		for i, doc := range spec.reader.queryDocs() {
 			if doc == "" {
 				t.Errorf("%s: query parameter %s has no accepted-values text", spec.name, spec.reader.queryKeys()[i])
@@ -44,7 +47,7 @@ func TestTargetTableIsComplete(t *testing.T) {
 			t.Errorf("%s: query rules and the query field disagree", spec.name)
 		}
 		if len(spec.patterns) > 0 && spec.reader.queryKeys() == nil && spec.noQuery == "" {
-			t.Errorf("%s has a URI and takes no query, but no message refusing one", spec.name)
+			t.Errorf("%s has a URI and takes no query, but no message refusing one (noQuery)", spec.name)
 		}
 		for _, f := range append(slices.Clone(spec.required), spec.optional...) {
 			if !contains(targetModeFields, f) {

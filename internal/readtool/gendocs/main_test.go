@@ -32,7 +32,9 @@ func TestDerivedTextsAreCurrent(t *testing.T) {
 }
 
 // TestRenderersNoticeADriftedText: a hand edit inside a generated part is
-// found and undone.
+// found and undone. It compares with what the rows render, not with the
+// file, so a text that is merely stale (a new row before go generate) is
+// TestDerivedTextsAreCurrent's failure alone.
 func TestRenderersNoticeADriftedText(t *testing.T) {
 	t.Parallel()
 	for path, render := range renderers() {
@@ -47,11 +49,15 @@ func TestRenderersNoticeADriftedText(t *testing.T) {
 		if drifted == string(data) {
 			t.Fatalf("%s: nothing to drift", path)
 		}
+		want, err := render(string(data))
+		if err != nil {
+			t.Fatal(err)
+		}
 		fixed, err := render(drifted)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if fixed != string(data) {
+		if fixed != want {
 			t.Errorf("%s: rendering a drifted text did not restore it", path)
 		}
 	}
