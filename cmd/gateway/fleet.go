@@ -131,6 +131,9 @@ func serveInstances(ctx context.Context, cfg config.Config, log *slog.Logger, at
 	o := frontdoor.Options{Instances: f.set, Ready: f.set.Ready, ReadyInstance: f.set.ReadyInstance, Memory: f.memory}
 	if cfg.Passthrough() {
 		o.Verify = f.set.VerifyMetrics
+	} else if o.SignIn, err = startSignIn(ctx, cfg, log, f.reg); err != nil {
+		f.close()
+		return frontdoor.Options{}, nil, nil, err
 	}
 	return o, telemetry.GathererHandler(f.set, f.reg), f.close, nil
 }

@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/doctor"
@@ -80,8 +81,12 @@ func serveHTTP(ctx context.Context, cfg config.Config, log *slog.Logger, getenv 
 	if cfg.InstancesFile != "" {
 		upstreamAttr = slog.String("instances_file", cfg.InstancesFile)
 	}
-	log.Info("gateway serving", "listen", ln.Addr().String(), "mcp", at.mcpURLs(o.Instances), upstreamAttr, "version", version,
-		"inbound_auth", len(tokens) > 0, "upstream_auth", cfg.UpstreamAuth)
+	attrs := []any{"listen", ln.Addr().String(), "mcp", at.mcpURLs(o.Instances), upstreamAttr, "version", version,
+		"inbound_auth", len(tokens) > 0 || cfg.SignIn(), "upstream_auth", cfg.UpstreamAuth}
+	if cfg.SignIn() {
+		attrs = append(attrs, "oidc_issuer", cfg.OIDCIssuer, "access_policy", cfg.AccessPolicyFile)
+	}
+	log.Info("gateway serving", attrs...)
 	close(announced)
 	if cfg.InstancesFile == "" {
 		doctor.WarnWithoutKey(log, cfg)
@@ -166,12 +171,26 @@ func serveTarget(ctx context.Context, cfg config.Config, log *slog.Logger, at se
 	g.adapter.Start(ctx)
 	o := frontdoor.Options{MCP: g.mcpHandler(), Ready: g.ready, Memory: g.memory}
 	if cfg.Passthrough() {
-		if o.Verify, err = g.callerVerifier(ctx); err != nil {
-			g.close()
-			return frontdoor.Options{}, nil, nil, err
-		}
+		o.Verify, err = g.callerVerifier(ctx)
+	} else {
+		o.SignIn, err = startSignIn(ctx, cfg, log, g.registry)
+	}
+	if err != nil {
+		g.close()
+		return frontdoor.Options{}, nil, nil, err
 	}
 	return o, g.metricsHandler(), g.close, nil
+}
+
+// startSignIn builds the sign-in of --oidc-issuer and runs it while ctx
+// lasts: the front door's part of it, nil without one.
+func startSignIn(ctx context.Context, cfg config.Config, log *slog.Logger, reg prometheus.Registerer) (*frontdoor.SignIn, error) {
+	s, err := newSignIn(cfg, log, reg)
+	if err != nil {
+		return nil, err
+	}
+	s.run(ctx)
+	return s.frontDoor(), nil
 }
 
 // serveStdio runs the MCP server over stdin/stdout until the client closes

@@ -60,6 +60,19 @@ type Config struct {
 	// Forwarded.
 	ClientIPHeader string
 
+	// OIDCIssuer is the OpenID provider people sign in with; empty: no
+	// sign-in.
+	OIDCIssuer string
+	// OIDCAudiences are accepted in aud besides the endpoint's resource URL.
+	OIDCAudiences []string
+	// OIDCGroupsClaim names the access token's claim of groups.
+	OIDCGroupsClaim string
+	// OIDCScopes must all be in an access token.
+	OIDCScopes []string
+	// AccessPolicyFile holds the access rules of the people who sign in
+	// (internal/policy reads it).
+	AccessPolicyFile string
+
 	// UpstreamTimeout bounds each call to Dagu.
 	UpstreamTimeout time.Duration
 	// MaxResponseBytes bounds the size of one Dagu response body.
@@ -194,6 +207,10 @@ const (
 
 // Passthrough reports whether HTTP callers read Dagu with their own keys.
 func (c Config) Passthrough() bool { return c.UpstreamAuth == UpstreamAuthPassthrough }
+
+// SignIn reports whether people sign in with an OpenID provider
+// (--oidc-issuer).
+func (c Config) SignIn() bool { return c.OIDCIssuer != "" }
 
 // restAPIPath is the path Dagu mounts its REST API under, below its base URL.
 const restAPIPath = "/api/v1"

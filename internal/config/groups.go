@@ -15,6 +15,9 @@ const (
 	GroupDagu
 	// GroupHTTP is the HTTP server and who may call it.
 	GroupHTTP
+	// GroupSignIn is signing in with an OpenID provider and the access
+	// policy of the people who do.
+	GroupSignIn
 	// GroupAnswers is what a read answers and which reads exist.
 	GroupAnswers
 	// GroupLimits is how long, how much and how often reads may take.
@@ -37,6 +40,7 @@ var groupTexts = map[Group]struct{ title, about string }{
 	GroupNone:      {"Other flags", ""},
 	GroupDagu:      {"Dagu server", "Which Dagu server the gateway reads and how it reaches it: its URL, its API key, TLS, several servers at once."},
 	GroupHTTP:      {"HTTP server and callers", "Where `serve` and `demo` listen and who may call them: inbound tokens or each caller's own Dagu key, the host allow-list, proxies, the metrics listener."},
+	GroupSignIn:    {"Sign-in (OpenID Connect)", "People sign in with the team's OpenID provider and the access policy decides what each one reads: the gateway is the provider's resource server, checking the access tokens MCP clients obtain themselves."},
 	GroupAnswers:   {"Answers", "What a read answers: its size, the text and links of its content for clients that need them, which targets exist, the reference topics."},
 	GroupLimits:    {"Limits", "How long a read may take and how much of Dagu, memory and the caller's share it may use."},
 	GroupCaches:    {"Caches", "How long Dagu's answers are reused within one gateway (with shared state, across the replicas too)."},
@@ -49,7 +53,7 @@ var groupTexts = map[Group]struct{ title, about string }{
 // Groups returns the groups in the order help and the reference list them,
 // GroupNone last.
 func Groups() []Group {
-	return []Group{GroupDagu, GroupHTTP, GroupAnswers, GroupLimits, GroupCaches, GroupShared, GroupWorkbooks, GroupProcess, GroupDemo, GroupNone}
+	return []Group{GroupDagu, GroupHTTP, GroupSignIn, GroupAnswers, GroupLimits, GroupCaches, GroupShared, GroupWorkbooks, GroupProcess, GroupDemo, GroupNone}
 }
 
 // Title is the group's heading in help and in the reference.

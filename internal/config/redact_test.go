@@ -14,6 +14,8 @@ var renderedAs = map[string]string{
 	"allowed-host":   "allowed_hosts",
 	"disable-target": "disabled_targets",
 	"workbook-root":  "workbook_roots",
+	"oidc-audience":  "oidc_audiences",
+	"oidc-scope":     "oidc_scopes",
 }
 
 // TestConfigShowsEverySetting: the rendered configuration (String, %v and

@@ -46,6 +46,7 @@ func TestResolveDefaults(t *testing.T) {
 		UpstreamConcurrency: 32,
 		CallerConcurrency:   16,
 		UpstreamAuth:        "service",
+		OIDCGroupsClaim:     "groups",
 		ListCacheTTL:        time.Second,
 		RunCacheSize:        32 << 20,
 		SharedStateTimeout:  100 * time.Millisecond,

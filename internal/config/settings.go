@@ -169,6 +169,11 @@ const (
 	flagSharedStatePassword = "shared-state-password-file"
 	flagSharedStateTimeout  = "shared-state-timeout"
 	flagSharedStateSentinel = "shared-state-sentinel-password-file"
+	flagOIDCIssuer          = "oidc-issuer"
+	flagOIDCAudience        = "oidc-audience"
+	flagOIDCGroupsClaim     = "oidc-groups-claim"
+	flagOIDCScope           = "oidc-scope"
+	flagAccessPolicy        = "access-policy"
 )
 
 // Defaults that other packages own too: the REST client's concurrency, the
@@ -267,6 +272,29 @@ var settings = []Setting{
 		Help:  "time allowed for in-flight requests to finish on shutdown",
 		Doc:   "Time in-flight requests get to finish on shutdown (SIGINT, SIGTERM).",
 		field: func(c *Config) any { return &c.ShutdownTimeout }},
+
+	// Sign-in: people sign in with an OpenID provider, the access policy
+	// decides what each one reads.
+	{Group: GroupSignIn, Flag: flagOIDCIssuer, Env: "GATEWAY_OIDC_ISSUER", Kind: KindString, ZeroDefault: "none: no sign-in", Chart: "oidc.issuer", Modes: modesHTTP,
+		Help:  "issuer URL of the OpenID provider people sign in with (https://, http only on a loopback address); the gateway verifies the provider's JWT access tokens at the MCP endpoints and names the provider in its protected-resource metadata; needs --access-policy; static tokens keep working beside it; not with --upstream-auth passthrough",
+		Doc:   "Issuer URL of the OpenID provider people sign in with, exactly as it writes `iss` in its tokens (`https://`; `http://` only on a loopback address, for tests and local providers). Its discovery document gives its keys. The gateway is the provider's resource server: MCP clients sign in themselves, starting from the protected-resource metadata of `/mcp` and of each `/dagu/<name>/mcp`, which names the provider; a bearer token no static token matches is verified at the endpoint it is presented at (signature against the provider's keys with asymmetric algorithms only, `iss`, `aud`, `exp`, `nbf`, the scopes of `--oidc-scope`). Needs `--access-policy`. Static tokens (`--auth-token`, `--auth-token-file`) keep working beside it; `--upstream-auth passthrough` is the other mode and cannot be combined with it. A non-loopback `--listen` needs no static token then. See [security](security.md).",
+		field: func(c *Config) any { return &c.OIDCIssuer }},
+	{Group: GroupSignIn, Flag: flagOIDCAudience, Env: "GATEWAY_OIDC_AUDIENCES", Kind: KindList, ZeroDefault: "none: the endpoint's resource URL only", Chart: "oidc.audiences", Modes: modesHTTP, split: splitComma,
+		Help:  "audience accepted in an access token besides the resource URL of the endpoint it is presented at (for providers that ignore resource indicators, such as Entra ID's api://...); repeat for several (env: comma-separated list)",
+		Doc:   "An `aud` value accepted besides the resource URL of the MCP endpoint a token is presented at (`https://gw.example.com/mcp`, `https://gw.example.com/dagu/prod/mcp`): for providers that ignore RFC 8707 resource indicators and issue their own audiences, such as Entra ID's `api://...`. A token for such an audience is accepted at every endpoint, so the access policy's `instances` is what keeps people to theirs. Repeat the flag for several (the variable is a comma-separated list).",
+		field: func(c *Config) any { return &c.OIDCAudiences }},
+	{Group: GroupSignIn, Flag: flagOIDCGroupsClaim, Env: "GATEWAY_OIDC_GROUPS_CLAIM", Kind: KindString, Default: "groups", Chart: "oidc.groupsClaim", Modes: modesHTTP,
+		Help:  "claim of the access token that lists the person's groups, which the access policy's groups match; a dotted name walks into nested objects (realm_access.roles)",
+		Doc:   "Claim of the access token holding the person's groups, which the access policy's `groups` match (a list, or one space-separated string). A dotted name walks into nested objects, such as Keycloak's `realm_access.roles`.",
+		field: func(c *Config) any { return &c.OIDCGroupsClaim }},
+	{Group: GroupSignIn, Flag: flagOIDCScope, Env: "GATEWAY_OIDC_SCOPES", Kind: KindList, ZeroDefault: "none: no scope is required", Chart: "oidc.scopes", Modes: modesHTTP, split: splitComma,
+		Help:  "scope every access token must carry (listed as scopes_supported in the metadata and as scope in challenges; a token without it gets 403 insufficient_scope); repeat for several (env: comma-separated list)",
+		Doc:   "Scope every access token must carry: the metadata's `scopes_supported` and the `scope` of every challenge, so clients ask for it; a valid token without it gets 403 `insufficient_scope`. Repeat the flag for several (the variable is a comma-separated list). Unset, no scope is required.",
+		field: func(c *Config) any { return &c.OIDCScopes }},
+	{Group: GroupSignIn, Flag: flagAccessPolicy, Env: "GATEWAY_ACCESS_POLICY_FILE", Kind: KindString, ZeroDefault: "none", Chart: "oidc.accessPolicy", Modes: modesHTTP,
+		Help:  "YAML file of the access rules of people who sign in (rules: name, groups, subjects, emails, scopes, instances, targets, daguApiKeyFile): the first rule that matches a person wins, none means no access; read again when it changes or on SIGHUP, a broken version keeping the last good one; needs --oidc-issuer",
+		Doc:   "YAML file of the access rules of people who sign in with `--oidc-issuer` (required with it). Under `rules:`, each rule has a `name` (in logs and metrics), what a token must carry to match (`groups`, from `--oidc-groups-claim`; `subjects`, `*` for anyone signed in; `emails`, `*@example.com` for a domain; `scopes`), the `instances` it covers (with `--instances`: names or `*`), the dagu_read `targets` it allows (`[\"*\"]` or a list) and `daguApiKeyFile`, the Dagu key its reads use (with `--instances`, a map of instance name to key file; a relative path starts at the policy file's directory; unset, the instance's own key). The first rule that matches a person for the endpoint addressed wins; none means 403. A target a rule leaves out is refused as `unauthorized` and never listed. Read again when it changes or on SIGHUP; a broken version keeps the last good one.",
+		field: func(c *Config) any { return &c.AccessPolicyFile }},
 
 	// What a read answers.
 	{Group: GroupAnswers, Flag: flagMaxAnswerBytes, Env: "GATEWAY_MAX_ANSWER_BYTES", Kind: KindSize, Default: DefaultMaxAnswerBytes, Chart: "config.maxAnswerBytes", Modes: modesRead,

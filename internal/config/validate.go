@@ -30,6 +30,7 @@ func (c Config) Validate(mode Mode, targets []string) error {
 	}
 	if mode.servesHTTP() {
 		errs = append(errs, c.validateFrontDoor()...)
+		errs = append(errs, c.validateSignIn()...)
 	}
 	if mode == ModeServe {
 		errs = append(errs, c.validatePassthrough(mode)...)
@@ -173,9 +174,10 @@ func (c Config) validateFrontDoor() []error {
 			break
 		}
 	}
-	if err == nil && len(tokens) == 0 && !IsLoopbackListen(c.Listen) && !c.Passthrough() {
+	if err == nil && len(tokens) == 0 && !IsLoopbackListen(c.Listen) && !c.Passthrough() && !c.SignIn() {
 		errs = append(errs, fmt.Errorf("refusing to listen on %q without authentication: give callers tokens with --auth-token-file or GATEWAY_AUTH_TOKEN_FILE "+
-			"(or --auth-token, GATEWAY_AUTH_TOKENS), have each caller send its own Dagu key (--upstream-auth passthrough), or listen on a loopback address "+
+			"(or --auth-token, GATEWAY_AUTH_TOKENS), have each caller send its own Dagu key (--upstream-auth passthrough), have people sign in with an OpenID provider "+
+			"(--oidc-issuer with --access-policy), or listen on a loopback address "+
 			"such as --listen 127.0.0.1:8090", c.Listen))
 	}
 	for _, h := range c.AllowedHosts {

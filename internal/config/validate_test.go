@@ -77,7 +77,7 @@ func TestValidate(t *testing.T) {
 		{"ca file not pem", ModeServe, func(c *Config) { c.DaguCAFile = file }, "no PEM certificate"},
 		{"ca and skip verify", ModeServe, func(c *Config) { c.DaguCAFile, c.DaguInsecureSkipVerify = caFile, true }, "both set"},
 		{"public listen without token", ModeServe, func(c *Config) { c.Listen = "0.0.0.0:8090" },
-			"give callers tokens with --auth-token-file or GATEWAY_AUTH_TOKEN_FILE (or --auth-token, GATEWAY_AUTH_TOKENS), have each caller send its own Dagu key (--upstream-auth passthrough), or listen on a loopback address such as --listen 127.0.0.1:8090"},
+			"give callers tokens with --auth-token-file or GATEWAY_AUTH_TOKEN_FILE (or --auth-token, GATEWAY_AUTH_TOKENS), have each caller send its own Dagu key (--upstream-auth passthrough), have people sign in with an OpenID provider (--oidc-issuer with --access-policy), or listen on a loopback address such as --listen 127.0.0.1:8090"},
 		{"public listen in passthrough", ModeServe, func(c *Config) { c.Listen, c.UpstreamAuth = "0.0.0.0:8090", UpstreamAuthPassthrough }, ""},
 		{"all interfaces without token", ModeDemo, func(c *Config) { c.Listen = ":8090" }, "without authentication"},
 		{"public listen with token", ModeServe, func(c *Config) { c.Listen, c.AuthTokens = "0.0.0.0:8090", []string{goodToken} }, ""},

@@ -16,7 +16,7 @@ const (
 	// valid, a claim missing).
 	Invalid RefusalKind = iota + 1
 	// InsufficientScope: a valid token without every scope the gateway
-	// requires (--oidc-scopes).
+	// requires (--oidc-scope).
 	InsufficientScope
 	// Unavailable: the issuer's keys were never fetched, so no token can
 	// be checked now.

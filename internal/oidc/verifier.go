@@ -59,7 +59,7 @@ type Options struct {
 	// GroupsClaim names the claim of the caller's groups (default
 	// "groups"); a dotted name walks into nested objects.
 	GroupsClaim string
-	// Scopes must all be in a token (--oidc-scopes); none: no scope is
+	// Scopes must all be in a token (--oidc-scope); none: no scope is
 	// required.
 	Scopes []string
 	// Client's transport fetches the discovery document and the keys (nil:
