@@ -9,6 +9,7 @@ package endpoints
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -147,23 +148,48 @@ func (s *Set) ReadyInstance(ctx context.Context, name string, detailed bool) (fo
 }
 
 // VerifyMetrics is the passthrough check of a /metrics caller, which no
-// endpoint names: a key the instance named default accepts, else the first
-// instance's.
+// endpoint names and which carries every instance's series: the key is put
+// to every instance at once, each against its own Dagu only, and is
+// verified when every instance accepts it, as a token must be of every
+// instance. A key some accept and others do not is
+// reqctx.TrustSomeInstances (a 403); one none accepts has the verdict of
+// the instance named default, else of the first. The caller is named as
+// the first instance in that order that accepted the key names it.
 func (s *Set) VerifyMetrics(ctx context.Context, credential, clientAddr string) (reqctx.Trust, string) {
 	names := s.pool.Names()
-	if len(names) == 0 {
+	if i := slices.Index(names, instances.DefaultName); i > 0 {
+		names = append(append([]string{instances.DefaultName}, names[:i]...), names[i+1:]...)
+	}
+	trusts, callers := make([]reqctx.Trust, len(names)), make([]string, len(names))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		wg.Go(func() {
+			trusts[i], callers[i] = reqctx.TrustUnchecked, "unverified"
+			if ep, release, ok := s.Endpoint(name); ok {
+				defer release()
+				if ep.Verify != nil {
+					trusts[i], callers[i] = ep.Verify(ctx, credential, clientAddr)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return everyInstance(trusts, callers)
+}
+
+// everyInstance folds the instances' verdicts on one key (the instance
+// named default first) into VerifyMetrics's.
+func everyInstance(trusts []reqctx.Trust, callers []string) (reqctx.Trust, string) {
+	accepted := slices.Index(trusts, reqctx.TrustVerified)
+	switch {
+	case len(trusts) == 0:
 		return reqctx.TrustUnchecked, "unverified"
+	case accepted < 0:
+		return trusts[0], callers[0]
+	case slices.ContainsFunc(trusts, func(t reqctx.Trust) bool { return t != reqctx.TrustVerified }):
+		return reqctx.TrustSomeInstances, callers[accepted]
 	}
-	name := names[0]
-	if _, ok := s.pool.Set().Lookup(instances.DefaultName); ok {
-		name = instances.DefaultName
-	}
-	ep, release, ok := s.Endpoint(name)
-	if !ok || ep.Verify == nil {
-		return reqctx.TrustUnchecked, "unverified"
-	}
-	defer release()
-	return ep.Verify(ctx, credential, clientAddr)
+	return reqctx.TrustVerified, callers[0]
 }
 
 // Close retires every instance; each closes once its last request is done.

@@ -95,15 +95,24 @@ reads_total{dagu_instance="prod"} 1
 	}
 }
 
-func TestSetVerifiesMetricsCallersAtTheDefaultInstance(t *testing.T) {
+// TestSetVerifiesMetricsCallersAtEveryInstance: /metrics carries every
+// instance's series, so a passthrough key is verified for it only when
+// every instance accepts it; one that some accept is TrustSomeInstances
+// (a 403, as a token of some instances gets), one none accepts has the
+// default instance's verdict, else the first's (issue 38: a key of one
+// instance read every instance's series).
+func TestSetVerifiesMetricsCallersAtEveryInstance(t *testing.T) {
 	t.Parallel()
 	var closed atomic.Int32
 	build := func(in instances.Instance) (*Member, error) {
 		m, _ := members(&closed)(in)
 		m.Endpoint.MCP = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, in.Name) })
 		m.Endpoint.Verify = func(_ context.Context, credential, _ string) (reqctx.Trust, string) {
-			if credential == "key-of-"+in.Name {
-				return reqctx.TrustVerified, in.Name
+			if credential == "key-of-"+in.Name || credential == "key-of-all" {
+				return reqctx.TrustVerified, "caller-at-" + in.Name
+			}
+			if credential == "key-lacking-surface" && in.Name == "default" {
+				return reqctx.TrustLacksSurface, "unverified"
 			}
 			return reqctx.TrustRefused, "unverified"
 		}
@@ -114,20 +123,26 @@ func TestSetVerifiesMetricsCallersAtTheDefaultInstance(t *testing.T) {
 		t.Fatalf("an empty set verified a caller: %v", trust)
 	}
 	for _, tt := range []struct {
-		names []string
-		key   string
-		want  reqctx.Trust
+		names      []string
+		key        string
+		want       reqctx.Trust
+		wantCaller string
 	}{
-		{[]string{"prod", "staging"}, "key-of-prod", reqctx.TrustVerified},
-		{[]string{"prod", "staging"}, "key-of-staging", reqctx.TrustRefused},
-		{[]string{"staging", "default"}, "key-of-default", reqctx.TrustVerified},
-		{[]string{"staging", "default"}, "key-of-staging", reqctx.TrustRefused},
+		{[]string{"prod"}, "key-of-prod", reqctx.TrustVerified, "caller-at-prod"},
+		{[]string{"prod", "staging"}, "key-of-all", reqctx.TrustVerified, "caller-at-prod"},
+		{[]string{"prod", "staging"}, "key-of-prod", reqctx.TrustSomeInstances, "caller-at-prod"},
+		{[]string{"prod", "staging"}, "key-of-staging", reqctx.TrustSomeInstances, "caller-at-staging"},
+		{[]string{"prod", "staging"}, "key-of-nobody", reqctx.TrustRefused, "unverified"},
+		{[]string{"staging", "default"}, "key-of-all", reqctx.TrustVerified, "caller-at-default"},
+		{[]string{"staging", "default"}, "key-of-default", reqctx.TrustSomeInstances, "caller-at-default"},
+		{[]string{"staging", "default"}, "key-of-staging", reqctx.TrustSomeInstances, "caller-at-staging"},
+		{[]string{"staging", "default"}, "key-lacking-surface", reqctx.TrustLacksSurface, "unverified"},
 	} {
 		if err := s.Apply(set(tt.names...)); err != nil {
 			t.Fatal(err)
 		}
-		if trust, _ := s.VerifyMetrics(context.Background(), tt.key, ""); trust != tt.want {
-			t.Errorf("%v, %s: %v, want %v", tt.names, tt.key, trust, tt.want)
+		if trust, caller := s.VerifyMetrics(context.Background(), tt.key, ""); trust != tt.want || caller != tt.wantCaller {
+			t.Errorf("%v, %s: %v %q, want %v %q", tt.names, tt.key, trust, caller, tt.want, tt.wantCaller)
 		}
 	}
 	ep, release, ok := s.Endpoint("default")

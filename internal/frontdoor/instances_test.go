@@ -277,6 +277,43 @@ func TestMetricsNeedATokenOfEveryInstance(t *testing.T) {
 	}
 }
 
+// TestPassthroughMetricsNeedAKeyOfEveryInstance: in passthrough /metrics
+// answers as for tokens: a key every instance accepts reads it, a key some
+// accept gets 403 (Options.Verify says reqctx.TrustSomeInstances), a key
+// none accepts 401 with the challenge (issue 38: a key of one instance
+// read every instance's series).
+func TestPassthroughMetricsNeedAKeyOfEveryInstance(t *testing.T) {
+	t.Parallel()
+	metrics := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte(`dagu_gateway_read_calls_total{dagu_instance="prod"} 1`))
+	})
+	verdicts := map[string]reqctx.Trust{"key-of-all": reqctx.TrustVerified, "key-of-prod": reqctx.TrustSomeInstances, "key-of-nobody": reqctx.TrustRefused}
+	h, err := New(Options{Instances: newFakeEndpoints("prod", "staging"), Metrics: metrics, Passthrough: true, Listen: "127.0.0.1:8090",
+		Verify: func(_ context.Context, credential, _ string) (reqctx.Trust, string) {
+			return verdicts[credential], "caller"
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		key  string
+		want int
+	}{
+		{"key-of-all", http.StatusOK},
+		{"key-of-prod", http.StatusForbidden},
+		{"key-of-nobody", http.StatusUnauthorized},
+		{"", http.StatusUnauthorized},
+	} {
+		w := serveInstance(h, http.MethodGet, "/metrics", tt.key)
+		if w.Code != tt.want || w.Code != http.StatusOK && strings.Contains(w.Body.String(), "dagu_instance") {
+			t.Errorf("%q: %d %s; want %d", tt.key, w.Code, w.Body.String(), tt.want)
+		}
+		if w.Code == http.StatusForbidden && w.Header().Get("WWW-Authenticate") != "" {
+			t.Errorf("%q: a 403 with a challenge: %q", tt.key, w.Header().Get("WWW-Authenticate"))
+		}
+	}
+}
+
 // TestInstanceAccessLogNamesTheInstance: the access-log line of a request
 // routed to an instance carries instance=<name> (docs/instances.md's "every log
 // line of an instance, the access log included"), also when the token is

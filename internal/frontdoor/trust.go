@@ -92,10 +92,21 @@ func bodyBound(r *http.Request, limit int64) int64 {
 	return limit
 }
 
-// requireVerified answers 401 to a caller verifyCaller did not verify.
+// msgKeyOfSomeInstances is the 403 of a passthrough /metrics caller whose
+// key only some instances accept (reqctx.TrustSomeInstances).
+const msgKeyOfSomeInstances = "The key the request carried is accepted by some of the Dagu instances this gateway serves, and /metrics carries the series of every instance. Use a key every instance accepts, or scrape --metrics-listen."
+
+// requireVerified answers 401 to a caller verifyCaller did not verify, and
+// 403 to one whose key only some of the instances accept (/metrics needs
+// every one, as a token must be of every instance).
 func requireVerified(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if info, _ := reqctx.From(r.Context()); info.Trust != reqctx.TrustVerified {
+		info, _ := reqctx.From(r.Context())
+		if info.Trust == reqctx.TrustSomeInstances {
+			writeJSONText(w, http.StatusForbidden, map[string]string{"error": "forbidden", "message": msgKeyOfSomeInstances})
+			return
+		}
+		if info.Trust != reqctx.TrustVerified {
 			w.Header().Set("WWW-Authenticate", bearerChallenge(r, true))
 			writeJSONText(w, http.StatusUnauthorized, map[string]string{"error": "unauthorized", "message": msgCallerUnverified})
 			return

@@ -40,6 +40,11 @@ const (
 	// TrustUnchecked: no key, or no verdict yet (Dagu could not say, or
 	// the lane of unknown keys was full).
 	TrustUnchecked Trust = "unchecked"
+	// TrustSomeInstances: of the several Dagu servers a request needs
+	// (passthrough /metrics, which carries every instance's series), some
+	// accepted the caller's key and some did not. It is not verified; the
+	// front door answers it 403, as it answers a token of some instances.
+	TrustSomeInstances Trust = "some-instances"
 )
 
 // MaxRequestIDLen bounds a request ID taken from a client.

@@ -137,6 +137,30 @@ func TestPassthroughKeyStaysWithItsInstance(t *testing.T) {
 	}
 }
 
+// TestPassthroughMetricsNeedAKeyOfEveryInstance: /metrics carries every
+// instance's series, so in passthrough a key of one instance gets a 403
+// there, as a token of one instance does, and a key of none a 401 (issue
+// 38: a key of a read b's series, a key of b alone got a 401).
+func TestPassthroughMetricsNeedAKeyOfEveryInstance(t *testing.T) {
+	a := newFake(t, fakedagu.ProfileCurrent, "dagu_instances_suite_a_0123456789")
+	b := newFake(t, fakedagu.Profile26, "dagu_instances_suite_b_0123456789")
+	file := writeInstances(t, []instance{{name: "a", url: a.url}, {name: "b", url: b.url}})
+	g := startGateway(t, "--instances", file, "--upstream-auth", "passthrough")
+	for _, tt := range []struct {
+		name, key string
+		want      int
+	}{
+		{"a key of a", a.key, http.StatusForbidden},
+		{"a key of b", b.key, http.StatusForbidden},
+		{"a key of neither", "dagu_instances_suite_nobody_0123456789", http.StatusUnauthorized},
+	} {
+		status, body := get(t, g, "/metrics", tt.key)
+		if status != tt.want || strings.Contains(string(body), "dagu_instance") {
+			t.Errorf("%s: %d %.300s; want %d without series", tt.name, status, body, tt.want)
+		}
+	}
+}
+
 // TestReadyzAndMetricsPerInstance: with one Dagu down, /readyz stays 200
 // ("degraded", naming no instance to an open caller), each instance
 // answers for itself at /readyz?instance=NAME, and every instance's
