@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"sync"
 	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -45,8 +46,13 @@ type fleet struct {
 	// (--run-cache-size among them) are the process's.
 	stores *upstream.Stores
 	builds atomic.Int64 // numbers each instance built: its caches' scope
-	set    *endpoints.Set
-	at     serving // where the instances are served, for their start-up lines
+	// signIn is the sign-in of --oidc-issuer; nil without one.
+	signIn *signIn
+	// ownKeys records, by instance name, whether the instance has a Dagu
+	// key of its own (apiKeyFile).
+	ownKeys sync.Map
+	set     *endpoints.Set
+	at      serving // where the instances are served, for their start-up lines
 }
 
 // newFleet builds the process's parts and an empty set of instances.
@@ -66,6 +72,9 @@ func newFleet(ctx context.Context, cfg config.Config, log *slog.Logger, at servi
 	if f.parts, err = newToolParts(cfg, log, f.reg, f.shared); err != nil {
 		return nil, errors.Join(err, f.shared.Close())
 	}
+	if f.signIn, err = newSignIn(cfg, log, f.reg); err != nil {
+		return nil, errors.Join(err, f.shared.Close())
+	}
 	if cfg.Passthrough() {
 		noCheck := func(context.Context, string) (trust.Result, error) { return trust.Result{}, errors.New("no instance") }
 		if f.lane, err = trust.New(trust.Options{Check: noCheck, Base: ctx, Registerer: f.reg}); err != nil {
@@ -83,7 +92,8 @@ func (f *fleet) build(in instances.Instance) (*endpoints.Member, error) {
 	}
 	cfg, log, reg := instances.ConfigOf(f.cfg, in), f.log.With("instance", in.Name), prometheus.NewRegistry()
 	rc := daguClientConfig(cfg, log, reg)
-	rc.Limits = f.limits
+	rc.Limits, rc.Key = f.limits, f.signIn.keyFor(cfg, in.Name)
+	f.ownKeys.Store(in.Name, in.APIKeyFile != "")
 	client, err := restclient.New(rc)
 	if err != nil {
 		return nil, fmt.Errorf("dagu client: %w", err)
@@ -94,7 +104,7 @@ func (f *fleet) build(in instances.Instance) (*endpoints.Member, error) {
 		return nil, err
 	}
 	g.adapter.BoundDetections(f.detections)
-	g.memory = f.memory
+	g.memory, g.serviceKey = f.memory, rc.Key
 	g.announced, g.instance, g.mcpURL = f.at.announced, in.Name, f.at.instanceURL(in.Name)
 	ctx, stop := context.WithCancel(f.ctx)
 	m := &endpoints.Member{Endpoint: frontdoor.Endpoint{MCP: g.mcpHandler()}, Metrics: reg, Ready: g.ready}
@@ -131,11 +141,15 @@ func serveInstances(ctx context.Context, cfg config.Config, log *slog.Logger, at
 	o := frontdoor.Options{Instances: f.set, Ready: f.set.Ready, ReadyInstance: f.set.ReadyInstance, Memory: f.memory}
 	if cfg.Passthrough() {
 		o.Verify = f.set.VerifyMetrics
-	} else if o.SignIn, err = startSignIn(ctx, cfg, log, f.reg); err != nil {
-		f.close()
-		return frontdoor.Options{}, nil, nil, err
 	}
+	o.SignIn = f.signIn.start(ctx, f.hasOwnKey)
 	return o, telemetry.GathererHandler(f.set, f.reg), f.close, nil
+}
+
+// hasOwnKey reports whether the instance has a Dagu key of its own.
+func (f *fleet) hasOwnKey(name string) bool {
+	own, _ := f.ownKeys.Load(name)
+	return own == true
 }
 
 // close retires every instance and closes the shared state.

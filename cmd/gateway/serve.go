@@ -14,7 +14,6 @@ import (
 	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/config"
 	"github.com/dagu-mcp-gateway/gateway/internal/doctor"
@@ -88,8 +87,8 @@ func serveHTTP(ctx context.Context, cfg config.Config, log *slog.Logger, getenv 
 	}
 	log.Info("gateway serving", attrs...)
 	close(announced)
-	if cfg.InstancesFile == "" {
-		doctor.WarnWithoutKey(log, cfg)
+	if cfg.InstancesFile == "" && !cfg.SignIn() {
+		doctor.WarnWithoutKey(log, cfg) // with sign-in, newSignIn said whose key is used
 	}
 	doctor.WarnMisleadingSettings(log, cfg, proxies)
 	logGCPolicy(log, cfg.GCHeapFloor, getenv)
@@ -163,34 +162,26 @@ func serveTarget(ctx context.Context, cfg config.Config, log *slog.Logger, at se
 	if cfg.InstancesFile != "" {
 		return serveInstances(ctx, cfg, log, at)
 	}
-	g, err := newGateway(cfg, log)
+	reg := telemetry.NewRegistry()
+	s, err := newSignIn(cfg, log, reg)
+	if err != nil {
+		return frontdoor.Options{}, nil, nil, err
+	}
+	g, err := newGatewayOn(cfg, log, reg, s.keyFor(cfg, instances.DefaultName))
 	if err != nil {
 		return frontdoor.Options{}, nil, nil, err
 	}
 	g.announced = at.announced
 	g.adapter.Start(ctx)
-	o := frontdoor.Options{MCP: g.mcpHandler(), Ready: g.ready, Memory: g.memory}
+	o := frontdoor.Options{MCP: g.mcpHandler(), Ready: g.ready, Memory: g.memory,
+		SignIn: s.start(ctx, func(string) bool { return doctor.HasKey(cfg) })}
 	if cfg.Passthrough() {
-		o.Verify, err = g.callerVerifier(ctx)
-	} else {
-		o.SignIn, err = startSignIn(ctx, cfg, log, g.registry)
-	}
-	if err != nil {
-		g.close()
-		return frontdoor.Options{}, nil, nil, err
+		if o.Verify, err = g.callerVerifier(ctx); err != nil {
+			g.close()
+			return frontdoor.Options{}, nil, nil, err
+		}
 	}
 	return o, g.metricsHandler(), g.close, nil
-}
-
-// startSignIn builds the sign-in of --oidc-issuer and runs it while ctx
-// lasts: the front door's part of it, nil without one.
-func startSignIn(ctx context.Context, cfg config.Config, log *slog.Logger, reg prometheus.Registerer) (*frontdoor.SignIn, error) {
-	s, err := newSignIn(cfg, log, reg)
-	if err != nil {
-		return nil, err
-	}
-	s.run(ctx)
-	return s.frontDoor(), nil
 }
 
 // serveStdio runs the MCP server over stdin/stdout until the client closes

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
+	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu/fakedagutest"
 	"github.com/dagu-mcp-gateway/gateway/internal/oidc/oidctest"
 )
 
@@ -96,5 +97,42 @@ func TestServeRefusesABrokenAccessPolicy(t *testing.T) {
 				t.Fatalf("serve returned %v, want the access policy's problem", err)
 			}
 		})
+	}
+}
+
+// TestSignInWithoutAGatewayKey: with no --dagu-api-key, the gateway's own
+// calls (readiness, release detection) use the key of the first rule
+// that names one, and each person reads with their rule's key; a person
+// whose rule names none is refused rather than lent another rule's key.
+func TestSignInWithoutAGatewayKey(t *testing.T) {
+	t.Parallel()
+	key := oidctest.RSAKey(t, 0, "k1")
+	iss := oidctest.NewIssuer(t, key)
+	dagu, daguURL := startRecordingDagu(t, fakedagu.Options{APIKey: fakedagutest.APIKey, RecordedOnly: true})
+	policy := writePolicy(t, "rules:\n  - name: sre\n    groups: [sre]\n    targets: [\"*\"]\n    daguApiKeyFile: sre.key\n"+
+		"  - name: guests\n    subjects: [\"*\"]\n    targets: [dags]\n")
+	if err := os.WriteFile(filepath.Join(filepath.Dir(policy), "sre.key"), []byte(fakedagutest.APIKey+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := resolveFrom(t, []string{"--dagu-url", daguURL, "--oidc-issuer", iss.URL, "--access-policy", policy}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := serveConfig(t, cfg)
+	if status, body := get(t, base+"/readyz", ""); status != 200 {
+		t.Fatalf("readiness with the rule's key: %d %s", status, body)
+	}
+	good := oidctest.Claims(iss.URL, base+"/mcp", time.Now())
+	cs := connectHTTP(t, base+"/mcp", key.Mint(t, good))
+	if out := callTool(t, cs, `{"target":"run","name":"failing_job","dagRunId":"latest"}`); out["target"] != "run" {
+		t.Fatalf("the sre rule's read: %v", out)
+	}
+	guest := key.Mint(t, oidctest.With(good, map[string]any{"groups": nil}))
+	status, body := postMCP(t, base+"/mcp", guest)
+	if status != 503 || !strings.Contains(body, "guests names no Dagu key") {
+		t.Fatalf("a keyless rule where the Dagu has no key: %d %s", status, body)
+	}
+	if dagu.received("") {
+		t.Error("a call reached Dagu without a key")
 	}
 }

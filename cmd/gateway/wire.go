@@ -47,6 +47,9 @@ type gateway struct {
 	// instance and mcpURL name the instance of --instances and the URL it
 	// is served at, for the start-up line; empty for the one Dagu.
 	instance, mcpURL string
+	// serviceKey is the key the gateway's own calls use (an access
+	// rule's, when people sign in and the Dagu has none of its own).
+	serviceKey restclient.KeySource
 }
 
 // alreadyAnnounced is the announcement of a gateway whose command logs no
@@ -67,7 +70,8 @@ func (g *gateway) reportReached(ctx context.Context, caps restclient.Capabilitie
 	if g.cfg.Passthrough() {
 		probe = g.client.ProbeReachable // no key of its own: only whether Dagu answers
 	}
-	doctor.LogReached(ctx, g.log, g.cfg, doctor.Reached{Caps: caps, DetectErr: detectErr, Probe: probe(ctx), Instance: g.instance, MCP: g.mcpURL})
+	doctor.LogReached(ctx, g.log, g.cfg, doctor.Reached{Caps: caps, DetectErr: detectErr, Probe: probe(ctx), Instance: g.instance, MCP: g.mcpURL,
+		KeyRule: keyRuleOf(g.serviceKey)})
 }
 
 // close releases what the gateway holds outside the process (the shared
@@ -81,7 +85,12 @@ func (g *gateway) close() {
 
 // newGateway builds the gateway for a validated configuration.
 func newGateway(cfg config.Config, log *slog.Logger) (*gateway, error) {
-	reg := telemetry.NewRegistry()
+	return newGatewayOn(cfg, log, telemetry.NewRegistry(), daguKey(cfg))
+}
+
+// newGatewayOn builds the gateway with its metrics on reg, reading Dagu
+// with key when no request chose a credential.
+func newGatewayOn(cfg config.Config, log *slog.Logger, reg *prometheus.Registry, key restclient.KeySource) (*gateway, error) {
 	doctor.WarnInsecureTLS(log, cfg)
 	// Another Dagu, or another gateway version (whose cached shapes may
 	// differ), never shares entries with this one.
@@ -90,7 +99,7 @@ func newGateway(cfg config.Config, log *slog.Logger) (*gateway, error) {
 		return nil, err
 	}
 	rc := daguClientConfig(cfg, log, reg)
-	rc.Memory, rc.SharedBudget = memory, budget
+	rc.Memory, rc.SharedBudget, rc.Key = memory, budget, key
 	client, err := restclient.New(rc)
 	if err != nil {
 		_ = shared.Close()
@@ -101,7 +110,7 @@ func newGateway(cfg config.Config, log *slog.Logger) (*gateway, error) {
 		_ = shared.Close()
 		return nil, err
 	}
-	g.memory = memory
+	g.memory, g.serviceKey = memory, key
 	return g, nil
 }
 

@@ -22,6 +22,9 @@ type Reached struct {
 	// Instance names the instance of --instances, and MCP the URL it is
 	// served at; both empty for the one Dagu of --dagu-url.
 	Instance, MCP string
+	// KeyRule names the access rule whose Dagu key the gateway's own
+	// calls use, on a Dagu without a key of its own; "" otherwise.
+	KeyRule string
 }
 
 // LogReached logs, once at start, what the gateway reached: at info the
@@ -38,10 +41,10 @@ func LogReached(ctx context.Context, log *slog.Logger, cfg config.Config, r Reac
 	}
 	switch {
 	case !r.Probe.OK:
-		log.ErrorContext(ctx, failedMessage(cfg, r.Probe), append(attrs, "problem", Problem(cfg, r.Probe), "next", doctorCommand(r.Instance))...)
+		log.ErrorContext(ctx, failedMessage(cfg, r), append(attrs, "problem", Problem(cfg, r.Probe), "next", doctorCommand(r.Instance))...)
 	case r.DetectErr == nil:
 		log.InfoContext(ctx, "Dagu reached", append(attrs, "release", orUnknown(r.Caps.Version),
-			"rest_api", cfg.DaguURL+string(r.Caps.APIBase), "api_key", keyState(cfg))...)
+			"rest_api", cfg.DaguURL+string(r.Caps.APIBase), "api_key", keyState(cfg, r.KeyRule))...)
 	case cfg.Passthrough() && restclient.IsStatus(r.DetectErr, http.StatusUnauthorized):
 		log.InfoContext(ctx, "Dagu reached; its release is detected with the first caller's key (passthrough: Dagu answers 401 without one)", attrs...)
 	default:
@@ -52,11 +55,13 @@ func LogReached(ctx context.Context, log *slog.Logger, cfg config.Config, r Reac
 
 // failedMessage is the start-up line of a Dagu the probe could not read
 // from, by the probe's reason.
-func failedMessage(cfg config.Config, p restclient.ProbeResult) string {
-	keyProblem := p.Reason == restclient.ProbeAuth || p.Reason == restclient.ProbeSurface
+func failedMessage(cfg config.Config, r Reached) string {
+	keyProblem := r.Probe.Reason == restclient.ProbeAuth || r.Probe.Reason == restclient.ProbeSurface
 	switch {
-	case keyProblem && !cfg.Passthrough() && !HasKey(cfg):
+	case keyProblem && !cfg.Passthrough() && !HasKey(cfg) && r.KeyRule == "":
 		return "Dagu requires an API key and none is configured: reads fail until one is"
+	case keyProblem && r.KeyRule != "":
+		return "Dagu refused the Dagu key of the access rule " + r.KeyRule + ", which the gateway's own calls use: reads of its people fail until this is fixed"
 	case keyProblem:
 		return "Dagu refused the gateway's API key: reads fail until this is fixed"
 	}
@@ -74,12 +79,14 @@ func doctorCommand(instance string) string {
 
 // keyState says how the gateway's reads authenticate to a Dagu that
 // answered the probe.
-func keyState(cfg config.Config) string {
+func keyState(cfg config.Config, keyRule string) string {
 	switch {
 	case cfg.Passthrough():
 		return "each caller's own (passthrough)"
 	case HasKey(cfg):
 		return "accepted"
+	case keyRule != "":
+		return "the access rule " + keyRule + "'s, accepted"
 	}
 	return "none needed (Dagu's authentication is off)"
 }

@@ -69,7 +69,8 @@ const (
 	// to the instance (403).
 	NoRule
 	// Unavailable: the provider's keys could not be fetched yet, so no
-	// token can be checked (503).
+	// token can be checked, or the person's rule has no Dagu key to read
+	// with; Reason says which (503).
 	Unavailable
 )
 
@@ -134,7 +135,7 @@ func (a *tokenAuth) refuseSignIn(w http.ResponseWriter, r *http.Request, v authV
 	case Unavailable:
 		w.Header().Set("Retry-After", "5")
 		writeJSONText(w, http.StatusServiceUnavailable, map[string]string{"error": "temporarily_unavailable",
-			"message": "This gateway cannot check sign-in tokens yet: it has not fetched the signing keys of " + a.signIn.Issuer + ". Try again shortly; the gateway's operator sees why in its log."})
+			"message": "This gateway cannot admit sign-ins with " + a.signIn.Issuer + " right now (" + adm.Reason + "). Try again shortly, or tell the gateway's operator, who sees why in its log."})
 	default:
 		w.Header().Set("WWW-Authenticate", a.challenge(r, `error="invalid_token"`))
 		writeJSONText(w, http.StatusUnauthorized, map[string]string{"error": "invalid_token",

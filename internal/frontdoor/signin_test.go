@@ -138,7 +138,7 @@ func TestSignInRefusals(t *testing.T) {
 		{"mistyped static token", "Bearer token-a-0123456789abcdeX", http.StatusUnauthorized, []string{`error="invalid_token"`}, "mistyped, or the operator rotated"},
 		{"scope missing", "Bearer " + jwtNoScope, http.StatusForbidden, []string{`error="insufficient_scope"`, `scope="dagu.read"`, metadata}, `lacks the scope \"dagu.read\"`},
 		{"no rule", "Bearer " + jwtNoRule, http.StatusForbidden, nil, "no rule of this gateway's access policy gives you access to /mcp"},
-		{"no keys yet", "Bearer " + jwtNoKeysYet, http.StatusServiceUnavailable, nil, "cannot check sign-in tokens yet"},
+		{"no keys yet", "Bearer " + jwtNoKeysYet, http.StatusServiceUnavailable, nil, "cannot admit sign-ins"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -32,7 +32,17 @@ type Gate struct {
 	verifier  *oidc.Verifier
 	live      *Live
 	decisions *prometheus.CounterVec
+	// ownKey reports whether an instance has a Dagu key of its own; nil:
+	// every one has.
+	ownKey func(instance string) bool
 }
+
+// RefuseKeyless makes the gate refuse a person whose rule names no Dagu
+// key for an instance without one of its own (ownKey false) while
+// another rule names one: the gateway's own calls read that instance
+// with the other rule's key, and the person must not. Call it before the
+// gate admits anyone.
+func (g *Gate) RefuseKeyless(ownKey func(instance string) bool) { g.ownKey = ownKey }
 
 // NewGate builds the gate over a verifier and the live policy; its
 // decisions are counted by rule and outcome on reg (nil: not counted).
@@ -88,7 +98,8 @@ func (g *Gate) admit(ctx context.Context, token, resource, instance string) Admi
 		}
 		return Admission{Outcome: outcome, Shaped: shaped, Reason: r.Reason}
 	}
-	rule := g.live.Policy().Match(id, instance)
+	p := g.live.Policy()
+	rule := p.Match(id, instance)
 	if rule == nil {
 		return Admission{Outcome: NoRule, Shaped: shaped, Identity: id, Reason: "no rule of the access policy matches"}
 	}
@@ -100,6 +111,9 @@ func (g *Gate) admit(ctx context.Context, token, resource, instance string) Admi
 				Reason: "the Dagu key file of the access rule " + rule.Name + " cannot be read"}
 		}
 		a.Key = key
+	} else if g.ownKey != nil && !g.ownKey(instance) && p.ServiceRule(instance) != nil {
+		return Admission{Outcome: Unavailable, Shaped: shaped, Identity: id, Rule: rule,
+			Reason: "the access rule " + rule.Name + " names no Dagu key for " + instance + ", which has none of its own"}
 	}
 	return a
 }

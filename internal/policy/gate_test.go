@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -121,5 +122,34 @@ func TestGateWithoutKeysIsUnavailable(t *testing.T) {
 	g, _ := gate(t, iss, gatePolicy)
 	if a := g.Admit(context.Background(), key.Mint(t, oidctest.Claims(iss.URL, resource, time.Now())), resource, "default"); a.Outcome != Unavailable {
 		t.Fatalf("admission %+v", a)
+	}
+}
+
+// TestGateRefusesAKeylessRuleWhereTheInstanceHasNoKey: on an instance
+// without a key of its own, a person whose rule names none is refused
+// rather than lent the key of the rule the gateway's own calls use; on
+// one with a key, they read with it.
+func TestGateRefusesAKeylessRuleWhereTheInstanceHasNoKey(t *testing.T) {
+	t.Parallel()
+	key := oidctest.RSAKey(t, 0, "k1")
+	iss := oidctest.NewIssuer(t, key)
+	g, _ := gate(t, iss, gatePolicy)
+	g.RefuseKeyless(func(instance string) bool { return instance == "staging" })
+	dev := key.Mint(t, oidctest.With(oidctest.Claims(iss.URL, resource, time.Now()), map[string]any{"groups": []string{"dev"}}))
+	if a := g.Admit(context.Background(), dev, resource, "default"); a.Outcome != Unavailable || a.Rule == nil || a.Rule.Name != "dev-runs" || a.Key != "" {
+		t.Fatalf("a keyless rule on an instance without a key: %+v", a)
+	}
+	if a := g.Admit(context.Background(), dev, resource, "staging"); a.Outcome != Admitted || a.Key != "" {
+		t.Fatalf("a keyless rule on an instance with its own key: %+v", a)
+	}
+	p := g.live.Policy()
+	if got := p.Keyless("default"); strings.Join(got, ",") != "dev-runs,everyone" {
+		t.Errorf("keyless rules of default %q", got)
+	}
+	if got := p.Keyless("staging"); got != nil {
+		t.Errorf("keyless rules of staging, where no rule names a key: %q", got)
+	}
+	if r := p.ServiceRule("default"); r == nil || r.Name != "sre" {
+		t.Errorf("service rule %v", r)
 	}
 }

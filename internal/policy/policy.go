@@ -122,14 +122,39 @@ func (p *Policy) Match(id oidc.Identity, instance string) *Rule {
 // has none of its own (release detection, readiness): the key of the
 // first rule that names one for instance; nil when none does.
 func (p *Policy) ServiceKey(instance string) restclient.KeySource {
+	if r := p.ServiceRule(instance); r != nil {
+		return r.Key(instance)
+	}
+	return nil
+}
+
+// ServiceRule is the rule whose key ServiceKey is; nil when no rule names
+// a key for instance.
+func (p *Policy) ServiceRule(instance string) *Rule {
 	for _, r := range p.Rules {
-		if r.coversInstance(instance) {
-			if k := r.Key(instance); k != nil {
-				return k
-			}
+		if r.coversInstance(instance) && r.Key(instance) != nil {
+			return r
 		}
 	}
 	return nil
+}
+
+// Keyless names the rules covering instance that name no key for it,
+// when another rule does: on an instance without a key of its own, their
+// people cannot read (the gate refuses them rather than lend them another
+// rule's key). nil when every rule covering instance names a key, or none
+// does (a Dagu without authentication).
+func (p *Policy) Keyless(instance string) []string {
+	if p.ServiceRule(instance) == nil {
+		return nil
+	}
+	var names []string
+	for _, r := range p.Rules {
+		if r.coversInstance(instance) && r.Key(instance) == nil {
+			names = append(names, r.Name)
+		}
+	}
+	return names
 }
 
 // Names lists the rules' names in order, for log lines.
