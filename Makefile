@@ -29,7 +29,7 @@ BENCH_RT_GATEWAY      ?=
 BENCH_RT_GATEWAY_FLAGS ?= --cache-ttl 0 --list-cache-ttl 0 --run-cache-size 0
 BENCH_RT_MIX          ?= dags,dag,dag_spec,runs,run,run_latest,step_log,step_log_latest,foreach_items,foreach_items_latest,foreach_item,run_logs,run_logs_latest,dag_missing,wiki
 
-.PHONY: help build test lint generate check-generate demo bench loadtest bench-dagu bench-roundtrips fuzz docker clean deploy-check release-snapshot hostile instances instances-rss browser
+.PHONY: help build test lint generate check-generate demo bench loadtest bench-dagu bench-roundtrips fuzz docker clean deploy-check release-snapshot hostile instances instances-rss browser oidc
 
 help: ## List the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z][a-z-]*:.*## / { printf "  %-15s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -208,6 +208,11 @@ instances: ## Run one built gateway in front of two Dagu servers (tests/instance
 # CHROMIUM names another binary); screenshots in tests/browser/artifacts/.
 browser: ## Check the MCP App view in a real browser (tests/browser, a few minutes; needs chromium and npm)
 	bash tests/browser/run.sh
+
+# A real OpenID provider (npm's oidc-provider, pinned) and the SDKs' OAuth
+# clients signing in to one built gateway (tests/oidc/run.sh, tests/oidc/doc.go).
+oidc: ## Sign in with a real OpenID provider and read through an access policy (tests/oidc, a minute or two; needs npm)
+	bash tests/oidc/run.sh
 
 instances-rss: ## Measure the resident memory of 20 idle instances against one (about a minute; BENCHMARKS.md)
 	INSTANCES_RSS=1 $(GO) test -tags instances -count=1 -timeout 10m -v -run TestIdleInstancesRSS ./tests/instances/
