@@ -27,9 +27,16 @@ const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"pro
 // returns the answer and its body (64 KiB at most).
 func postMCP(t *testing.T, endpoint, bearer string) (*http.Response, string) {
 	t.Helper()
+	return post(t, endpoint, bearer, initialize)
+}
+
+// post posts a JSON-RPC body to endpoint with the bearer ("": none) and
+// returns the answer and its body (64 KiB at most).
+func post(t *testing.T, endpoint, bearer, body string) (*http.Response, string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(initialize))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,8 +50,8 @@ func postMCP(t *testing.T, endpoint, bearer string) (*http.Response, string) {
 		t.Fatal(err)
 	}
 	defer res.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(res.Body, 64<<10))
-	return res, string(body)
+	data, _ := io.ReadAll(io.LimitReader(res.Body, 64<<10))
+	return res, string(data)
 }
 
 // checkDiscovery checks what a client finds before it signs in at the

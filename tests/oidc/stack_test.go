@@ -17,8 +17,9 @@ import (
 // stack is one gateway that trusts the provider, with its policy and the
 // fake Dagus behind it (by instance; "" without --instances).
 type stack struct {
-	gw    *gwproc.Process
-	dagus map[string]*dagu
+	gw     *gwproc.Process
+	dagus  map[string]*dagu
+	policy string // the policy file's path
 }
 
 // singlePolicy is the policy in front of one Dagu: two rules for people
@@ -76,7 +77,7 @@ func startSingle(t *testing.T) *stack {
 	}
 	policy := writeFile(t, dir, "policy.yaml", singlePolicy)
 	gw := startGateway(t, "--dagu-url", d.url, "--access-policy", policy)
-	return &stack{gw: gw, dagus: map[string]*dagu{"": d}}
+	return &stack{gw: gw, dagus: map[string]*dagu{"": d}, policy: policy}
 }
 
 // startInstances runs a gateway in front of two fake Dagus, east and
@@ -99,6 +100,7 @@ func startInstances(t *testing.T) *stack {
 	instances := writeFile(t, dir, "instances.yaml", list.String())
 	policy := writeFile(t, dir, "policy.yaml", instancesPolicy)
 	s.gw = startGateway(t, "--instances", instances, "--access-policy", policy)
+	s.policy = policy
 	return s
 }
 
