@@ -16,7 +16,10 @@
 // consent forms over HTTP (no browser), and a service account with the
 // client-credentials grant. Then they read through the rules of the
 // policy, and are refused where a rule says so; once with one Dagu, once
-// with two instances, each endpoint its own resource.
+// with two instances, each endpoint its own resource. The policy also
+// changes under a running gateway (reload_test.go), and 1,000 tokens with
+// unknown key IDs are counted in fetches of the provider's keys
+// (forged_test.go).
 //
 // The test is behind the build tag oidc, outside `go test ./...`; run.sh
 // installs the locked npm packages and runs it:
