@@ -25,6 +25,9 @@ import (
 type promptSpec struct {
 	prompt *mcp.Prompt
 	render func(args map[string]string) string
+	// targets are the dagu_read targets the recipe reads: a caller whose
+	// access rule leaves one out is not offered the prompt.
+	targets []string
 }
 
 // callJSONText renders one dagu_read argument object as a model reads it:
@@ -69,6 +72,7 @@ var promptSpecs = []promptSpec{
 				"Then explain the cause in a few sentences, quote the decisive log lines, and suggest a fix. Do not guess beyond what the logs show.",
 			}, "\n")
 		},
+		targets: []string{"run", "step_log", "run_logs", "dag_spec"},
 	},
 	{
 		prompt: &mcp.Prompt{
@@ -85,6 +89,7 @@ var promptSpecs = []promptSpec{
 				"Then explain what the DAG does step by step (schedule, parameters, dependencies, child DAGs, notifications) and how its latest run went.",
 			}, "\n")
 		},
+		targets: []string{"dag_spec", "dag", "run"},
 	},
 	{
 		prompt: &mcp.Prompt{
@@ -106,6 +111,7 @@ var promptSpecs = []promptSpec{
 				"Then give one line per DAG: how many runs failed, when the last one did, and which step failed with what error.",
 			}, "\n")
 		},
+		targets: []string{"runs", "run"},
 	},
 }
 

@@ -20,9 +20,10 @@ import (
 
 // serverInstructions is what the initialize result tells an agent to start
 // with.
-const serverInstructions = `This server gives read-only access to a Dagu workflow server through the dagu_read tool. ` +
-	`Start with {"target":"reference","name":"read-tool"} for the full guide, ` +
-	`{"target":"dags"} to list workflows, or {"target":"runs","query":"status=2"} to find failed runs.`
+var serverInstructions = instructionsWithout(nil)
+
+// instructionsLead is the instructions' first sentence.
+const instructionsLead = `This server gives read-only access to a Dagu workflow server through the dagu_read tool.`
 
 // New is the MCP server of the gateway's build version: the operation
 // histogram (registered on reg; nil disables it) times every request, and
@@ -34,7 +35,7 @@ func New(version string, tool *readtool.Tool, reg prometheus.Registerer) (*mcp.S
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "dagu-mcp-gateway", Title: "Dagu (read-only)", Version: version},
 		&mcp.ServerOptions{Instructions: serverInstructions, Capabilities: serverCapabilities(), SetCacheable: cacheHints(tool)})
-	s.AddReceivingMiddleware(ops.middleware)
+	s.AddReceivingMiddleware(ops.middleware, narrowServer(tool))
 	tool.Register(s, mcpapp.ToolMeta())
 	mcpapp.Register(s)
 	RegisterPrompts(s)

@@ -39,6 +39,24 @@ func (t *Tool) unavailable(ctx context.Context) []string {
 	return out
 }
 
+// Forbidden lists the targets the caller's access rule leaves out, in the
+// advertised order (the reference topics are open to everyone); nil for a
+// caller no rule admitted. The server's prompts and instructions leave
+// them out too.
+func (t *Tool) Forbidden(ctx context.Context) []string {
+	info, _ := reqctx.From(ctx)
+	if info.Targets == nil {
+		return nil
+	}
+	var out []string
+	for _, name := range targetOrder {
+		if !openTargets[name] && !info.AllowsTarget(name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
 // refuseForbidden answers a read of a target the caller's access rule
 // leaves out: unauthorized, naming the rule and what it allows.
 func (t *Tool) refuseForbidden(ctx context.Context, c *call) *Error {
