@@ -112,6 +112,26 @@ test('a failed run: every step and status in the graph, the failed step\'s log i
   await done(v);
 });
 
+test('focus follows the keyboard to the page it opens and back, and to the step it shows', async () => {
+  const v = await viewOf({ target: 'run', name: 'failing_job', dagRunId: 'latest' });
+  await v.frame.waitForSelector('.graph .node');
+  const focused = () => v.frame.evaluate(() => `${document.activeElement.tagName} ${document.activeElement.id || document.activeElement.textContent.trim().split('\n')[0]}`);
+  await v.frame.evaluate(() => [...document.querySelectorAll('main button')].find((b) => b.textContent === 'Open the log of explode').focus());
+  await v.page.keyboard.press('Enter');
+  await viewIs(v, 'step_log');
+  await v.frame.waitForFunction(() => document.activeElement.tagName === 'H2');
+  assert.equal(await focused(), 'H2 explode log', 'the log page takes focus, not the document');
+  await v.page.keyboard.press('Escape');
+  await viewIs(v, 'run');
+  await v.frame.waitForFunction(() => document.activeElement.tagName === 'H2');
+  assert.match(await focused(), /^H2 failing_job/, 'Back gives focus to the run');
+  await v.frame.evaluate(() => [...document.querySelectorAll('main button')].find((b) => b.textContent === 'Show explode').focus());
+  await v.page.keyboard.press('Enter');
+  await v.frame.waitForFunction(() => document.querySelector('#details h3')?.textContent.startsWith('explode'));
+  assert.equal(await focused(), 'DIV details', 'Show moves focus to the step\'s details');
+  await done(v);
+});
+
 test('a run\'s graph follows its dependencies and its timeline its times: parallel steps side by side, bars in proportion', async () => {
   const v = await openView(h, { args: fx.etl.args, result: fx.etl.result, answer: fx.answer });
   await v.frame.waitForSelector('.graph .node');
