@@ -47,6 +47,12 @@ func serveConfig(t *testing.T, cfg config.Config) string {
 // also runs at cleanup.
 func serveConfigStoppable(t *testing.T, cfg config.Config, getenv func(string) string) (base string, stop func()) {
 	t.Helper()
+	return serveConfigLogged(t, cfg, getenv, slog.New(slog.DiscardHandler))
+}
+
+// serveConfigLogged is serveConfigStoppable with the gateway's logger.
+func serveConfigLogged(t *testing.T, cfg config.Config, getenv func(string) string, log *slog.Logger) (base string, stop func()) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +63,7 @@ func serveConfigStoppable(t *testing.T, cfg config.Config, getenv func(string) s
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- serveHTTP(ctx, cfg, slog.New(slog.DiscardHandler), getenv, ln) }()
+	go func() { done <- serveHTTP(ctx, cfg, log, getenv, ln) }()
 	var once sync.Once
 	stop = func() {
 		once.Do(func() {

@@ -6,7 +6,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,6 +20,7 @@ import (
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu/fakedagutest"
 	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate/redistest"
+	"github.com/dagu-mcp-gateway/gateway/internal/testkit"
 )
 
 // These tests run two gateways in front of one fake Dagu, sharing a real
@@ -29,6 +32,7 @@ type sharedPair struct {
 	fake     *fakedagu.Server
 	bases    []string
 	sessions []*mcp.ClientSession
+	logs     []*testkit.LogBuffer
 }
 
 // startSharedPair serves two gateways with --shared-state url and the
@@ -46,8 +50,10 @@ func startSharedPair(t *testing.T, url string, extra ...string) *sharedPair {
 		if err != nil {
 			t.Fatal(err)
 		}
-		base := serveConfig(t, cfg)
+		logs := &testkit.LogBuffer{}
+		base, _ := serveConfigLogged(t, cfg, mapEnv(nil), slog.New(slog.NewTextHandler(logs, nil)))
 		p.bases = append(p.bases, base)
+		p.logs = append(p.logs, logs)
 		p.sessions = append(p.sessions, connectHTTP(t, base+"/mcp", ""))
 	}
 	return p
@@ -170,6 +176,39 @@ func (p *sharedPair) waitSharedUp(t *testing.T, gone string, within time.Duratio
 	}
 }
 
+// checkOneOutage fails unless each gateway logged at most one shared-state
+// warning for the failover (one outage, however many reads fell back) and
+// its metrics name node as up and a time sharing was last healthy.
+func (p *sharedPair) checkOneOutage(t *testing.T, node string) {
+	t.Helper()
+	for i, base := range p.bases {
+		logs := p.logs[i].String()
+		n := 0
+		for line := range strings.Lines(logs) {
+			if strings.Contains(line, "level=WARN") && strings.Contains(line, "shared state") {
+				n++
+			}
+		}
+		if n > 1 {
+			t.Errorf("gateway %d warned %d times for one failover, want at most once:\n%s", i, n, logs)
+		}
+		wants := []string{`dagu_gateway_shared_state_node_up{node="` + node + `"} 1`, "dagu_gateway_shared_state_up 1"}
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+			_, metrics := get(t, base+"/metrics", "")
+			missing := slices.DeleteFunc(slices.Clone(wants), func(w string) bool { return strings.Contains(metrics, w) })
+			if strings.Contains(metrics, "dagu_gateway_shared_state_last_healthy_timestamp_seconds 0\n") {
+				missing = append(missing, "a time sharing was last healthy")
+			}
+			if len(missing) == 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("gateway %d's /metrics has no %v", i, missing)
+			}
+		}
+	}
+}
+
 func TestGatewaysShareThroughRedisClusterWithAMasterKilled(t *testing.T) {
 	t.Parallel()
 	cluster := redistest.StartCluster(t, 3, 1)
@@ -179,10 +218,12 @@ func TestGatewaysShareThroughRedisClusterWithAMasterKilled(t *testing.T) {
 
 	// Kill the master that holds the shared run details.
 	var victim *redistest.Server
+	var entry string
 	for _, n := range cluster.Nodes {
 		keys, _ := n.Client().Keys(context.Background(), "dgw:*:c:run:*").Result()
 		if len(keys) > 0 {
-			victim = cluster.MasterOf(keys[0])
+			entry = keys[0]
+			victim = cluster.MasterOf(entry)
 			break
 		}
 	}
@@ -205,6 +246,7 @@ func TestGatewaysShareThroughRedisClusterWithAMasterKilled(t *testing.T) {
 	if st["topology"] != "cluster" || strings.Contains(fmt.Sprint(st["nodes"]), victim.Addr()+" ") {
 		t.Fatalf("/readyz's sharedState after the failover: %v", st)
 	}
+	p.checkOneOutage(t, cluster.MasterOf(entry).Addr())
 }
 
 func TestGatewaysShareThroughSentinelAcrossAPromotion(t *testing.T) {
@@ -237,5 +279,11 @@ func TestGatewaysShareThroughSentinelAcrossAPromotion(t *testing.T) {
 	}
 	if raw, _ := json.Marshal(st); strings.Contains(string(raw), "secret") {
 		t.Fatalf("/readyz shows a password: %s", raw)
+	}
+	p.checkOneOutage(t, promoted)
+	for i, logs := range p.logs {
+		if strings.Contains(logs.String(), "secret") {
+			t.Fatalf("gateway %d logged a password:\n%s", i, logs)
+		}
 	}
 }

@@ -4,6 +4,7 @@ package sharedstate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -111,6 +112,7 @@ func (s *Store) Load(ctx context.Context, k Key, ttl time.Duration, read Reader)
 	switch {
 	case err != nil:
 		s.metrics.lookups.WithLabelValues(k.Kind, resultUnavailable).Inc()
+		s.settleLater(ctx, err, key, token)
 		return s.readDirect(ctx, k, ttl, read)
 	case state == claimedValue:
 		v, derr := decodeValue([]byte(raw), s.opts.MaxValueBytes)
@@ -160,6 +162,9 @@ func (s *Store) lead(ctx context.Context, k Key, ttl time.Duration, key, token s
 		}
 		s.metrics.stores.WithLabelValues(k.Kind, result).Inc()
 	}
+	if perr != nil {
+		s.settleLater(ctx, perr, key, token)
+	}
 	return v, err
 }
 
@@ -199,6 +204,47 @@ func (s *Store) follow(ctx context.Context, key string) ([]byte, bool) {
 		}
 	}
 }
+
+// settleLater finishes in the background what a claim or a publish that
+// failed after reaching Redis may have left: a claim that timed out still
+// runs once a slow server wakes, and a publish that never ran leaves our
+// lock; a lock nobody releases would make every replica that misses the
+// entry wait CoalesceWait for it until LockTTL ends. It releases the lock
+// if it still holds our token (never storing a value late, which would
+// outlive its time to live), trying up to settleTries times, the first
+// after settleDelay (commands of different connections run in no
+// guaranteed order), at most one per pool connection at a time. An
+// operation the store did not send (paused after failures) left nothing
+// to settle.
+func (s *Store) settleLater(ctx context.Context, err error, key, token string) {
+	var ue *unavailableError
+	if !errors.As(err, &ue) || ue.err == nil {
+		return
+	}
+	select {
+	case s.settling <- struct{}{}:
+	default:
+		return // as many as connections are out already: the locks expire
+	}
+	ctx = context.WithoutCancel(ctx)
+	go func() {
+		defer func() { <-s.settling }()
+		for i := range settleTries {
+			time.Sleep(settleDelay << i)
+			if s.runUngated(ctx, "coalesce_settle", key, func(ctx context.Context) error {
+				return answerError(publishScript.Run(ctx, s.client, []string{key, key + suffixLock}, token, "", 1).Err())
+			}) == nil {
+				return
+			}
+		}
+	}()
+}
+
+// The background settling of a failed claim or publish.
+const (
+	settleDelay = 500 * time.Millisecond
+	settleTries = 3
+)
 
 // readDirect reads without coalescing and shares what may be kept.
 func (s *Store) readDirect(ctx context.Context, k Key, ttl time.Duration, read Reader) ([]byte, error) {

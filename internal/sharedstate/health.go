@@ -53,6 +53,11 @@ type health struct {
 	// routed is set by the first answer: a cluster's layout is known from
 	// then on, and keys are routed to their masters' health.
 	routed atomic.Bool
+	// moved reports whether key's slot is served by another master than
+	// shard now (nil outside a cluster): a failed master whose slots a
+	// promoted replica took over is forgotten at once, not after
+	// forgetAfter, so the outage ends when sharing resumes.
+	moved func(shard, key string) bool
 
 	mu          sync.Mutex
 	shards      map[string]*shardState
@@ -70,6 +75,7 @@ type shardState struct {
 	lastSeen    time.Time
 	label       string  // the node label of its gauge, "" before the first answer
 	shown       float64 // the value of that gauge
+	key         string  // a key last routed to it (a cluster's), to see its slot move
 }
 
 // outage is the one in progress, if since is set, and what was logged.
@@ -100,11 +106,12 @@ func (h *health) shard(name string, now time.Time) *shardState {
 	return st
 }
 
-// prune forgets the cluster masters no operation was routed to lately.
+// prune forgets the cluster masters no operation was routed to lately,
+// and the failed ones whose slots another master serves now.
 func (h *health) prune(now time.Time) {
 	h.lastPrune = now
 	for name, st := range h.shards {
-		if name == soleShard || now.Sub(st.lastSeen) < forgetAfter && len(h.shards) < maxShards {
+		if name == soleShard || now.Sub(st.lastSeen) < forgetAfter && len(h.shards) < maxShards && !h.replaced(name, st) {
 			continue
 		}
 		if st.label != "" {
@@ -118,12 +125,25 @@ func (h *health) prune(now time.Time) {
 	}
 }
 
+// replaced reports whether a failed shard's slots moved to another master
+// (a cluster failover); h.mu is held.
+func (h *health) replaced(name string, st *shardState) bool {
+	return st.failures > 0 && st.key != "" && h.moved != nil && h.moved(name, st.key)
+}
+
 // allow reports whether an operation on shard may ask Redis now.
-func (h *health) allow(shard string) bool {
+func (h *health) allow(shard string) bool { return h.allowFor(shard, "") }
+
+// allowFor is allow for an operation on key, which the shard remembers
+// (see moved).
+func (h *health) allowFor(shard, key string) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	now := h.now()
 	st := h.shard(shard, now)
+	if key != "" && shard != soleShard {
+		st.key = key
+	}
 	if st.failures == 0 {
 		return true
 	}
@@ -204,7 +224,11 @@ func (h *health) startOutage(now time.Time, shard, op, reason string) {
 		o.quiet++
 		return
 	}
-	attrs := []any{"url", h.url, "node", h.node(shard), "op", op, "reason", reason}
+	attrs := []any{"url", h.url}
+	if node := h.node(shard); node != "" { // none before a cluster's first answer
+		attrs = append(attrs, "node", node)
+	}
+	attrs = append(attrs, "op", op, "reason", reason)
 	if o.quiet > 0 {
 		attrs = append(attrs, "outages_since_last_warning", o.quiet)
 	}

@@ -164,3 +164,33 @@ func TestHealthKeepsAClusterSharingThroughItsOtherMasters(t *testing.T) {
 		t.Fatalf("%d node gauges, want the live master's alone", n)
 	}
 }
+
+// TestHealthForgetsAFailedMasterOnceItsSlotsMoved: after a cluster
+// failover the layout routes the failed master's keys to the promoted
+// replica; the outage ends at the next check (a second), not after
+// forgetAfter.
+func TestHealthForgetsAFailedMasterOnceItsSlotsMoved(t *testing.T) {
+	t.Parallel()
+	h, clock, logs, _ := newTestHealth(t)
+	const old, promoted, key = "10.0.0.1:7000", "10.0.0.3:7002", "dgw:v2:{x:c:run}"
+	var failedOver bool
+	h.moved = func(shard, k string) bool { return failedOver && shard == old && k == key }
+	if !h.allowFor(old, key) {
+		t.Fatal("a fresh master must be asked")
+	}
+	h.failure(old, "cache_get", reasonUnreachable)
+	clock.Advance(time.Second)
+	h.success(promoted)
+	if h.up() {
+		t.Fatal("while the layout still routes to the failed master, the outage goes on")
+	}
+	failedOver = true
+	clock.Advance(time.Second)
+	h.success(promoted)
+	if !h.up() || !strings.Contains(logs.String(), "available again") {
+		t.Fatalf("a failed master whose slots moved must be forgotten at once:\n%s", logs)
+	}
+	if nodes, _, _ := h.snapshot(); len(nodes) != 1 || nodes[0].node != promoted {
+		t.Fatalf("snapshot = %v, want the promoted master alone", nodes)
+	}
+}

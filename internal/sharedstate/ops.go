@@ -65,7 +65,7 @@ func (s *Store) runFor(ctx context.Context, op, key string, timeout time.Duratio
 		return &unavailableError{op: op}
 	}
 	shard := s.shardOf(key)
-	if !s.health.allow(shard) {
+	if !s.health.allowFor(shard, key) {
 		s.metrics.fallbacks.WithLabelValues(op).Inc()
 		return &unavailableError{op: op}
 	}
@@ -93,6 +93,13 @@ func (s *Store) shardOf(key string) string {
 		return soleShard
 	}
 	return node.Options().Addr
+}
+
+// movedAway reports whether key's slot is served by a master other than
+// shard now, by go-redis's own record of the layout (no server is asked).
+func (s *Store) movedAway(shard, key string) bool {
+	node, err := s.conn.cluster.MasterForKey(context.Background(), key)
+	return err == nil && node.Options().Addr != shard
 }
 
 // attempt asks Redis and records how it went.

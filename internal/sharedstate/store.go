@@ -25,6 +25,9 @@ type Store struct {
 
 	mu         sync.Mutex
 	semaphores []*Semaphore
+	// settling bounds the background settling of failed claims and
+	// publishes (coalesce.go) to the pool's size.
+	settling chan struct{}
 }
 
 // Open prepares a Store for the URL's topology (Options.URL): one server,
@@ -46,8 +49,12 @@ func Open(opts Options) (*Store, error) {
 		return nil, err
 	}
 	silenceClientLogger()
-	s := &Store{opts: opts, conn: conn, client: conn.client, metrics: m, scope: scopeTag(opts.Scope)}
+	s := &Store{opts: opts, conn: conn, client: conn.client, metrics: m, scope: scopeTag(opts.Scope),
+		settling: make(chan struct{}, opts.PoolSize)}
 	s.health = newHealth(opts, conn.display, m, s.nodeName)
+	if conn.cluster != nil {
+		s.health.moved = s.movedAway
+	}
 	return s, nil
 }
 
@@ -101,7 +108,8 @@ func (s *Store) Scoped(scope string) *Store {
 	}
 	o := s.opts
 	o.Scope = scope
-	return &Store{opts: o, conn: s.conn, client: s.client, metrics: s.metrics, health: s.health, scope: scopeTag(scope), view: true}
+	return &Store{opts: o, conn: s.conn, client: s.client, metrics: s.metrics, health: s.health, scope: scopeTag(scope), view: true,
+		settling: s.settling}
 }
 
 // URL is the configured URL with any password replaced by "xxxxx".

@@ -31,8 +31,8 @@ type Cluster struct {
 
 // StartCluster starts masters nodes with replicas replicas each, joins them
 // with redis-cli --cluster create and waits until the cluster serves every
-// slot. Every node is killed when the test ends.
-func StartCluster(t testing.TB, masters, replicas int) *Cluster {
+// slot. opts apply to every node. Every node is killed when the test ends.
+func StartCluster(t testing.TB, masters, replicas int, opts ...Option) *Cluster {
 	t.Helper()
 	cli := cliBinary(t)
 	c := &Cluster{t: t}
@@ -42,8 +42,8 @@ func StartCluster(t testing.TB, masters, replicas int) *Cluster {
 		if err != nil {
 			t.Fatalf("redistest: %v", err)
 		}
-		n := Start(t, withArgs("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-			"--cluster-node-timeout", strconv.Itoa(int(clusterNodeTimeout.Milliseconds())), "--cluster-port", strconv.Itoa(bus)))
+		n := Start(t, append([]Option{withArgs("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+			"--cluster-node-timeout", strconv.Itoa(int(clusterNodeTimeout.Milliseconds())), "--cluster-port", strconv.Itoa(bus))}, opts...)...)
 		c.Nodes = append(c.Nodes, n)
 		addrs = append(addrs, n.Addr())
 	}
@@ -168,4 +168,33 @@ func nodeHealthy(ctx context.Context, n *Server) error {
 		return replicaInSync(n)
 	}
 	return nil
+}
+
+// Reshard moves slots slots from one master to another with redis-cli
+// --cluster reshard (keys and all, by MIGRATE), while the cluster serves;
+// it returns when redis-cli is done.
+func (c *Cluster) Reshard(from, to *Server, slots int) {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, cliBinary(c.t), "--cluster", "reshard", from.Addr(),
+		"--cluster-from", nodeID(c.t, from), "--cluster-to", nodeID(c.t, to),
+		"--cluster-slots", strconv.Itoa(slots), "--cluster-yes", "--cluster-pipeline", "10").CombinedOutput()
+	if err != nil {
+		c.t.Fatalf("redistest: redis-cli --cluster reshard: %v\n%s", err, out)
+	}
+}
+
+// nodeID is a cluster node's ID (CLUSTER MYID).
+func nodeID(t testing.TB, n *Server) string {
+	t.Helper()
+	rc := n.newClient()
+	defer rc.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	id, err := rc.Do(ctx, "CLUSTER", "MYID").Text()
+	if err != nil {
+		t.Fatalf("redistest: CLUSTER MYID of %s: %v", n.Addr(), err)
+	}
+	return id
 }

@@ -52,6 +52,10 @@ type Option func(*Server)
 // WithPassword makes the server require a password (requirepass).
 func WithPassword(pw string) Option { return func(s *Server) { s.password = pw } }
 
+// WithArgs adds redis-server arguments, e.g. "--enable-debug-command",
+// "local" for a test that makes a server slow with DEBUG SLEEP.
+func WithArgs(args ...string) Option { return withArgs(args...) }
+
 // withArgs adds redis-server arguments.
 func withArgs(args ...string) Option { return func(s *Server) { s.args = append(s.args, args...) } }
 
