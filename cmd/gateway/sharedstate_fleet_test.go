@@ -11,6 +11,12 @@ package main
 // timed; it is not part of `go test ./...`:
 //
 //	go test -tags sharedbench -run TestSharedStateFleet -v -timeout 20m ./cmd/gateway/
+//
+// FLEET_SECONDS sets the phases' length (default 30), FLEET_PATHS=1 lists
+// the requests Dagu received, FLEET_SHARED_TIMEOUT sets
+// --shared-state-timeout for the topologies (one Redis, a cluster,
+// Sentinel); "failover" kills a cluster master and the Sentinel master
+// 1 s into a phase and prints the reads of each second.
 
 import (
 	"context"
@@ -62,7 +68,9 @@ func (c *countingDagu) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func startCountingDagu(t *testing.T) (*countingDagu, string) {
-	c := &countingDagu{next: fakedagu.New(fakedagu.Options{APIKey: fakedagutest.APIKey})}
+	// Rebased to an hour ago: the runs list's default window is the last
+	// seven days, and the recordings' own dates fall out of it.
+	c := &countingDagu{next: fakedagu.New(fakedagu.Options{APIKey: fakedagutest.APIKey, Rebase: time.Now().Add(-time.Hour)})}
 	srv := httptest.NewServer(c)
 	t.Cleanup(srv.Close)
 	return c, srv.URL
@@ -89,17 +97,21 @@ type fleetResult struct {
 	reads, failed, refused int64
 	upstream               int64
 	elapsed                time.Duration
+	perSecond              [maxFleetSeconds]atomic.Int64 // reads answered in each second of the phase
 }
+
+// maxFleetSeconds bounds the per-second counts of a phase.
+const maxFleetSeconds = 600
 
 // load runs clients MCP clients, client i on endpoint i%len(endpoints),
 // each cycling through reads (starting at its own offset) for d, and
 // counts the Dagu requests made meanwhile.
-func load(t *testing.T, dagu *countingDagu, endpoints []string, clients int, reads []string, d time.Duration) fleetResult {
+func load(t *testing.T, dagu *countingDagu, endpoints []string, clients int, reads []string, d time.Duration) *fleetResult {
 	var sessions []*mcp.ClientSession
 	for i := range clients {
 		sessions = append(sessions, connectHTTP(t, endpoints[i%len(endpoints)], ""))
 	}
-	var res fleetResult
+	res := &fleetResult{}
 	before := dagu.requests.Load()
 	start := time.Now()
 	deadline := start.Add(d)
@@ -111,6 +123,9 @@ func load(t *testing.T, dagu *countingDagu, endpoints []string, clients int, rea
 				out, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "dagu_read", Arguments: json.RawMessage(reads[n%len(reads)])})
 				cancel()
 				atomic.AddInt64(&res.reads, 1)
+				if sec := int(time.Since(start) / time.Second); sec < maxFleetSeconds {
+					res.perSecond[sec].Add(1)
+				}
 				switch {
 				case err != nil:
 					atomic.AddInt64(&res.failed, 1)
@@ -169,7 +184,7 @@ func finishedReads(t *testing.T, endpoint string) []string {
 	return reads
 }
 
-func report(t *testing.T, name string, r fleetResult) {
+func report(t *testing.T, name string, r *fleetResult) {
 	t.Logf("%-44s reads %6d (%5.0f/s)  failed %d  refused %d  Dagu requests %d",
 		name, r.reads, float64(r.reads)/r.elapsed.Seconds(), r.failed, r.refused, r.upstream)
 }
@@ -180,7 +195,7 @@ func TestSharedStateFleet(t *testing.T) {
 	shared := []string{"--shared-state", srv.URL()}
 
 	t.Run("cache", func(t *testing.T) {
-		run := func(name string, n int, extra ...string) fleetResult {
+		run := func(name string, n int, extra ...string) *fleetResult {
 			dagu, url := startCountingDagu(t)
 			endpoints := startFleet(t, url, n, extra...)
 			reads := finishedReads(t, endpoints[0])
@@ -206,6 +221,59 @@ func TestSharedStateFleet(t *testing.T) {
 		sharedThree := run("3 gateways, shared state", 3, shared...)
 		t.Logf("Dagu requests vs 1 gateway: without shared state %.2fx, with %.2fx",
 			float64(three.upstream)/float64(one.upstream), float64(sharedThree.upstream)/float64(one.upstream))
+	})
+
+	t.Run("topologies", func(t *testing.T) {
+		cluster := redistest.StartCluster(t, 3, 1)
+		sentinel := redistest.StartSentinel(t, 1, 3)
+		run := func(name string, n int, extra ...string) *fleetResult {
+			dagu, url := startCountingDagu(t)
+			endpoints := startFleet(t, url, n, extra...)
+			reads := finishedReads(t, endpoints[0])
+			dagu.requests.Store(0)
+			r := load(t, dagu, endpoints, 32, reads, d)
+			report(t, name, r)
+			return r
+		}
+		one := run("1 gateway", 1)
+		for _, c := range []struct{ name, url string }{
+			{"3 gateways, one Redis", srv.URL()},
+			{"3 gateways, Redis Cluster (3 masters, 3 replicas)", cluster.URL()},
+			{"3 gateways, Sentinel (master, replica, 3 sentinels)", sentinel.URL()},
+		} {
+			flags := []string{"--shared-state", c.url}
+			if tmo := os.Getenv("FLEET_SHARED_TIMEOUT"); tmo != "" { // e.g. 1s on a loaded machine
+				flags = append(flags, "--shared-state-timeout", tmo)
+			}
+			r := run(c.name, 3, flags...)
+			t.Logf("%-52s Dagu requests vs 1 gateway: %.2fx", c.name, float64(r.upstream)/float64(one.upstream))
+		}
+	})
+
+	t.Run("failover", func(t *testing.T) {
+		cluster := redistest.StartCluster(t, 3, 1)
+		sentinel := redistest.StartSentinel(t, 1, 3)
+		for _, c := range []struct {
+			name, url string
+			kill      func()
+		}{
+			{"Redis Cluster, a master killed", cluster.URL(), func() { cluster.Nodes[0].Stop() }},
+			{"Sentinel, the master killed", sentinel.URL(), func() { sentinel.ServerAt(sentinel.CurrentMaster()).Stop() }},
+		} {
+			dagu, url := startCountingDagu(t)
+			endpoints := startFleet(t, url, 3, "--shared-state", c.url)
+			reads := finishedReads(t, endpoints[0])
+			report(t, c.name+": before", load(t, dagu, endpoints, 32, reads, d/3))
+			go func() { time.Sleep(time.Second); c.kill() }()
+			r := load(t, dagu, endpoints, 32, reads, d)
+			report(t, c.name+": killed 1 s in", r)
+			var secs []int64
+			for i := range min(int(r.elapsed/time.Second), maxFleetSeconds) {
+				secs = append(secs, r.perSecond[i].Load())
+			}
+			t.Logf("%s: reads in each second: %v", c.name, secs)
+			report(t, c.name+": after", load(t, dagu, endpoints, 32, reads, d/3))
+		}
 	})
 
 	t.Run("rate limit", func(t *testing.T) {
