@@ -14,7 +14,9 @@
 // discovering the metadata, registering, asking for a code with PKCE and
 // the endpoint as resource, the test filling in the provider's login and
 // consent forms over HTTP (no browser), and a service account with the
-// client-credentials grant. Then they read through the rules of the
+// client-credentials grant; and mcp-remote (mcpremote.mjs), which opens
+// "the browser" browser.mjs through $BROWSER and takes the code at its own
+// callback. Then they read through the rules of the
 // policy, and are refused where a rule says so; once with one Dagu, once
 // with two instances, each endpoint its own resource. The policy also
 // changes under a running gateway (reload_test.go), and 1,000 tokens with

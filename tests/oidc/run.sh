@@ -3,12 +3,13 @@
 # pinned in package-lock.json; provider.mjs), the gateway built from this
 # checkout as its resource server with an access policy, and real MCP
 # clients that sign in and read through the rules: the go-sdk's
-# AuthorizationCodeHandler and client-credentials handler (gosdk_test.go)
-# and the TypeScript SDK's OAuth client (tsclient.mjs), in front of one
-# fake Dagu and of two instances. All on 127.0.0.1; no browser (the test
-# fills in the provider's login form). Needs Go, Node 20 or later, npm and
-# the npm registry (or an npm cache holding the locked packages). It never
-# skips: a missing tool or an unreachable registry fails the run.
+# AuthorizationCodeHandler and client-credentials handler (gosdk_test.go),
+# the TypeScript SDK's OAuth client (tsclient.mjs) and mcp-remote
+# (mcpremote.mjs), in front of one fake Dagu and of two instances. All on
+# 127.0.0.1; no real browser (the test fills in the provider's login form).
+# Needs Go, Node 20 or later, npm and the npm registry (or an npm cache
+# holding the locked packages). It never skips: a missing tool or an
+# unreachable registry fails the run.
 set -euo pipefail
 cd "$(dirname "$0")"
 

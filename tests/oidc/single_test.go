@@ -40,6 +40,7 @@ func TestSignInInFrontOfOneDagu(t *testing.T) {
 		}
 	})
 	t.Run("typescript-sdk", func(t *testing.T) { visitWithTypeScriptSDK(t, plan) })
+	t.Run("mcp-remote", func(t *testing.T) { visitWithMCPRemote(t, plan) })
 	t.Run("a token without the scope is refused 403 insufficient_scope", func(t *testing.T) {
 		expectRefused(t, endpoint, serviceToken(t, endpoint), http.StatusForbidden, "insufficient_scope")
 	})
