@@ -105,3 +105,22 @@ func checkDuplicateHeaders(b *testing.B, s model.WorkbookSheet) {
 		b.Fatalf("%d headers, last %q", len(s.Headers), s.Headers[len(s.Headers)-1])
 	}
 }
+
+// BenchmarkManySheets profiles a workbook part of 100,000 sheets that all
+// point to one small part (the first 50 are profiled): finding each
+// sheet's part scanned the relationships from the start, a minute of CPU.
+func BenchmarkManySheets(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "many.xlsx")
+	if err := os.WriteFile(path, manySheetsPackage(100_000).bytesTB(b), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	p, err := New(Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	reportCPU(b, func() {
+		if _, err := p.Profile(context.Background(), path, ""); err != nil {
+			b.Fatal(err)
+		}
+	})
+}

@@ -30,14 +30,26 @@ type relationship struct {
 // relationships are the resolved internal relationships of one part.
 type relationships []relationship
 
-// byID returns the part a relationship id points to.
-func (rels relationships) byID(id string) (string, bool) {
+// costRelationshipID is what one entry of a relationships' index by id
+// costs beside the texts it shares with the relationship.
+const costRelationshipID = 64
+
+// partsByID indexes the relationships' parts by id, the first of a
+// repeated id winning, so that finding the parts of n sheets or tables is
+// one lookup each: a scan of the list for each of 100,000 sheets took a
+// minute of CPU before the first sheet was read. The index is reserved
+// against the read's budget.
+func (c *container) partsByID(rels relationships) (map[string]string, error) {
+	if err := c.mem.reserve(int64(len(rels)) * costRelationshipID); err != nil {
+		return nil, err
+	}
+	parts := make(map[string]string, len(rels))
 	for _, r := range rels {
-		if r.ID == id {
-			return r.Target, true
+		if _, seen := parts[r.ID]; !seen {
+			parts[r.ID] = r.Target
 		}
 	}
-	return "", false
+	return parts, nil
 }
 
 // byType returns the part of the first relationship of a type.

@@ -67,10 +67,18 @@ func (p *Profiler) readWorkbook(r *read) (*model.Workbook, error) {
 func (p *Profiler) profileContainer(c *container, resolved string) (*model.Workbook, error) {
 	c.at.stage = stageWorkbook
 	meta, err := c.readWorkbookMeta()
+	if err == nil {
+		// A read that ran out of time here says so, not that it stopped in
+		// the first sheet.
+		err = c.clock.check()
+	}
 	if err != nil {
 		return nil, err
 	}
 	typer, err := c.cellTyper(meta)
+	if err == nil {
+		err = c.clock.check()
+	}
 	if err != nil {
 		return nil, err
 	}

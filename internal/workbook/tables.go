@@ -24,9 +24,13 @@ func (c *container) readTables(sheet sheetEntry, relIDs []string, cut *int, warn
 	if err != nil {
 		return nil, err
 	}
+	parts, err := c.partsByID(rels)
+	if err != nil {
+		return nil, err
+	}
 	read := make(map[string]bool, len(relIDs))
 	for _, id := range relIDs {
-		part, ok := rels.byID(id)
+		part, ok := parts[id]
 		if !ok || read[part] {
 			continue
 		}

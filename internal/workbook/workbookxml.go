@@ -70,8 +70,12 @@ func (c *container) readWorkbookMeta() (*workbookMeta, error) {
 	}
 	meta.stylesPart, _ = rels.byType(relStyles)
 	meta.stringsPart, _ = rels.byType(relSharedStrings)
+	parts, err := c.partsByID(rels)
+	if err != nil {
+		return nil, err
+	}
 	for i := range meta.sheets {
-		locateSheet(&meta.sheets[i], rels)
+		locateSheet(&meta.sheets[i], parts)
 	}
 	meta.names = namedRanges(wr.names, meta.sheets)
 	return meta, nil
@@ -79,8 +83,8 @@ func (c *container) readWorkbookMeta() (*workbookMeta, error) {
 
 // locateSheet finds a sheet's part through the workbook's relationships,
 // or says why it cannot.
-func locateSheet(s *sheetEntry, rels relationships) {
-	part, ok := rels.byID(s.relID)
+func locateSheet(s *sheetEntry, parts map[string]string) {
+	part, ok := parts[s.relID]
 	switch {
 	case s.relID == "":
 		s.problem = "the workbook lists it without a relationship id (its r:id is empty)"
