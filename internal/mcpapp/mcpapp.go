@@ -24,7 +24,7 @@ import (
 // URI is the view's resource. Its last segment is the view's version:
 // hosts may cache a ui:// resource by URI, so every change of view.html
 // bumps it (TestViewVersionIsBumped fails until it is).
-const URI = "ui://dagu-mcp-gateway/view/v2"
+const URI = "ui://dagu-mcp-gateway/view/v3"
 
 // MIMEType is the MIME type of an MCP App's HTML.
 const MIMEType = "text/html;profile=mcp-app"
