@@ -123,6 +123,7 @@ func processParts(cfg config.Config, scope string, log *slog.Logger, reg *promet
 	}
 	budget, err := sharedBudget(cfg, shared)
 	memory := membudget.New("memory budget (--memory-budget)", cfg.MemoryBudget)
+	memory.RaiseFloor(largestRead(cfg))
 	if err == nil {
 		err = membudget.RegisterMetrics(reg, memory)
 	}
@@ -130,6 +131,14 @@ func processParts(cfg config.Config, scope string, log *slog.Logger, reg *promet
 		return nil, nil, nil, errors.Join(err, shared.Close())
 	}
 	return shared, budget, memory, nil
+}
+
+// largestRead is the most one read reserves of the memory budget: its
+// request, one Dagu answer of the largest size read as log text, and the
+// largest answer. Every caller's share of the budget holds at least that
+// much, so a single big read is never starved by someone else's many.
+func largestRead(cfg config.Config) int64 {
+	return frontdoor.RequestBaseBytes + readtool.AnswerReserve(cfg.MaxResponseBytes, int(cfg.MaxAnswerBytes))
 }
 
 // assemble wires the adapter, the tool and the MCP server around a client

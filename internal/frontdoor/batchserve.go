@@ -70,7 +70,7 @@ func (m *messages) serveBatch(w http.ResponseWriter, r *http.Request, body []byt
 	for i, msg := range batch {
 		sub := r.Clone(r.Context())
 		sub.Body, sub.ContentLength = io.NopCloser(bytes.NewReader(msg)), int64(len(msg))
-		admitted, release, ok := m.admit.admit(sub, int64(len(msg)))
+		admitted, release, ok := m.admit.admit(sub, int64(len(msg)), false)
 		if !ok {
 			refuseBusy(w)
 			return

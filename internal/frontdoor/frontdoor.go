@@ -203,7 +203,7 @@ func newWithAuth(o Options, auth *tokenAuth, logger *slog.Logger) (http.Handler,
 	if o.Instances != nil {
 		serve = http.HandlerFunc(serveEndpoint)
 	}
-	admit := newAdmission(o.Memory, maxBody)
+	admit := newAdmission(o.Memory, maxBody, o.Instances != nil)
 	mcp := chooseOutput(limitBody(admitMemory(&messages{next: serve, admit: admit, logger: logger}, admit), maxBody))
 	switch {
 	case o.Instances == nil:

@@ -21,22 +21,27 @@ const (
 	requestBaseBytes   = 64 << 10
 )
 
-// admitMemory reserves an /mcp request's memory before any of it is read:
-// a request that does not fit answers 503 with Retry-After at once and is
-// never queued. It must also fit its caller's share (see memoryShares):
-// no one caller, and not all strangers together, can spend the budget of
-// the others. The reservation rides in the request's
-// context, where the tool grows it for the answer it builds, and is
-// released when the handler returns: after the answer is written, when the client went away,
-// or when the handler panicked. The answer is written in chunks, each
-// with its own write deadline (see chunkedWriter), so a client that stops
-// reading gives its reservation back within one chunk's deadline.
+// RequestBaseBytes is what any /mcp request reserves whatever its body:
+// the front door's part of a read with a small body.
+const RequestBaseBytes = requestBaseBytes
+
+// admitMemory reserves an /mcp request's memory before any of it is read,
+// within its caller's share and its instance's (ownerOf): a request that
+// does not fit waits up to membudget.ShareWait for memory to come back,
+// then answers 503 with Retry-After. The reservation rides in the
+// request's context, where the tool grows it for the answer it builds and
+// the log text it reads and the REST client for Dagu's bodies, and is
+// released when the handler returns: after the answer is written, when
+// the client went away, or when the handler panicked. The answer is
+// written in chunks, each with its own write deadline (see chunkedWriter),
+// so a client that stops reading gives its reservation back within one
+// chunk's deadline, and a slow reader holds only its caller's share.
 func admitMemory(h http.Handler, a *admission) http.Handler {
 	if a.budget == nil {
 		return h
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r, release, ok := a.admit(r, r.ContentLength)
+		r, release, ok := a.admit(r, r.ContentLength, true)
 		if !ok {
 			refuseBusy(w)
 			return
@@ -47,47 +52,43 @@ func admitMemory(h http.Handler, a *admission) http.Handler {
 }
 
 // admission is what admitMemory and each message of a batch reserve
-// from: the memory budget (nil: nothing is reserved) and its callers'
-// shares.
+// from: the memory budget (nil: nothing is reserved).
 type admission struct {
-	budget  *membudget.Budget
-	shares  *memoryShares
-	maxBody int64
+	budget    *membudget.Budget
+	maxBody   int64
+	instances bool // several instances are served: each has a share
 }
 
 // newAdmission is the admission of requests whose bodies are at most
-// maxBody bytes.
-func newAdmission(budget *membudget.Budget, maxBody int64) *admission {
-	a := &admission{budget: budget, maxBody: maxBody}
-	if budget != nil {
-		a.shares = newMemoryShares(budget.Limit(), requestReserve(maxBody, maxBody))
-	}
-	return a
+// maxBody bytes: every share holds at least one such request.
+func newAdmission(budget *membudget.Budget, maxBody int64, instances bool) *admission {
+	budget.RaiseFloor(requestReserve(maxBody, maxBody))
+	return &admission{budget: budget, maxBody: maxBody, instances: instances}
 }
 
 // admit reserves what a request with a body of declared length (-1:
-// unknown) holds, within its caller's share: r comes back carrying the
-// reservation in its context, with the function that releases it; ok is
-// false when it does not fit (nothing is then held).
-func (a *admission) admit(r *http.Request, declared int64) (_ *http.Request, release func(), ok bool) {
+// unknown) holds, within its shares, waiting for it when wait is set: r
+// comes back carrying the reservation in its context, with the function
+// that releases it; ok is false when it does not fit (nothing is then
+// held).
+func (a *admission) admit(r *http.Request, declared int64, wait bool) (_ *http.Request, release func(), ok bool) {
 	if a.budget == nil {
 		return r, func() {}, true
 	}
 	n := requestReserve(declared, bodyBound(r, a.maxBody))
-	share := shareOf(r)
-	if !a.shares.take(share, n) {
-		a.budget.CountRefusal()
-		return r, nil, false
-	}
-	res, err := a.budget.Reserve(n)
+	res, err := a.budget.ReserveFor(r.Context(), ownerOf(r, a.instances), n, wait)
 	if err != nil {
-		a.shares.give(share, n)
 		return r, nil, false
 	}
-	return r.WithContext(membudget.WithReservation(r.Context(), res)), func() {
-		res.Release()
-		a.shares.give(share, n)
-	}, true
+	return r.WithContext(membudget.WithReservation(r.Context(), res)), res.Release, true
+}
+
+// RequestReserve is what a request whose body is as large as allowed
+// (maxBody) reserves before it is read: the front door's part of the
+// largest read.
+func RequestReserve(maxBody int64) int64 {
+	maxBody = orDefault(maxBody, defaultMaxBodyBytes)
+	return requestReserve(maxBody, maxBody)
 }
 
 // requestReserve is what a request with a body of declared length (-1:

@@ -7,41 +7,71 @@ import (
 	"sync"
 )
 
-// Reservation is what one request holds of a budget: it grows as the
-// request's work needs more, and Release gives all of it back at once
-// (the front door releases it when the request's handler returns, whether
-// the answer was written, abandoned by a client that went away, or cut
-// short by a panic). A nil *Reservation accounts nothing. It is safe for
-// concurrent use.
+// Reservation is what one request holds of a budget, counted against its
+// owner's shares: it grows as the request's work needs more (its answer,
+// the log text read for it, Dagu's bodies being read for it), gives back
+// what that work no longer holds, and Release gives all of it back at
+// once (the front door releases it when the request's handler returns,
+// whether the answer was written, abandoned by a client that went away,
+// or cut short by a panic). A nil *Reservation accounts nothing. It is
+// safe for concurrent use.
 type Reservation struct {
 	budget *Budget
+	owner  Owner
 
 	mu       sync.Mutex
 	held     int64
+	stray    int64 // drawn from the budget itself after Release (Draw)
 	released bool
 }
 
-// Reserve takes n bytes of b for a new reservation, or refuses.
+// Reserve takes n bytes of b for a new reservation of no share, or
+// refuses at once.
 func (b *Budget) Reserve(n int64) (*Reservation, error) {
-	if err := b.Take(n); err != nil {
-		return nil, err
-	}
-	return &Reservation{budget: b, held: max(n, 0)}, nil
+	return b.reserve(context.Background(), Owner{}, n, false)
 }
 
-// Grow reserves n more bytes, or refuses without taking any. A released
-// reservation refuses every growth.
+// ReserveFor takes n bytes of b for a new reservation counted against
+// o's shares. When they do not fit now it waits for them (up to
+// ShareWait, within ctx) if wait is set, else refuses at once.
+func (b *Budget) ReserveFor(ctx context.Context, o Owner, n int64, wait bool) (*Reservation, error) {
+	return b.reserve(ctx, o, n, wait)
+}
+
+func (b *Budget) reserve(ctx context.Context, o Owner, n int64, wait bool) (*Reservation, error) {
+	if err := b.acquire(ctx, o, max(n, 0), wait); err != nil {
+		return nil, err
+	}
+	return &Reservation{budget: b, owner: o, held: max(n, 0)}, nil
+}
+
+// Grow reserves n more bytes, or refuses at once without taking any. A
+// released reservation refuses every growth.
 func (r *Reservation) Grow(n int64) error {
+	return r.grow(context.Background(), n, false)
+}
+
+// GrowWithin reserves n more bytes, waiting for them up to ShareWait
+// within ctx when they do not fit now; a refusal takes none.
+func (r *Reservation) GrowWithin(ctx context.Context, n int64) error {
+	return r.grow(ctx, n, true)
+}
+
+func (r *Reservation) grow(ctx context.Context, n int64, wait bool) error {
 	if r == nil || n <= 0 {
 		return nil
 	}
+	if r.isReleased() {
+		return r.budget.refusal(n, false)
+	}
+	if err := r.budget.acquire(ctx, r.owner, n, wait); err != nil {
+		return err
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.released {
-		return r.budget.refusal(n)
-	}
-	if err := r.budget.Take(n); err != nil {
-		return err
+	if r.released { // released while waiting: the bytes go back
+		r.budget.lockedGive(r.owner, n)
+		return r.budget.refusal(n, false)
 	}
 	r.held += n
 	return nil
@@ -69,8 +99,24 @@ func (r *Reservation) Release() {
 		return
 	}
 	r.released = true
-	r.budget.Give(r.held)
+	r.budget.lockedGive(r.owner, r.held)
 	r.held = 0
+}
+
+func (r *Reservation) isReleased() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.released
+}
+
+// lockedGive is give under the budget's lock.
+func (b *Budget) lockedGive(o Owner, n int64) {
+	if n <= 0 {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.give(o, n)
 }
 
 type reservationKey struct{}

@@ -20,6 +20,12 @@ const (
 	// ReasonBusy: the gateway is already sending as many requests to Dagu
 	// as it allows.
 	ReasonBusy FailureReason = "busy"
+	// ReasonMemoryShare: the caller's reads in flight already hold its
+	// share of the gateway's memory budget.
+	ReasonMemoryShare FailureReason = "memory_share"
+	// ReasonMemoryBusy: requests and answers in flight already hold the
+	// gateway's memory budget.
+	ReasonMemoryBusy FailureReason = "memory_busy"
 	// ReasonWikiDisabled: Dagu answered 403 for the wiki routes.
 	ReasonWikiDisabled FailureReason = "wiki_disabled"
 	// ReasonNoWiki: the Dagu release has no wiki (Dagu 1.x).

@@ -4,7 +4,7 @@ package readtool
 
 import (
 	"context"
-	"fmt"
+	"errors"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/membudget"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
@@ -29,7 +29,7 @@ const maxFitTries = 4
 func (t *Tool) fitAnswer(ctx context.Context, c *call, data any) (any, *Error) {
 	// The log text read from Dagu is no longer counted as Dagu's body once
 	// decoded: it is counted here, for as long as the request lives.
-	if err := membudget.From(ctx).Grow(int64(logTextSize(data))); err != nil {
+	if err := membudget.From(ctx).GrowWithin(ctx, int64(logTextSize(data))); err != nil {
 		return nil, memoryBusy(c, err)
 	}
 	limit := t.maxAnswerBytes
@@ -56,7 +56,7 @@ func (t *Tool) fitAnswer(ctx context.Context, c *call, data any) (any, *Error) {
 // reserveAnswer grows the request's reservation by what the answer will
 // cost until it is written.
 func (t *Tool) reserveAnswer(ctx context.Context, c *call, data encodedData) (any, *Error) {
-	if err := membudget.From(ctx).Grow(int64(answerMemoryFactor * len(data.raw))); err != nil {
+	if err := membudget.From(ctx).GrowWithin(ctx, int64(answerMemoryFactor*len(data.raw))); err != nil {
 		return nil, memoryBusy(c, err)
 	}
 	return data, nil
@@ -84,13 +84,22 @@ func isLogData(data any) bool {
 }
 
 // memoryBusy is the resource_unavailable error of an answer the memory
-// budget cannot take now: the agent is told when to retry.
+// budget cannot take now (the caller's share of it, or the budget as a
+// whole, after a brief wait): the agent is told when to retry.
 func memoryBusy(c *call, cause error) *Error {
-	wait := membudget.RetryAfter
-	e := newError(CodeResourceUnavailable, fmt.Sprintf("The gateway is busy: answers in flight hold its memory; try again in %d ms.", wait.Milliseconds())).
-		withDetail("retryAfterMs", wait.Milliseconds()).withCause(cause)
-	decorate(e, c)
-	return e
+	reason := model.ReasonMemoryBusy
+	var refusal *membudget.Refusal
+	if errors.As(cause, &refusal) && refusal.Share {
+		reason = model.ReasonMemoryShare
+	}
+	return classify(&model.Failure{Kind: model.FailureUnavailable, Reason: reason, RetryAfter: membudget.RetryAfter, Cause: cause}, c)
+}
+
+// AnswerReserve is what the answer of a read whose log text is logText
+// bytes and whose encoding is the largest allowed (maxAnswer) reserves:
+// the read tool's part of the largest read.
+func AnswerReserve(logText int64, maxAnswer int) int64 {
+	return logText + int64(answerMemoryFactor*maxAnswer)
 }
 
 // orDefaultInt is v, or def when v is zero or negative.

@@ -50,14 +50,14 @@ func (b *cappedBody) Read(p []byte) (int, error) {
 		p = p[:room]
 	}
 	if !b.declared && b.budget != nil {
-		if err := b.budget.reserveArriving(b.route, int64(len(p))); err != nil {
+		if err := b.budget.reserveArriving(b.ctx, b.route, int64(len(p))); err != nil {
 			return 0, err
 		}
 		b.reserved += int64(len(p))
 	}
 	n, err := b.body.Read(p)
 	if !b.declared && b.budget != nil {
-		b.budget.release(int64(len(p) - n))
+		b.budget.release(b.ctx, int64(len(p)-n))
 		b.reserved -= int64(len(p) - n)
 	}
 	b.read += int64(n)
@@ -80,7 +80,7 @@ func (b *cappedBody) Close() error {
 	err := b.body.Close()
 	b.cancel()
 	if b.budget != nil {
-		b.budget.release(b.reserved)
+		b.budget.release(b.ctx, b.reserved)
 		b.reserved = 0
 	}
 	return err

@@ -22,9 +22,12 @@ const DefaultBodyBudget = 32 << 20
 // A body with a declared length reserves it whole before reading (waiting
 // within its call's deadline); a body without one reserves as its bytes
 // arrive and is refused at once (Error.Busy) when the budget is spent, so
-// bodies never wait for one another half-read. What it holds is also taken
-// from the process's memory budget, without waiting: a body that finds
-// that spent is refused as busy too.
+// bodies never wait for one another half-read. What it holds is also drawn
+// from the process's memory budget: from the reservation of the request
+// the call is made for (its caller's share, membudget.DrawerFor), else
+// from the budget itself. A declared length waits briefly for it
+// (membudget.ShareWait), a body without one does not; a body that does
+// not fit is refused as busy too.
 type bodyBudget struct {
 	sem    *semaphore.Weighted
 	total  int64
@@ -46,7 +49,7 @@ func (b *bodyBudget) reserveDeclared(ctx context.Context, route string, n int64)
 	if err := b.sem.Acquire(ctx, n); err != nil {
 		return transportError(ctx, route, err)
 	}
-	if !b.memory.TryTake(n) {
+	if membudget.DrawerFor(ctx, b.memory).Draw(ctx, n, true) != nil {
 		b.sem.Release(n)
 		return b.memorySpent(route)
 	}
@@ -55,21 +58,22 @@ func (b *bodyBudget) reserveDeclared(ctx context.Context, route string, n int64)
 
 // reserveArriving reserves n more bytes of a body without a declared
 // length, without waiting.
-func (b *bodyBudget) reserveArriving(route string, n int64) error {
+func (b *bodyBudget) reserveArriving(ctx context.Context, route string, n int64) error {
 	if !b.sem.TryAcquire(n) {
 		return b.spent(route)
 	}
-	if !b.memory.TryTake(n) {
+	if membudget.DrawerFor(ctx, b.memory).Draw(ctx, n, false) != nil {
 		b.sem.Release(n)
 		return b.memorySpent(route)
 	}
 	return nil
 }
 
-func (b *bodyBudget) release(n int64) {
+// release gives back n bytes reserved within ctx.
+func (b *bodyBudget) release(ctx context.Context, n int64) {
 	if n > 0 {
 		b.sem.Release(n)
-		b.memory.Give(n)
+		membudget.DrawerFor(ctx, b.memory).Return(n)
 	}
 }
 

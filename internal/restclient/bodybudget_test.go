@@ -104,7 +104,7 @@ func TestDeclaredBodiesWaitForTheBudget(t *testing.T) {
 	if waited != nil {
 		t.Fatalf("declared body after the first closed: %v", waited)
 	}
-	budget.release(512 << 10)
+	budget.release(ctx, 512<<10)
 	if !budget.sem.TryAcquire(1 << 20) {
 		t.Fatal("the budget is not whole after every body was closed")
 	}
@@ -174,8 +174,40 @@ func TestBodiesDrawOnTheMemoryBudget(t *testing.T) {
 	if err := budget.reserveDeclared(ctx, RouteHealth, 768<<10); err != nil || memory.InUse() != 768<<10 {
 		t.Fatalf("declared body within both: %v, memory in use %d", err, memory.InUse())
 	}
-	budget.release(768 << 10)
+	budget.release(ctx, 768<<10)
 	if memory.InUse() != 0 || !budget.sem.TryAcquire(1<<20) {
+		t.Fatalf("not whole again: memory in use %d", memory.InUse())
+	}
+}
+
+// TestBodiesCountAgainstTheirCallersShare: a body read for a request
+// draws on the request's reservation, so it counts against the caller's
+// share: a body of a caller whose share is spent is refused as busy while
+// another caller's body of the same size is read; closing gives back.
+func TestBodiesCountAgainstTheirCallersShare(t *testing.T) {
+	t.Parallel()
+	memory := membudget.New("memory", 4<<20)
+	memory.RaiseFloor(1 << 20)
+	budget := newBodyBudget(4<<20, memory)
+	reserve := func(caller string, n int64) (*membudget.Reservation, context.Context) {
+		r, err := memory.ReserveFor(context.Background(), membudget.Owner{Caller: caller}, n, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r, membudget.WithReservation(context.Background(), r)
+	}
+	hog, hogCtx := reserve("hog", 2<<20) // alone: at most the budget less one largest read, 3 MiB
+	other, otherCtx := reserve("other", 1<<10)
+	if err := budget.reserveArriving(hogCtx, RouteHealth, 1<<20); kindOf(err) != "busy" {
+		t.Fatalf("a body past the hog's share: err = %v, want busy", err)
+	}
+	if err := budget.reserveArriving(otherCtx, RouteHealth, 1<<20); err != nil || other.Held() != 1<<10+1<<20 {
+		t.Fatalf("another caller's body: %v, its reservation holds %d", err, other.Held())
+	}
+	budget.release(otherCtx, 1<<20)
+	other.Release()
+	hog.Release()
+	if memory.InUse() != 0 || !budget.sem.TryAcquire(4<<20) {
 		t.Fatalf("not whole again: memory in use %d", memory.InUse())
 	}
 }

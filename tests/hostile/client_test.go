@@ -43,7 +43,17 @@ type outcome struct {
 // post sends body to /mcp with the bearer and headers and reads the
 // answer (64 MiB at most).
 func post(ctx context.Context, base, bearer string, body []byte, header http.Header) outcome {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/mcp", bytes.NewReader(body))
+	return postAt(ctx, base+"/mcp", bearer, body, header)
+}
+
+// postAt is post to the MCP endpoint at url.
+func postAt(ctx context.Context, url, bearer string, body []byte, header http.Header) outcome {
+	return postVia(ctx, client, url, bearer, body, header)
+}
+
+// postVia is postAt through the client c.
+func postVia(ctx context.Context, c *http.Client, url, bearer string, body []byte, header http.Header) outcome {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return outcome{err: err}
 	}
@@ -55,7 +65,7 @@ func post(ctx context.Context, base, bearer string, body []byte, header http.Hea
 	if bearer != "" {
 		req.Header.Set("Authorization", "Bearer "+bearer)
 	}
-	res, err := client.Do(req)
+	res, err := c.Do(req)
 	if err != nil {
 		return outcome{err: err}
 	}
@@ -84,6 +94,11 @@ func readSucceeded(data []byte) bool {
 // read is one dagu_read call.
 func read(ctx context.Context, base, bearer, args string, header http.Header) outcome {
 	return post(ctx, base, bearer, rpcBody(args), header)
+}
+
+// readAt is one dagu_read call to the MCP endpoint at url.
+func readAt(ctx context.Context, url, bearer, args string, header http.Header) outcome {
+	return postAt(ctx, url, bearer, rpcBody(args), header)
 }
 
 // madeUpKey is a bearer no Dagu ever issued.

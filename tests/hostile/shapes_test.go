@@ -23,12 +23,26 @@ var (
 	longURIArgs    = `{"uri":"dagu://dags/` + strings.Repeat("a", 1<<20) + `"}`
 )
 
-// hostOf is host:port of a base URL.
-func hostOf(base string) string { return strings.TrimPrefix(base, "http://") }
+// hostOf is host:port of a base URL (or of an endpoint's URL).
+func hostOf(base string) string {
+	host, _, _ := strings.Cut(strings.TrimPrefix(base, "http://"), "/")
+	return host
+}
+
+// pathOf is the path of an endpoint's URL.
+func pathOf(url string) string {
+	_, path, _ := strings.Cut(strings.TrimPrefix(url, "http://"), "/")
+	return "/" + path
+}
 
 // requestHead is the head of a POST /mcp request; extra lines end in \r\n.
 func requestHead(base, bearer, extra string) string {
-	return "POST /mcp HTTP/1.1\r\nHost: " + hostOf(base) + "\r\nAuthorization: Bearer " + bearer +
+	return requestHeadAt(base+"/mcp", bearer, extra)
+}
+
+// requestHeadAt is the head of a POST request to the endpoint at url.
+func requestHeadAt(url, bearer, extra string) string {
+	return "POST " + pathOf(url) + " HTTP/1.1\r\nHost: " + hostOf(url) + "\r\nAuthorization: Bearer " + bearer +
 		"\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n" + extra
 }
 
@@ -151,13 +165,18 @@ func longQuery(ctx context.Context, base, bearer string) {
 // gateway answers or ctx ends; after an answer it waits 50 ms before the
 // worker's next call.
 func declaredBodyNeverSent(ctx context.Context, base, bearer string, length int) {
-	conn, err := net.DialTimeout("tcp", hostOf(base), 5*time.Second)
+	declaredBodyNeverSentAt(ctx, base+"/mcp", bearer, length)
+}
+
+// declaredBodyNeverSentAt is declaredBodyNeverSent to the endpoint at url.
+func declaredBodyNeverSentAt(ctx context.Context, url, bearer string, length int) {
+	conn, err := net.DialTimeout("tcp", hostOf(url), 5*time.Second)
 	if err != nil {
 		sleep(ctx, 100*time.Millisecond)
 		return
 	}
 	defer conn.Close()
-	if _, err := io.WriteString(conn, requestHead(base, bearer, fmt.Sprintf("Content-Length: %d\r\n\r\n", length))); err != nil {
+	if _, err := io.WriteString(conn, requestHeadAt(url, bearer, fmt.Sprintf("Content-Length: %d\r\n\r\n", length))); err != nil {
 		return
 	}
 	buf := make([]byte, 512)
