@@ -51,6 +51,14 @@ var (
 // (victimReadTimeout) alone.
 var victimClient = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
 
+// patientRead is one read through victimClient bounded by
+// victimReadTimeout.
+func patientRead(url, bearer, args string) outcome {
+	ctx, cancel := context.WithTimeout(context.Background(), victimReadTimeout)
+	defer cancel()
+	return postVia(ctx, victimClient, url, bearer, rpcBody(args), nil)
+}
+
 // windowRead is the dagu_read arguments of a window of the big log.
 func windowRead(d *dagu, window string) string {
 	return fmt.Sprintf(`{"uri":%q}`, d.bigLog+window)
@@ -153,10 +161,8 @@ func victimWindows(ctx context.Context, a *shareArena, tiny, medium, big *sizedT
 			if ctx.Err() != nil {
 				return
 			}
-			callCtx, cancel := context.WithTimeout(context.Background(), victimReadTimeout)
 			start := time.Now()
-			o := postVia(callCtx, victimClient, a.victimAt, victimToken, rpcBody(windowRead(a.d, w.window)), nil)
-			cancel()
+			o := patientRead(a.victimAt, victimToken, windowRead(a.d, w.window))
 			w.into.add(o, time.Since(start))
 			sleep(ctx, 100*time.Millisecond)
 		}
@@ -179,12 +185,12 @@ func runShareAttack(t *testing.T, at shareAttack) {
 	var before [3]time.Duration
 	for i, w := range []string{tinyWindow, mediumWindow, bigWindow} {
 		start := time.Now()
-		if o := readAt(context.Background(), a.victimAt, victimToken, windowRead(d, w), nil); !o.ok {
+		if o := patientRead(a.victimAt, victimToken, windowRead(d, w)); !o.ok {
 			t.Fatalf("the victim does not read %s before the attack: %d %s %v", w, o.status, o.answer, o.err)
 		}
 		before[i] = time.Since(start)
 	}
-	if o := readAt(context.Background(), a.attackAt, attackerToken, windowRead(d, bigWindow), nil); !o.ok {
+	if o := patientRead(a.attackAt, attackerToken, windowRead(d, bigWindow)); !o.ok {
 		t.Fatalf("the attacker does not read the big window before the attack: %d %s %v", o.status, o.answer, o.err)
 	}
 	ctx := withTimeout(t, at.duration)
