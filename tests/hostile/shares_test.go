@@ -267,8 +267,8 @@ func TestIssue38Attacks(t *testing.T) {
 		{name: "38.1i two tokens of instance a against a reader of instance b", instances: true, duration: shareAttackTime,
 			hostile: func(ctx context.Context, a *shareArena) {
 				var wg sync.WaitGroup
-				wg.Go(func() { flood(ctx, a.attackAt, attackerToken, a.d, 1, 4, 1) })
-				wg.Go(func() { flood(ctx, a.attackAt, attacker2Token, a.d, 1, 4, 1) })
+				wg.Go(func() { flood(ctx, a.attackAt, attackerToken, a.d, 1, 2, 1) })
+				wg.Go(func() { flood(ctx, a.attackAt, attacker2Token, a.d, 1, 2, 1) })
 				wg.Wait()
 			}},
 	}
