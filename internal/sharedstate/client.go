@@ -35,6 +35,8 @@ type connection struct {
 	// node is the address the last new connection reached: the one server
 	// (Standalone) or the master the sentinels named (Sentinel).
 	node *dialedNode
+	// closed is set by Close: background work stops asking.
+	closed atomic.Bool
 }
 
 // connect makes the client of opts.URL's topology: go-redis's own client,

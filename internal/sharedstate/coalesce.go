@@ -231,6 +231,9 @@ func (s *Store) settleLater(ctx context.Context, err error, key, token string) {
 		defer func() { <-s.settling }()
 		for i := range settleTries {
 			time.Sleep(settleDelay << i)
+			if s.conn.closed.Load() {
+				return // the store is closed: the lock expires
+			}
 			if s.runUngated(ctx, "coalesce_settle", key, func(ctx context.Context) error {
 				return answerError(publishScript.Run(ctx, s.client, []string{key, key + suffixLock}, token, "", 1).Err())
 			}) == nil {

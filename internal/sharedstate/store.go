@@ -95,6 +95,7 @@ func (s *Store) Close() error {
 	if s.view {
 		return nil
 	}
+	s.conn.closed.Store(true)
 	return s.client.Close()
 }
 
