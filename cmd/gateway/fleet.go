@@ -77,7 +77,7 @@ func newFleet(ctx context.Context, cfg config.Config, log *slog.Logger, at servi
 	}
 	if cfg.Passthrough() {
 		noCheck := func(context.Context, string) (trust.Result, error) { return trust.Result{}, errors.New("no instance") }
-		if f.lane, err = trust.New(trust.Options{Check: noCheck, Base: ctx, Registerer: f.reg}); err != nil {
+		if f.lane, err = trust.New(trust.Options{Check: noCheck, Base: ctx, Registerer: f.reg, RecheckAfter: cfg.TrustRecheck}); err != nil {
 			return nil, errors.Join(err, f.shared.Close())
 		}
 	}

@@ -4,6 +4,9 @@ package main
 
 import (
 	"context"
+	"time"
+
+	"github.com/dagu-mcp-gateway/gateway/internal/config"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/frontdoor"
 	"github.com/dagu-mcp-gateway/gateway/internal/trust"
@@ -15,11 +18,22 @@ import (
 // capabilities with the first key Dagu accepts), and the verdict is cached
 // and its checks bounded by package trust. Background checks end with ctx.
 func (g *gateway) callerVerifier(ctx context.Context) (frontdoor.Verifier, error) {
-	v, err := trust.New(trust.Options{Check: g.checkCredential, Base: ctx, Registerer: g.registry})
+	v, err := trust.New(trust.Options{Check: g.checkCredential, Base: ctx, Registerer: g.registry, RecheckAfter: g.cfg.TrustRecheck})
 	if err != nil {
 		return nil, err
 	}
 	return v.Verify, nil
+}
+
+// grantRecheck is the period a passthrough credential's cached answers
+// are tied to (upstream.AdapterOptions.GrantRecheck): the trust re-check
+// period, which is when Dagu's word on the key is asked again. Zero
+// outside passthrough.
+func grantRecheck(cfg config.Config) time.Duration {
+	if !cfg.Passthrough() {
+		return 0
+	}
+	return cfg.TrustRecheck
 }
 
 // checkCredential asks Dagu about the credential ctx carries and, once

@@ -150,7 +150,7 @@ func assemble(cfg config.Config, log *slog.Logger, reg *prometheus.Registry, cli
 	adapter, err := upstream.NewAdapter(upstream.AdapterOptions{
 		Client: client, Logger: log, Registerer: reg, DAGCacheTTL: cfg.CacheTTL,
 		ListCacheTTL: cfg.ListCacheTTL, RunCacheBytes: cfg.RunCacheSize, Shared: shared, Stores: stores, Scope: scope,
-		OnFirstDetection: g.reportReached,
+		OnFirstDetection: g.reportReached, GrantRecheck: grantRecheck(cfg),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("dagu adapter: %w", err)

@@ -59,6 +59,10 @@ type Config struct {
 	// address is read from (--client-ip-header): "", X-Forwarded-For or
 	// Forwarded.
 	ClientIPHeader string
+	// TrustRecheck is how long Dagu's acceptance of a passthrough key and
+	// its word on what the key may see are used as they are
+	// (--trust-recheck).
+	TrustRecheck time.Duration
 
 	// OIDCIssuer is the OpenID provider people sign in with; empty: no
 	// sign-in.

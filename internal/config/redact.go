@@ -36,6 +36,7 @@ func (c Config) redactedFields() []slog.Attr {
 		slog.String("public_url", c.PublicURL),
 		slog.Any("trusted_proxies", c.TrustedProxies),
 		slog.String("client_ip_header", c.ClientIPHeader),
+		slog.Duration("trust_recheck", c.TrustRecheck),
 		slog.String("oidc_issuer", c.OIDCIssuer),
 		slog.Any("oidc_audiences", c.OIDCAudiences),
 		slog.String("oidc_groups_claim", c.OIDCGroupsClaim),

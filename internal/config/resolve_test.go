@@ -48,6 +48,7 @@ func TestResolveDefaults(t *testing.T) {
 		UpstreamAuth:        "service",
 		OIDCGroupsClaim:     "groups",
 		ListCacheTTL:        time.Second,
+		TrustRecheck:        time.Minute,
 		RunCacheSize:        32 << 20,
 		SharedStateTimeout:  100 * time.Millisecond,
 		WorkbookMaxBytes:    50 << 20,

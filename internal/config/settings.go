@@ -137,6 +137,7 @@ const (
 	flagPublicURL           = "public-url"
 	flagTrustedProxies      = "trusted-proxies"
 	flagClientIPHeader      = "client-ip-header"
+	flagTrustRecheck        = "trust-recheck"
 	flagUpstreamTimeout     = "upstream-timeout"
 	flagMaxResponseBytes    = "max-response-bytes"
 	flagUpstreamBodyBudget  = "upstream-body-budget"
@@ -248,6 +249,10 @@ var settings = []Setting{
 		Help:  "service: every caller reads Dagu with the gateway's key; passthrough: each HTTP caller sends its own Dagu API key as Authorization: Bearer <key> and Dagu's roles decide what it sees (no service key or inbound tokens then; stdio still uses DAGU_API_KEY)",
 		Doc:   "`service`: every caller reads Dagu with the gateway's key. `passthrough`: each HTTP caller sends its own Dagu API key as `Authorization: Bearer <key>`, which is forwarded, and Dagu's roles decide what it sees; no service key or inbound tokens then (stdio still uses `DAGU_API_KEY`).",
 		field: func(c *Config) any { return &c.UpstreamAuth }},
+	{Group: GroupHTTP, Flag: flagTrustRecheck, Env: "GATEWAY_TRUST_RECHECK", Kind: KindDuration, Default: "1m", Chart: "config.trustRecheck", Modes: []Mode{ModeServe},
+		Help:  "passthrough: how long Dagu's acceptance of a caller's key, and its word on what the key may see (role, workspaces), are used as they are; a key in use is then checked again in the background, and no cached answer is served to a key Dagu has not confirmed within this period",
+		Doc:   "Passthrough only. How long Dagu's acceptance of a caller's key, and its word on what the key may see (`/auth/me`: role and workspace access), are used as they are. A key in use is then checked again in the background; a refusal ends it at once. Every cached answer a key reads is tied to that word: none is served to a key Dagu has not confirmed within this period, and when the word changes (Dagu narrowed the key) or Dagu answers 403 or 404 for a run cached for the key, the key's cached answers are dropped on every replica. See [security](security.md#narrowed-grants).",
+		field: func(c *Config) any { return &c.TrustRecheck }},
 	{Group: GroupHTTP, Flag: flagAllowedHost, Env: "GATEWAY_ALLOWED_HOSTS", Kind: KindList, ZeroDefault: "none", Chart: "config.allowedHosts", Modes: modesHTTP, split: splitComma,
 		Help:  "extra Host/Origin value accepted (DNS-rebinding allow-list), as host or host:port; repeat for several (env: comma-separated list)",
 		Doc:   "Extra `Host`/`Origin` value accepted (DNS-rebinding allow-list), as `host` or `host:port`; repeat the flag for several (the variable is a comma-separated list).",

@@ -193,6 +193,9 @@ func (c Config) validateLimits(targets []string) []error {
 	var errs []error
 	errs = appendIf(errs, positiveDuration(flagUpstreamTimeout, c.UpstreamTimeout))
 	errs = appendIf(errs, positiveDuration(flagShutdownTimeout, c.ShutdownTimeout))
+	if c.Passthrough() && c.TrustRecheck < time.Second {
+		errs = append(errs, fmt.Errorf("--%s must be at least 1s (default 1m); %s sets it too", flagTrustRecheck, envOf(flagTrustRecheck)))
+	}
 	if c.CacheTTL < 0 {
 		errs = append(errs, errors.New("--cache-ttl must not be negative: use 0 to disable the cache"))
 	}

@@ -122,6 +122,12 @@ type AdapterOptions struct {
 	// the adapter's own log line about it, so that the command can say at
 	// start-up what it reached. Later detections log as before.
 	OnFirstDetection func(ctx context.Context, caps restclient.Capabilities, err error)
+	// GrantRecheck, in passthrough, is package trust's re-check period of
+	// a caller's key: every cached answer a credential reads is tied to
+	// what Dagu last said it may see (CredentialIdentity's /auth/me), and
+	// is served only while Dagu confirmed that within GrantRecheck (see
+	// grantBook). Zero ties nothing (service mode: the gateway's own key).
+	GrantRecheck time.Duration
 	// Now replaces the clock (default time.Now).
 	Now func() time.Time
 	// Logger receives diagnostics; nil discards them.
@@ -176,6 +182,9 @@ type Adapter struct {
 	runs *runCache
 	// lists is the list micro-cache.
 	lists *listCache
+	// grants ties a passthrough credential's cached answers to what Dagu
+	// last said it may see; nil outside passthrough.
+	grants *grantBook
 	// hints remembers, per key and DAG, the run the DAG's latest run last
 	// resolved to (see latestMayBeCached); nil with the run cache off.
 	hints *latestHints
@@ -221,17 +230,22 @@ func NewAdapter(o AdapterOptions) (*Adapter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("upstream adapter: %w", err)
 	}
-	shared, scope := newSharedLevel(o.Shared), o.Scope
-	a := &Adapter{client: o.Client, opts: o, log: o.Logger, baseCtx: context.Background(),
-		eventLogs: roleCache{c: stores.roles, scope: scope},
-		lists:     &listCache{store: stores.lists, flights: flights, shared: shared, ttl: o.ListCacheTTL, scope: scope},
+	scope := o.Scope
+	grants, err := newGrantBook(o.GrantRecheck, o.Now, o.Shared, func(credential string) { stores.DropCredential(scope, credential) })
+	if err != nil {
+		return nil, fmt.Errorf("upstream adapter: %w", err)
 	}
-	a.dags = &dagCaches{specs: stores.specs, names: stores.names, shared: shared, ttl: o.DAGCacheTTL, scope: scope, lifetime: a.Lifetime}
+	shared := newSharedLevel(o.Shared, grants)
+	a := &Adapter{client: o.Client, opts: o, log: o.Logger, baseCtx: context.Background(), grants: grants,
+		eventLogs: roleCache{c: stores.roles, scope: scope, grants: grants},
+		lists:     &listCache{store: stores.lists, flights: flights, shared: shared, ttl: o.ListCacheTTL, scope: scope, grants: grants},
+	}
+	a.dags = &dagCaches{specs: stores.specs, names: stores.names, shared: shared, ttl: o.DAGCacheTTL, scope: scope, lifetime: a.Lifetime, grants: grants}
 	rest := restRuns{client: o.Client, apiBase: func() restclient.APIBase { return a.capsOrCurrent().APIBase }}
 	a.runs = &runCache{next: rest, credential: o.Client.Fingerprint,
-		store: runStore{c: stores.runs, scope: scope, shared: shared, ttl: o.RunCacheTTL}}
+		store: runStore{c: stores.runs, scope: scope, shared: shared, ttl: o.RunCacheTTL, grants: grants}}
 	if stores.hints != nil {
-		a.hints = &latestHints{c: stores.hints, scope: scope}
+		a.hints = &latestHints{c: stores.hints, scope: scope, grants: grants}
 	}
 	return a, nil
 }

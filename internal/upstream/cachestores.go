@@ -142,6 +142,29 @@ func (s *Stores) Drop(scope string) {
 	removeScope(s.roles, scope)
 }
 
+// DropCredential removes every entry one credential read from a server
+// (its scope): what grantBook does when Dagu narrows what the credential
+// may see. nil Stores drop nothing.
+func (s *Stores) DropCredential(scope, credential string) {
+	if s == nil {
+		return
+	}
+	removeCredential(s.specs, scope, func(k specKey) string { return k.credential }, credential)
+	removeCredential(s.names, scope, func(k namesKey) string { return k.credential }, credential)
+	removeCredential(s.lists, scope, func(k listKey) string { return k.credential }, credential)
+	removeCredential(s.runs, scope, func(k runCacheKey) string { return k.run.credential }, credential)
+	removeCredential(s.hints, scope, func(k hintKey) string { return k.credential }, credential)
+	removeCredential(s.roles, scope, func(k roleKey) string { return k.credential }, credential)
+}
+
+// removeCredential drops a credential's entries of one scope from a store
+// (nil: off).
+func removeCredential[K comparable, V any](c *cache.Cache[scoped[K], V], scope string, of func(K) string, credential string) {
+	if c != nil {
+		c.RemoveIf(func(k scoped[K]) bool { return k.scope == scope && of(k.key) == credential })
+	}
+}
+
 // removeScope drops the entries of one scope from a store (nil: off).
 func removeScope[K comparable, V any](c *cache.Cache[scoped[K], V], scope string) {
 	if c != nil {

@@ -44,12 +44,14 @@ type dagCaches struct {
 	scope  string
 	// lifetime is the context background refreshes run under.
 	lifetime func() context.Context
+	// grants says whether a credential's cached answers may be served.
+	grants *grantBook
 }
 
 // spec answers from the spec cache, the shared level, then load. The
 // caller gets its own copy of the struct: cached values are shared.
 func (d *dagCaches) spec(ctx context.Context, k specKey, load func(context.Context) (*model.DAGSpec, error)) (*model.DAGSpec, error) {
-	if d.specs == nil {
+	if d.specs == nil || !d.grants.usable(ctx, k.credential) {
 		return load(ctx)
 	}
 	spec, err := d.specs.GetOrLoad(ctx, scoped[specKey]{scope: d.scope, key: k}, through(d.shared, k, d.ttl, load))
@@ -73,7 +75,7 @@ func namesStaleFor(ttl time.Duration) time.Duration { return ttl }
 // once while one background read, bounded by the cache's load timeout and
 // ended with the adapter's lifetime, replaces it.
 func (d *dagCaches) namesOf(ctx context.Context, k namesKey, load func(context.Context) ([]string, error)) ([]string, error) {
-	if d.names == nil {
+	if d.names == nil || !d.grants.usable(ctx, k.credential) {
 		return load(ctx)
 	}
 	names, err := d.names.GetOrLoadStale(ctx, d.lifetime(), scoped[namesKey]{scope: d.scope, key: k}, through(d.shared, k, d.ttl, load))

@@ -22,13 +22,14 @@ type hintKey struct {
 // cache first. A nil *latestHints (the run cache is off) remembers
 // nothing.
 type latestHints struct {
-	c     *cache.Cache[scoped[hintKey], string]
-	scope string
+	c      *cache.Cache[scoped[hintKey], string]
+	scope  string
+	grants *grantBook // whether a credential's hints may be used
 }
 
 // get returns the run the DAG's latest run last resolved to.
-func (h *latestHints) get(k hintKey) (string, bool) {
-	if h == nil {
+func (h *latestHints) get(ctx context.Context, k hintKey) (string, bool) {
+	if h == nil || !h.grants.usable(ctx, k.credential) {
 		return "", false
 	}
 	return h.c.Get(scoped[hintKey]{scope: h.scope, key: k})
@@ -78,7 +79,7 @@ func (a *Adapter) latestMayBeCached(ctx context.Context, name string) bool {
 	if a.hints == nil {
 		return true
 	}
-	id, ok := a.hints.get(hintKey{credential: a.client.Fingerprint(ctx), name: name})
+	id, ok := a.hints.get(ctx, hintKey{credential: a.client.Fingerprint(ctx), name: name})
 	return ok && a.runs.has(ctx, restclient.RunRef{Name: name, RunID: id})
 }
 

@@ -41,6 +41,7 @@ type listCache struct {
 	shared  *sharedLevel
 	ttl     time.Duration
 	scope   string
+	grants  *grantBook // whether a credential's answers may be reused
 }
 
 // enabled reports whether answers are reused after they arrived.
@@ -52,7 +53,7 @@ func (l *listCache) enabled() bool { return l.store != nil }
 func readList[T any](ctx context.Context, l *listCache, k listKey, read func(context.Context) (*T, error)) (*T, error) {
 	var v any
 	var err error
-	if l.store != nil {
+	if l.store != nil && l.grants.usable(ctx, k.credential) {
 		typed := through(l.shared, k, l.ttl, read) // decodes a shared answer as a T
 		v, err = l.store.GetOrLoad(ctx, scoped[listKey]{scope: l.scope, key: k}, func(ctx context.Context) (any, error) { return typed(ctx) })
 	} else {

@@ -45,13 +45,18 @@ type roleKey struct {
 // role (whether it may read Dagu's event log), so that reads ask once per
 // period. Concurrent lookups of one key share one load.
 type roleCache struct {
-	c     *cache.Cache[scoped[roleKey], bool]
-	scope string
+	c      *cache.Cache[scoped[roleKey], bool]
+	scope  string
+	grants *grantBook // whether a credential's role answer may be reused
 }
 
 // allowed returns the remembered answer for the credential, or load's; a
 // failed load is "no" and is not remembered.
 func (r roleCache) allowed(ctx context.Context, k roleKey, load func(context.Context) (bool, error)) bool {
+	if !r.grants.usable(ctx, k.credential) {
+		allowed, err := load(ctx)
+		return err == nil && allowed
+	}
 	allowed, err := r.c.GetOrLoad(ctx, scoped[roleKey]{scope: r.scope, key: k}, load)
 	return err == nil && allowed
 }

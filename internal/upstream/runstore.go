@@ -96,6 +96,15 @@ type runStore struct {
 	scope  string
 	shared *sharedLevel
 	ttl    time.Duration // the shared entries' lifetime
+	// grants says whether a credential's entries may be served: Dagu
+	// confirmed what it may see within the re-check period (nil: always).
+	grants *grantBook
+}
+
+// usable reports whether the entries of the credential k was read with
+// may answer now (see grantBook.usable).
+func (r runStore) usable(k runKey) bool {
+	return r.grants.usable(context.Background(), k.credential)
 }
 
 // enabled reports whether the cache stores anything.
@@ -109,7 +118,7 @@ func (r runStore) local(k runCacheKey) scoped[runCacheKey] {
 // get looks an entry up here, then in the shared level, keeping what the
 // shared level had.
 func (r runStore) get(k runCacheKey) (any, bool) {
-	if r.c == nil {
+	if r.c == nil || !r.usable(k.run) {
 		return nil, false
 	}
 	if v, ok := r.c.Get(r.local(k)); ok {
@@ -213,6 +222,9 @@ func (r runStore) putStream(k runCacheKey, o streamRead) {
 // has reports whether the run's details are cached, without counting a
 // lookup; details only the shared level holds are kept here first.
 func (r runStore) has(k runKey) bool {
+	if !r.usable(k) {
+		return false
+	}
 	if _, ok := r.peekDetails(k); ok {
 		return true
 	}
@@ -310,7 +322,7 @@ func (r runStore) sharedForget(run runKey) {
 // directly. Parts other than details are read through it only for a final
 // run.
 func loadRunPart[T any](ctx context.Context, r runStore, k runCacheKey, read func(context.Context) (T, bool, error)) (T, error) {
-	if r.shared != nil { // first: the key costs a lookup and allocations
+	if r.shared != nil && r.usable(k.run) { // first: the key costs a lookup and allocations
 		if key, ok := r.sharedKey(k); ok {
 			return sharedLoad(ctx, r.shared, key, r.ttl, read)
 		}

@@ -5,6 +5,7 @@ package upstream
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
@@ -33,16 +34,32 @@ type entryKey interface {
 // one Dagu server's view of it (sharedstate.Store.Scoped), so two servers
 // never read each other's entries. A nil *sharedLevel shares nothing;
 // every method then does nothing or reads directly.
+//
+// In passthrough every entry's shared key also carries its credential's
+// grant epoch (grantBook): when Dagu narrows what a credential may see,
+// its epoch changes and the entries shared under the old one are never
+// found again, on any replica.
 type sharedLevel struct {
-	store *sharedstate.Store
+	store  *sharedstate.Store
+	grants *grantBook // nil: no epochs (service mode)
 }
 
 // newSharedLevel returns the shared level over store (nil: none).
-func newSharedLevel(store *sharedstate.Store) *sharedLevel {
+func newSharedLevel(store *sharedstate.Store, grants *grantBook) *sharedLevel {
 	if store == nil {
 		return nil
 	}
-	return &sharedLevel{store: store}
+	return &sharedLevel{store: store, grants: grants}
+}
+
+// key is k with its credential's grant epoch, the key an entry is shared
+// under.
+func (s *sharedLevel) key(k sharedstate.Key) sharedstate.Key {
+	if s.grants == nil {
+		return k
+	}
+	k.Parts = append(slices.Clip(k.Parts), "grant:"+s.grants.epoch(k.Fingerprint))
+	return k
 }
 
 // up reports whether the shared level is on and its store is answering.
@@ -55,7 +72,7 @@ func sharedGet[T any](ctx context.Context, s *sharedLevel, k sharedstate.Key) (T
 	if s == nil {
 		return v, false
 	}
-	raw, ok := s.store.Get(ctx, k)
+	raw, ok := s.store.Get(ctx, s.key(k))
 	if !ok || json.Unmarshal(raw, &v) != nil {
 		var zero T
 		return zero, false
@@ -74,13 +91,13 @@ func (s *sharedLevel) put(ctx context.Context, k sharedstate.Key, v any, ttl tim
 	if err != nil {
 		return
 	}
-	s.store.Add(ctx, k, raw, ttl)
+	s.store.Add(ctx, s.key(k), raw, ttl)
 }
 
 // delete removes the shared value under k.
 func (s *sharedLevel) delete(ctx context.Context, k sharedstate.Key) {
 	if s != nil {
-		s.store.Delete(ctx, k)
+		s.store.Delete(ctx, s.key(k))
 	}
 }
 
@@ -96,7 +113,7 @@ func sharedLoad[T any](ctx context.Context, s *sharedLevel, k sharedstate.Key, t
 	}
 	var mine T
 	var led bool
-	raw, err := s.store.Load(ctx, k, ttl, func(ctx context.Context) ([]byte, bool, error) {
+	raw, err := s.store.Load(ctx, s.key(k), ttl, func(ctx context.Context) ([]byte, bool, error) {
 		v, keep, err := read(ctx)
 		mine, led = v, true
 		if err != nil || !keep {

@@ -61,11 +61,24 @@ func (a *Adapter) CheckCredential(ctx context.Context) (CredentialVerdict, error
 // every login of one user names one identity. It returns "" when Dagu
 // cannot say (1.17 has no such route) or the read fails: the caller is
 // then known by its credential alone.
+//
+// In passthrough it is also Dagu's word on what the credential may see
+// (its role and workspace access), which every cached answer the
+// credential reads is tied to (grantBook): a word that differs from the
+// last drops the credential's cached answers on every replica, and a
+// confirmation opens them for the re-check period. A release without the
+// route (1.17, no workspaces) confirms by accepting the key; a failed read
+// confirms nothing, so the caches are passed by until a check succeeds.
 func (a *Adapter) CredentialIdentity(ctx context.Context) string {
+	credential := a.client.Fingerprint(ctx)
 	user, err := a.client.CurrentUser(ctx)
 	if err != nil {
 		a.log.DebugContext(ctx, "Dagu did not say whose the caller's credential is", "error", err)
+		if restclient.IsRouteMissing(err) {
+			a.grants.confirm(ctx, credential, grantEpoch(nil))
+		}
 		return ""
 	}
+	a.grants.confirm(ctx, credential, grantEpoch(user))
 	return user.Id
 }

@@ -123,9 +123,12 @@ func (d *dagu) login(t *testing.T) string {
 // big-log run as a 12,000-line log of 2,000-character lines, with the
 // recorded response shape and windows.
 type daguFront struct {
-	fake    *fakedagu.Server
-	mu      sync.RWMutex
-	users   map[string]string // credential -> user ID
+	fake  *fakedagu.Server
+	mu    sync.RWMutex
+	users map[string]string // credential -> user ID
+	// access is the workspace access of the API keys an admin narrowed
+	// (PATCH /api-keys/{id}), by user ID; the others see every workspace.
+	access  map[string]workspaceAccess
 	minted  atomic.Int64
 	checks  atomic.Int64 // requests with a credential the front did not know
 	logLine string
@@ -136,7 +139,8 @@ const fakeInnerKey = "hostile-suite-inner-key"
 func newDaguFront() *daguFront {
 	return &daguFront{
 		fake:    fakedagu.New(fakedagu.Options{APIKey: fakeInnerKey}),
-		users:   map[string]string{},
+		users:   map[string]string{frontAdminKey: "admin"},
+		access:  map[string]workspaceAccess{},
 		logLine: strings.Repeat("x", bigLogLineBytes-10),
 	}
 }
@@ -183,11 +187,14 @@ func (f *daguFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.fake.ServeHTTP(w, r)
 		return
 	}
+	if f.narrowing(w, r, user) {
+		return
+	}
 	switch r.URL.Path {
 	case "/api/v1/auth/me":
 		writeJSON(w, map[string]any{"user": map[string]any{
 			"authProvider": "builtin", "id": user, "role": "viewer", "username": user,
-			"workspaceAccess": map[string]any{"all": true, "grants": []string{}},
+			"workspaceAccess": f.accessOf(user),
 		}})
 		return
 	case "/api/v1" + bigLogRun:
@@ -198,6 +205,109 @@ func (f *daguFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Header.Set("Authorization", "Bearer "+fakeInnerKey)
 	f.fake.ServeHTTP(w, r)
+}
+
+// Narrowing an API key, as Dagu does it: an admin's PATCH
+// /api-keys/{keyId} with the key's new workspaceAccess; from then on
+// /auth/me names the grants, and the DAGs and runs of the fake, which the
+// front holds to be in workspace frontWorkspace (as if labelled so), are
+// answered 404 with Dagu's not-found body (never 403: Dagu reports what a
+// key may not see as not found). Lists are not narrowed: the narrowing
+// attack reads points.
+const (
+	frontAdminKey  = "dagu_hostile_admin_" + "0123456789abcdef"
+	frontWorkspace = "team"
+)
+
+// workspaceAccess is the WorkspaceAccess of Dagu's API.
+type workspaceAccess struct {
+	All    bool             `json:"all"`
+	Grants []workspaceGrant `json:"grants"`
+}
+
+type workspaceGrant struct {
+	Workspace string `json:"workspace"`
+	Role      string `json:"role"`
+}
+
+// sees reports whether the access holds the front's workspace.
+func (a workspaceAccess) sees(workspace string) bool {
+	if a.All {
+		return true
+	}
+	for _, g := range a.Grants {
+		if g.Workspace == workspace {
+			return true
+		}
+	}
+	return false
+}
+
+// accessOf is a user's workspace access: every workspace unless narrowed.
+func (f *daguFront) accessOf(user string) workspaceAccess {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	if a, ok := f.access[user]; ok {
+		return a
+	}
+	return workspaceAccess{All: true, Grants: []workspaceGrant{}}
+}
+
+// narrowing serves an admin's PATCH /api-keys/{keyId}, and answers a
+// narrowed key's point reads of DAGs and runs outside its workspaces; it
+// reports whether it answered.
+func (f *daguFront) narrowing(w http.ResponseWriter, r *http.Request, user string) bool {
+	if id, ok := strings.CutPrefix(r.URL.Path, "/api/v1/api-keys/"); ok && r.Method == http.MethodPatch {
+		if user != "admin" {
+			w.WriteHeader(http.StatusForbidden)
+			return true
+		}
+		var in struct {
+			WorkspaceAccess *workspaceAccess `json:"workspaceAccess"`
+		}
+		if err := json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&in); err != nil || in.WorkspaceAccess == nil {
+			w.WriteHeader(http.StatusBadRequest)
+			return true
+		}
+		f.mu.Lock()
+		f.access["api_key:"+id] = *in.WorkspaceAccess
+		f.mu.Unlock()
+		writeJSON(w, map[string]any{"id": id, "workspaceAccess": in.WorkspaceAccess})
+		return true
+	}
+	point := strings.HasPrefix(r.URL.Path, "/api/v1/dag-runs/") || strings.HasPrefix(r.URL.Path, "/api/v1/dags/")
+	if !point || f.accessOf(user).sees(frontWorkspace) {
+		return false
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusNotFound)
+	_, _ = io.WriteString(w, `{"code":"not_found","message":"Resource not found"}`+"\n")
+	return true
+}
+
+// narrow has the admin narrow key to workspace ops, which does not hold
+// the front's DAGs and runs, through Dagu's own route.
+func (f *daguFront) narrow(t *testing.T, base, key string) {
+	t.Helper()
+	f.mu.RLock()
+	user := f.users[key]
+	f.mu.RUnlock()
+	id, ok := strings.CutPrefix(user, "api_key:")
+	if !ok {
+		t.Fatalf("%q is not an API key", user)
+	}
+	body := `{"workspaceAccess":{"all":false,"grants":[{"workspace":"ops","role":"viewer"}]}}`
+	req, _ := http.NewRequest(http.MethodPatch, base+"/api/v1/api-keys/"+id, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+frontAdminKey)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("PATCH /api-keys/%s: %d", id, res.StatusCode)
+	}
 }
 
 func (f *daguFront) serveLogin(w http.ResponseWriter, r *http.Request) {
