@@ -132,6 +132,20 @@ func (t *cellTyper) holdsValue(row *rawRow, c *rawCell) bool {
 	return ok && len(s) > 0
 }
 
+// missingShared reports a shared string cell whose index names no entry of
+// the table (or is not an index): it reads as empty, with a warning.
+func (t *cellTyper) missingShared(row *rawRow, c *rawCell) bool {
+	if c.typ != cellShared {
+		return false
+	}
+	idx, err := parseSmallInt(row.text(c))
+	if err != nil {
+		return true
+	}
+	_, _, ok := t.strings.get(idx)
+	return !ok
+}
+
 // value types one raw cell by the profile's rules.
 func (t *cellTyper) value(row *rawRow, c *rawCell) cellValue {
 	raw := row.text(c)

@@ -113,3 +113,29 @@ func TestOfficeBetaSharedStrings(t *testing.T) {
 		t.Errorf("headers = %q, want %q", got, want)
 	}
 }
+
+// TestSharedStringIndexPastTheTableIsWarned: a shared string cell whose
+// index names no entry of the table (an odd workbook of issue 40's review
+// pointed at string 1,999,999,999 of a table that claims 2e9 and holds
+// 2,000,000) reads as empty, as before, and now says so in a warning.
+func TestSharedStringIndexPastTheTableIsWarned(t *testing.T) {
+	t.Parallel()
+	path := sheetsPackage([2]string{"S", `<worksheet xmlns="` + nsMain + `"><sheetData>` +
+		`<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1999999999</v></c><c r="C1" t="s"><v>x</v></c></row>` +
+		`</sheetData></worksheet>`}).
+		edit(t, "xl/sharedStrings.xml", func(string) string {
+			return `<sst xmlns="` + nsMain + `" count="2000000000" uniqueCount="2000000000"><si><t>Only</t></si></sst>`
+		}).write(t, "past.xlsx")
+	wb := mustProfile(t, newProfiler(t, Config{}), path, "")
+	for _, want := range []string{
+		"S!B1: shared string 1999999999 is not in the workbook's shared strings; the cell is read as empty",
+		"S!C1: shared string x is not in the workbook's shared strings; the cell is read as empty",
+	} {
+		if !hasWarning(wb, want) {
+			t.Errorf("no warning %q in %q", want, wb.Warnings)
+		}
+	}
+	if s := wb.Sheets[0]; s.UsedRange != "A1:A1" {
+		t.Errorf("used range %q, want A1:A1: the missing strings are empty", s.UsedRange)
+	}
+}

@@ -133,6 +133,10 @@ func (s *sheetScan) collectFilled(row *rawRow) error {
 		case c.typ == cellError:
 			code, _ := cutBytes(row.text(c))
 			s.warn.addf("%s!%s: error cell %s", s.sheet, cellName(c.col, row.num), code)
+		case s.typer.missingShared(row, c):
+			index, _ := cutBytes(row.text(c))
+			s.warn.addf("%s!%s: shared string %s is not in the workbook's shared strings; the cell is read as empty",
+				s.sheet, cellName(c.col, row.num), index)
 		case s.typer.holdsValue(row, c):
 			filled = append(filled, i)
 		}
