@@ -102,7 +102,10 @@ func TestReadsWaitForASlot(t *testing.T) {
 			if !p.slots.TryAcquire(int64(slots)) {
 				t.Fatal("slots are not free")
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+			// Long enough that the read reaches the wait before its stop
+			// time (a tenth of this before the deadline) on a loaded
+			// machine: at 20 ms it was refused before it began.
+			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 			defer cancel()
 			_, err := p.Profile(ctx, path, "")
 			wantUnavailable(t, err, "too many workbook reads in progress")
