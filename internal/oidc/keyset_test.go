@@ -64,7 +64,9 @@ func TestUnknownKeyIDsFetchAtMostOncePerInterval(t *testing.T) {
 	key := newRSAKey(t, 0, "k1")
 	iss := oidctest.NewIssuer(t, key)
 	reg := prometheus.NewRegistry()
-	v, clock := testVerifier(t, iss, Options{Registerer: reg})
+	// A minute per fetch: on a loaded machine under -race, the default 5 s
+	// bound could end the second burst's fetch before it reached the JWKS.
+	v, clock := testVerifier(t, iss, Options{Registerer: reg, FetchTimeout: time.Minute})
 	if _, err := v.Verify(context.Background(), mint(t, key, goodClaims(iss.URL, clock.Now())), testResource); err != nil {
 		t.Fatal(err)
 	}
