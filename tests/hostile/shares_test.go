@@ -99,7 +99,10 @@ func startTokenGateway(t *testing.T, d *dagu, instances bool) *gateway {
 		file := filepath.Join(dir, "instances.yaml")
 		writeFile(t, file, fmt.Sprintf("instances:\n  - name: a\n    url: %s\n    apiKeyFile: %s\n  - name: b\n    url: %s\n    apiKeyFile: %s\n", d.url, keyFile, d.url, keyFile))
 		scope = func(name string) string { return " instances=" + name }
-		args = []string{"--instances", file}
+		// Room in the run cache for both instances' 20 MB windows: with
+		// the default 32 MiB they evict each other and every big read
+		// reads Dagu's 20 MB again (peak RSS 261 MiB after).
+		args = []string{"--instances", file, "--run-cache-size", "64MiB"}
 	}
 	tokens := filepath.Join(dir, "tokens")
 	writeFile(t, tokens, "attacker:"+attackerToken+scope("a")+"\nattacker2:"+attacker2Token+scope("a")+"\nvictim:"+victimToken+scope("b")+"\n")
