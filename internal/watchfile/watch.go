@@ -40,7 +40,10 @@ type Options[T any] struct {
 
 // Watcher reads a file again when it changes (looked at every Interval)
 // or when the process gets SIGHUP, and hands every new good version to
-// Apply. A file that cannot be read or parsed, or a version Apply refuses,
+// Apply. A change seen by the interval's look is applied once the next
+// look finds the same content: a file an editor or a script rewrites in
+// place can be read half written, and a prefix of a file can be a good
+// version that says something else (a rule's subject u12 cut to u1). A file that cannot be read or parsed, or a version Apply refuses,
 // keeps the last good one: the reason is logged once (the files watched
 // hold no secrets, only paths). It is safe for concurrent use.
 type Watcher[T any] struct {
@@ -50,6 +53,7 @@ type Watcher[T any] struct {
 	mu      sync.Mutex
 	sum     [sha256.Size]byte // of the content in service
 	refused [sha256.Size]byte // of the content last refused
+	seen    [sha256.Size]byte // of the content the last look read
 	current T
 	failure string // the problem last logged; "" when the file is good
 }
@@ -135,8 +139,9 @@ func (w *Watcher[T]) Run(ctx context.Context) {
 // after a key or CA file it names was fixed).
 func (w *Watcher[T]) Check() { w.check(true) }
 
-// check reads the file once and applies a new version; retry tries again
-// a version refused before.
+// check reads the file once and applies a new version read the same on
+// the look before; retry (SIGHUP: the operator says the file is written)
+// applies a new version at once and tries again a version refused before.
 func (w *Watcher[T]) check(retry bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -146,12 +151,17 @@ func (w *Watcher[T]) check(retry bool) {
 		return
 	}
 	sum := sha256.Sum256(data)
+	last := w.seen
+	w.seen = sum
 	if sum == w.sum {
 		w.recovered()
 		return
 	}
 	if sum == w.refused && !retry {
 		return
+	}
+	if !retry && sum != last {
+		return // applied when the next look reads it again
 	}
 	v, err := w.o.Parse(data)
 	if err == nil {

@@ -127,3 +127,40 @@ func TestWatcherKeepsTheLastGoodVersion(t *testing.T) {
 		t.Fatalf("after the retry: %q", w.Current())
 	}
 }
+
+// TestHalfWrittenFileIsNotApplied: a file rewritten in place can be read
+// half written, and the prefix can be a good version that says something
+// else (an access rule's subject u12 cut to u1). The interval's look
+// applies a change only once the next look reads the same content; SIGHUP
+// (Check) applies it at once.
+func TestHalfWrittenFileIsNotApplied(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "file")
+	write(t, path, "subject: u9")
+	w, err := New(Options[string]{Path: path, What: "test file", MaxBytes: 100,
+		Parse: func(data []byte) (string, error) { return string(data), nil }, Apply: func(string) error { return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		content, want string
+	}{
+		{"subject: u1", "subject: u9"},   // the writer is half way: not applied
+		{"subject: u9", "subject: u9"},   // written: the version in service again
+		{"subject: u1", "subject: u9"},   // half way again: still read once only
+		{"subject: u12", "subject: u9"},  // written: changed again since the last look
+		{"subject: u12", "subject: u12"}, // the same on two looks: applied
+	}
+	for i, s := range steps {
+		write(t, path, s.content)
+		w.check(false)
+		if got := w.Current(); got != s.want {
+			t.Fatalf("look %d at %q: in service %q, want %q", i+1, s.content, got, s.want)
+		}
+	}
+	write(t, path, "subject: u3")
+	w.Check()
+	if got := w.Current(); got != "subject: u3" {
+		t.Fatalf("after SIGHUP: %q", got)
+	}
+}
