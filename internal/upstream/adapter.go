@@ -231,7 +231,10 @@ func NewAdapter(o AdapterOptions) (*Adapter, error) {
 		return nil, fmt.Errorf("upstream adapter: %w", err)
 	}
 	scope := o.Scope
-	grants, err := newGrantBook(o.GrantRecheck, o.Now, o.Shared, func(credential string) { stores.DropCredential(scope, credential) })
+	// the longest a cached answer lives: a run part, a name list in its
+	// stale window, a role answer
+	held := max(o.RunCacheTTL, 2*o.DAGCacheTTL, o.ListCacheTTL, o.CapabilityRefresh, DefaultRunCacheTTL)
+	grants, err := newGrantBook(o.GrantRecheck, held, o.Now, o.Shared, func(credential string) { stores.DropCredential(scope, credential) })
 	if err != nil {
 		return nil, fmt.Errorf("upstream adapter: %w", err)
 	}

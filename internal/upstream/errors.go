@@ -16,21 +16,49 @@ import (
 // order and the first that holds decides; a request the guard refused is
 // an input the gateway rejects, and a call that got no answer for any
 // other reason failed on the network.
+//
+// narrows marks Dagu's refusal (403) and a handler's not-found (404 with
+// Dagu's error code; a router's 404 means a missing route) of what a
+// read names: when Dagu showed the credential that before, what it may
+// see has narrowed (Adapter.watch, grantBook.refused). Only the status
+// and the structured code decide, never Dagu's message.
 var transportFacts = []struct {
-	holds  func(*restclient.Error) bool
-	kind   model.FailureKind
-	reason model.FailureReason
+	holds   func(*restclient.Error) bool
+	kind    model.FailureKind
+	reason  model.FailureReason
+	narrows bool
 }{
-	{func(e *restclient.Error) bool { return e.Status != 0 }, model.FailureHTTP, ""},
-	{func(e *restclient.Error) bool { return e.Refused }, model.FailureInvalidInput, ""},
-	{func(e *restclient.Error) bool { return e.KeyUnreadable }, model.FailureCredentials, ""},
-	{func(e *restclient.Error) bool { return e.Busy }, model.FailureUnavailable, model.ReasonBusy},
-	{func(e *restclient.Error) bool { return e.Canceled }, model.FailureCanceled, ""},
-	{func(e *restclient.Error) bool { return e.Timeout }, model.FailureTimeout, ""},
-	{func(e *restclient.Error) bool { return e.TLS }, model.FailureTLS, ""},
-	{func(e *restclient.Error) bool { return e.BodyLimit > 0 }, model.FailureTooLarge, ""},
-	{func(e *restclient.Error) bool { return e.Undecodable }, model.FailureDecode, ""},
-	{func(*restclient.Error) bool { return true }, model.FailureNetwork, ""},
+	{func(e *restclient.Error) bool { return e.Status == http.StatusForbidden }, model.FailureHTTP, "", true},
+	{func(e *restclient.Error) bool {
+		return e.Status == http.StatusNotFound && !restclient.IsRouteMissing(e)
+	}, model.FailureHTTP, "", true},
+	{func(e *restclient.Error) bool { return e.Status != 0 }, model.FailureHTTP, "", false},
+	{func(e *restclient.Error) bool { return e.Refused }, model.FailureInvalidInput, "", false},
+	{func(e *restclient.Error) bool { return e.KeyUnreadable }, model.FailureCredentials, "", false},
+	{func(e *restclient.Error) bool { return e.Busy }, model.FailureUnavailable, model.ReasonBusy, false},
+	{func(e *restclient.Error) bool { return e.Canceled }, model.FailureCanceled, "", false},
+	{func(e *restclient.Error) bool { return e.Timeout }, model.FailureTimeout, "", false},
+	{func(e *restclient.Error) bool { return e.TLS }, model.FailureTLS, "", false},
+	{func(e *restclient.Error) bool { return e.BodyLimit > 0 }, model.FailureTooLarge, "", false},
+	{func(e *restclient.Error) bool { return e.Undecodable }, model.FailureDecode, "", false},
+	{func(*restclient.Error) bool { return true }, model.FailureNetwork, "", false},
+}
+
+// narrowsGrant reports whether err carries Dagu's answer that the
+// credential may not see, or Dagu does not find, what the read named (the
+// narrows column of transportFacts). A failure the gateway built itself
+// (a lookup in a valid answer, a rejected input) never does.
+func narrowsGrant(err error) bool {
+	re, ok := restclient.AsError(err)
+	if !ok {
+		return false
+	}
+	for _, row := range transportFacts {
+		if row.holds(re) {
+			return row.narrows
+		}
+	}
+	return false
 }
 
 // failureOf converts any error of a read into the read tool's failure

@@ -27,6 +27,9 @@ const (
 	grantPollEvery = time.Second
 	// kindGrant is the shared entry holding a credential's latest grant.
 	kindGrant = "grant"
+	// seenEntries bounds the points (DAGs, workspaces, wiki pages) the
+	// book remembers Dagu showed a credential.
+	seenEntries = 1 << 14
 )
 
 // grant is what Dagu last said a credential may see, as one replica holds
@@ -44,8 +47,10 @@ type grant struct {
 // cached answers are served only while Dagu confirmed its grant within
 // the re-check period (package trust's, which asks again on use); past it
 // the caches are passed by until Dagu confirms again. When a confirmation
-// names another grant, or Dagu refuses (403) or does not find (404) a run
-// the caches hold for the credential, the credential's entries are dropped
+// names another grant, or Dagu refuses (403) or does not find (404)
+// something the caches may hold for the credential (a run the run cache
+// holds, or a point Dagu showed it: see refused), the credential's entries
+// are dropped
 // here, and the new epoch is shared: the other replicas read it within
 // grantPollEvery of serving the credential from their caches, drop theirs,
 // and key the shared level by it, so the old shared entries are never
@@ -54,6 +59,9 @@ type grantBook struct {
 	period time.Duration
 	now    func() time.Time
 	byCred *cache.Cache[string, grant]
+	// seen holds the points Dagu showed each credential, for as long as
+	// the caches may hold an answer about them.
+	seen   *cache.Cache[seenKey, struct{}]
 	shared *sharedstate.Store // nil: no shared level
 	// drop removes every local entry of a credential.
 	drop func(credential string)
@@ -61,7 +69,9 @@ type grantBook struct {
 }
 
 // newGrantBook returns the book of a re-check period (0: none, nil).
-func newGrantBook(period time.Duration, now func() time.Time, shared *sharedstate.Store, drop func(string)) (*grantBook, error) {
+// held is the longest a cached answer lives (the longest cache lifetime):
+// how long a point Dagu showed a credential is remembered.
+func newGrantBook(period, held time.Duration, now func() time.Time, shared *sharedstate.Store, drop func(string)) (*grantBook, error) {
 	if period <= 0 {
 		return nil, nil
 	}
@@ -69,7 +79,78 @@ func newGrantBook(period time.Duration, now func() time.Time, shared *sharedstat
 	if err != nil {
 		return nil, err
 	}
-	return &grantBook{period: period, now: now, byCred: c, shared: shared, drop: drop}, nil
+	seen, err := cache.New[seenKey](cache.Options[struct{}]{MaxEntries: seenEntries, TTL: max(held, time.Second), Now: now})
+	if err != nil {
+		return nil, err
+	}
+	return &grantBook{period: period, now: now, byCred: c, seen: seen, shared: shared, drop: drop}, nil
+}
+
+// point is something a read names that Dagu may stop showing a
+// credential when it narrows the credential's grant: a DAG (by name), a
+// named workspace, a wiki page. The zero point names nothing.
+type point struct {
+	kind pointKind
+	name string
+}
+
+type pointKind uint8
+
+const (
+	pointDAG pointKind = iota + 1
+	pointWorkspace
+	pointWikiPage
+)
+
+func dagPoint(name string) point { return point{kind: pointDAG, name: name} }
+
+// workspacePoint is a named workspace's point; "all" (every workspace the
+// key may see) and "" name none.
+func workspacePoint(ws string) point {
+	if namedWorkspace(ws) == "" {
+		return point{}
+	}
+	return point{kind: pointWorkspace, name: ws}
+}
+
+func wikiPagePoint(workspace, path string) point {
+	return point{kind: pointWikiPage, name: workspace + "\x00" + path}
+}
+
+// seenKey is a point Dagu showed a credential.
+type seenKey struct {
+	credential string
+	point      point
+}
+
+// saw records that Dagu just showed the credential the points (its
+// answers about them may now be cached). The zero point is skipped.
+func (g *grantBook) saw(credential string, points ...point) {
+	if g == nil {
+		return
+	}
+	for _, p := range points {
+		if p != (point{}) {
+			g.seen.Add(seenKey{credential: credential, point: p}, struct{}{})
+		}
+	}
+}
+
+// refused handles a read of p that failed with err: when err is Dagu's
+// 403 or handler 404 (narrowsGrant) for a point Dagu showed the
+// credential before, what it may see has narrowed, and the credential
+// is distrusted (its cached answers dropped on every replica). It reports
+// whether it distrusted. A 404 for a point never shown (a name mistyped)
+// is not a narrowing and drops nothing.
+func (g *grantBook) refused(ctx context.Context, credential string, p point, err error) bool {
+	if g == nil || p == (point{}) || !narrowsGrant(err) {
+		return false
+	}
+	if _, shown := g.seen.Peek(seenKey{credential: credential, point: p}); !shown {
+		return false
+	}
+	g.distrust(ctx, credential)
+	return true
 }
 
 // grantEpoch is the epoch of what /auth/me said: the role and the
@@ -128,6 +209,8 @@ func (g *grantBook) adopt(ctx context.Context, credential string, next grant, sh
 	g.mu.Unlock()
 	if known && held.Epoch != next.Epoch {
 		g.drop(credential)
+		// nothing about those points is cached any more
+		g.seen.RemoveIf(func(k seenKey) bool { return k.credential == credential })
 	}
 	if share && g.shared != nil {
 		if raw, err := json.Marshal(next); err == nil {

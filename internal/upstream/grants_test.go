@@ -33,7 +33,7 @@ func bookFor(t *testing.T, c *clock, shared *sharedstate.Store) (*grantBook, *[]
 	t.Helper()
 	var mu sync.Mutex
 	drops := &[]string{}
-	g, err := newGrantBook(time.Minute, c.now, shared, func(cred string) { mu.Lock(); *drops = append(*drops, cred); mu.Unlock() })
+	g, err := newGrantBook(time.Minute, 5*time.Minute, c.now, shared, func(cred string) { mu.Lock(); *drops = append(*drops, cred); mu.Unlock() })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,13 +21,17 @@ func (a *Adapter) ListDAGs(ctx context.Context, q model.DAGListQuery) (*model.DA
 
 // GetDAG reads one DAG with its latest run.
 func (a *Adapter) GetDAG(ctx context.Context, name string) (*model.DAGDetail, error) {
-	return port1(ctx, a, a.getDAG, name)
+	out, err := port1(ctx, a, a.getDAG, name)
+	a.watch(ctx, err, dagPoint(name))
+	return out, err
 }
 
 // GetDAGSpec reads a DAG's YAML spec, from the spec cache when it holds
 // it (which answers without waiting for a detection).
 func (a *Adapter) GetDAGSpec(ctx context.Context, name string) (*model.DAGSpec, error) {
-	return a.cachedSpec(ctx, name)
+	out, err := a.cachedSpec(ctx, name)
+	a.watch(ctx, err, dagPoint(name))
+	return out, err
 }
 
 // DAGNames lists every DAG file name, for did-you-mean suggestions, from
@@ -38,22 +42,30 @@ func (a *Adapter) DAGNames(ctx context.Context) ([]string, error) {
 
 // SearchDAGs runs a full-text search over DAG specs.
 func (a *Adapter) SearchDAGs(ctx context.Context, q model.DAGSearchQuery) (*model.DAGSearch, error) {
-	return port1(ctx, a, a.searchDAGs, q)
+	out, err := port1(ctx, a, a.searchDAGs, q)
+	a.watch(ctx, err, workspacePoint(q.Workspace))
+	return out, err
 }
 
 // ListWiki lists wiki pages as a tree or a flat page.
 func (a *Adapter) ListWiki(ctx context.Context, q model.WikiListQuery) (*model.WikiCollection, error) {
-	return port1(ctx, a, a.listWiki, q)
+	out, err := port1(ctx, a, a.listWiki, q)
+	a.watch(ctx, err, workspacePoint(q.Workspace))
+	return out, err
 }
 
 // GetWikiPage reads one wiki page.
 func (a *Adapter) GetWikiPage(ctx context.Context, workspace, path string) (*model.WikiPage, error) {
-	return port2(ctx, a, a.getWikiPage, workspace, path)
+	out, err := port2(ctx, a, a.getWikiPage, workspace, path)
+	a.watch(ctx, err, wikiPagePoint(workspace, path), workspacePoint(workspace))
+	return out, err
 }
 
 // SearchWiki runs a full-text search over wiki pages.
 func (a *Adapter) SearchWiki(ctx context.Context, q model.WikiSearchQuery) (*model.WikiSearch, error) {
-	return port1(ctx, a, a.searchWiki, q)
+	out, err := port1(ctx, a, a.searchWiki, q)
+	a.watch(ctx, err, workspacePoint(q.Workspace))
+	return out, err
 }
 
 // ListRuns lists DAG-runs; an unfiltered list covers RunWindow.
@@ -63,27 +75,56 @@ func (a *Adapter) ListRuns(ctx context.Context, q model.RunListQuery) (*model.Ru
 
 // GetRun reads one run or sub-run with its steps.
 func (a *Adapter) GetRun(ctx context.Context, addr model.RunAddress) (*model.RunDetail, error) {
-	return port1(ctx, a, a.getRun, addr)
+	out, err := port1(ctx, a, a.getRun, addr)
+	a.watch(ctx, err, point{}, dagPoint(addr.Name))
+	return out, err
 }
 
 // GetRunLogs reads a run's scheduler log window and which step logs exist.
 func (a *Adapter) GetRunLogs(ctx context.Context, addr model.RunAddress, q model.LogQuery) (*model.RunLogs, error) {
-	return port2(ctx, a, a.getRunLogs, addr, q)
+	out, err := port2(ctx, a, a.getRunLogs, addr, q)
+	a.watch(ctx, err, point{}, dagPoint(addr.Name))
+	return out, err
 }
 
 // GetStepLog reads a step's stdout/stderr window.
 func (a *Adapter) GetStepLog(ctx context.Context, addr model.StepAddress, q model.LogQuery) (*model.StepLog, error) {
-	return port2(ctx, a, a.getStepLog, addr, q)
+	out, err := port2(ctx, a, a.getStepLog, addr, q)
+	a.watch(ctx, err, point{}, dagPoint(addr.Name))
+	return out, err
 }
 
 // ListForeachItems lists the items of a foreach step.
 func (a *Adapter) ListForeachItems(ctx context.Context, addr model.StepAddress, q model.ForeachQuery) (*model.ForeachItems, error) {
-	return port2(ctx, a, a.listForeachItems, addr, q)
+	out, err := port2(ctx, a, a.listForeachItems, addr, q)
+	a.watch(ctx, err, point{}, dagPoint(addr.Name))
+	return out, err
 }
 
 // GetForeachItem reads one foreach item and its body steps.
 func (a *Adapter) GetForeachItem(ctx context.Context, addr model.StepAddress) (*model.ForeachItem, error) {
-	return port1(ctx, a, a.getForeachItem, addr)
+	out, err := port1(ctx, a, a.getForeachItem, addr)
+	a.watch(ctx, err, point{}, dagPoint(addr.Name))
+	return out, err
+}
+
+// watch ties a read's outcome to the credential's grant (grantBook): a
+// read that succeeded records the points Dagu showed the credential (on
+// and also); a read whose point on Dagu refused or did not find, when it
+// showed on before, drops the credential's cached answers on every
+// replica (grantBook.refused). A run read names no point of its own: the
+// run cache tells a narrowed run from a missing one (refusedCached). In
+// service mode (no book) it does nothing.
+func (a *Adapter) watch(ctx context.Context, err error, on point, also ...point) {
+	if a.grants == nil {
+		return
+	}
+	credential := a.client.Fingerprint(ctx)
+	if err == nil {
+		a.grants.saw(credential, append(also, on)...)
+		return
+	}
+	a.grants.refused(ctx, credential, on, err)
 }
 
 // port runs one read of the port: it waits for the first release

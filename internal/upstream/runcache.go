@@ -77,11 +77,12 @@ func (c *runCache) details(ctx context.Context, t runTarget) (*gen.DAGRunDetails
 }
 
 // refusedCached drops every cached answer of the credential when Dagu
-// refuses (403) or does not find (404) a run the store holds for it: what
-// it may see has narrowed (grantBook.distrust). A 404 of a sub-run or a
-// step's stream is not one: a run's parts may be missing on their own.
+// refuses (403) or does not find (404) a run the store holds for it
+// (narrowsGrant, the failure table's word): what it may see has narrowed
+// (grantBook.distrust). A 404 of a sub-run or a step's stream is not one:
+// a run's parts may be missing on their own.
 func (c *runCache) refusedCached(ctx context.Context, run runKey, err error) {
-	if err == nil || !isHTTP(err, http.StatusForbidden, http.StatusNotFound) || restclient.IsRouteMissing(err) {
+	if !narrowsGrant(err) {
 		return
 	}
 	if _, held := c.store.peekDetails(run.root()); held {

@@ -20,6 +20,13 @@ const (
 	narrowRun     = `{"target":"run","name":"failing_job","dagRunId":"0356UUn8VwcWFuh5L8qwbp"}`
 	narrowStepLog = `{"target":"step_log","name":"failing_job","dagRunId":"0356UUn8VwcWFuh5L8qwbp","stepName":"explode"}`
 	narrowRunPath = "/api/v1/dag-runs/failing_job/0356UUn8VwcWFuh5L8qwbp"
+	// narrowSpec is a read of the run's DAG, never cached before the
+	// narrowing, which Dagu answers 404 after it.
+	narrowSpec = `{"target":"dag_spec","name":"failing_job"}`
+	// refusedBound is how soon a 404 for a DAG Dagu showed the key must
+	// stop the key's cached answers: at once on the replica that read it,
+	// within a poll (1 s) on the others, plus a read.
+	refusedBound = 3 * time.Second
 	// maxNarrowedServing is issue 38's bound on a narrowed key's cached
 	// answers, whatever the re-check period.
 	maxNarrowedServing = 65 * time.Second
@@ -75,12 +82,49 @@ func TestNarrowedKeyReachesEveryReplica(t *testing.T) {
 	narrowAndWatch(t, d, recheck, a.Base, b.Base)
 }
 
+// TestRefusedDAGDropsTheKeyAtOnce is the other half of finding 2: at the
+// default --trust-recheck (1m), after the narrowing the key reads the
+// run's DAG spec, which it never read before, through the first replica;
+// Dagu's 404 for a DAG it showed the key (its run was read) drops the
+// key's cached answers at once on that replica and, through the shared
+// state, on the other, long before the re-check would.
+func TestRefusedDAGDropsTheKeyAtOnce(t *testing.T) {
+	d := daguUnder
+	if d.front == nil {
+		t.Skip("narrowing needs the fake's front")
+	}
+	for _, replicas := range []int{1, 2} {
+		t.Run(map[int]string{1: "one replica", 2: "two replicas"}[replicas], func(t *testing.T) {
+			args := append([]string{}, passthrough...)
+			if replicas == 2 {
+				args = append(args, "--shared-state", redistest.Start(t).URL())
+			}
+			env := "GATEWAY_TRUST_RECHECK=1m"
+			var bases []string
+			for range replicas {
+				bases = append(bases, startGateway(t, d, "", args, env).Base)
+			}
+			key := d.front.mintKey()
+			narrowAndWatchKey(t, d, key, time.Minute, refusedBound, func() {
+				if o := read(context.Background(), bases[0], key, narrowSpec, nil); o.ok {
+					t.Error("the narrowed key read the DAG's spec")
+				}
+			}, bases...)
+		})
+	}
+}
+
 // narrowAndWatch has a new key read the run and its step log through every
 // gateway until each answers from its caches, narrows the key, checks that
 // Dagu refuses it at once, and reads through every gateway every 200 ms
 // until none serves the run or the log; it asserts the bound.
 func narrowAndWatch(t *testing.T, d *dagu, recheck time.Duration, bases ...string) {
-	key := d.front.mintKey()
+	narrowAndWatchKey(t, d, d.front.mintKey(), recheck, min(maxNarrowedServing, recheck+narrowSlack), nil, bases...)
+}
+
+// narrowAndWatchKey is narrowAndWatch with the key, the bound, and a
+// refusal the key meets right after the narrowing (nil: none).
+func narrowAndWatchKey(t *testing.T, d *dagu, key string, recheck, bound time.Duration, refused func(), bases ...string) {
 	ctx := context.Background()
 	for _, base := range bases {
 		for _, args := range []string{narrowRun, narrowStepLog, narrowRun, narrowStepLog} {
@@ -97,6 +141,9 @@ func narrowAndWatch(t *testing.T, d *dagu, recheck time.Duration, bases ...strin
 		t.Fatalf("Dagu still answers the narrowed key: %v %v", res, err)
 	} else {
 		res.Body.Close()
+	}
+	if refused != nil {
+		refused()
 	}
 	deadline := narrowed.Add(max(maxNarrowedServing, recheck+narrowSlack) + 5*time.Second)
 	last := narrowed
@@ -117,9 +164,8 @@ func narrowAndWatch(t *testing.T, d *dagu, recheck time.Duration, bases ...strin
 		time.Sleep(200 * time.Millisecond)
 	}
 	took := last.Sub(narrowed)
-	t.Logf("RESULT 38.2 narrowed key, %d replica(s), --trust-recheck %s: cached answers served for %s after the narrowing (%d reads)",
-		len(bases), recheck, took.Round(10*time.Millisecond), served)
-	bound := min(maxNarrowedServing, recheck+narrowSlack)
+	t.Logf("RESULT 38.2 narrowed key, %d replica(s), --trust-recheck %s, a refused read after the narrowing %v: cached answers served for %s after the narrowing (%d reads)",
+		len(bases), recheck, refused != nil, took.Round(10*time.Millisecond), served)
 	if took > bound {
 		t.Errorf("a narrowed key was served cached answers for %s, more than %s (--trust-recheck %s)", took, bound, recheck)
 	}
