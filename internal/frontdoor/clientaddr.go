@@ -77,6 +77,39 @@ func (f forwarding) clientOf(r *http.Request) string {
 	return client.String()
 }
 
+// headerXForwardedProto is the scheme header that goes with
+// X-Forwarded-For.
+const headerXForwardedProto = "X-Forwarded-Proto"
+
+// protoOf is the scheme a trusted proxy says its client used: when the
+// TCP peer is in --trusted-proxies, the rightmost value (what the nearest
+// proxy wrote; what a client wrote before it is not believed) of
+// X-Forwarded-Proto with --client-ip-header X-Forwarded-For, or of the
+// proto= of the rightmost Forwarded element with Forwarded, when it is
+// http or https (any case). The other family is never read. From any
+// other peer, or without a usable value, ok is false.
+func (f forwarding) protoOf(r *http.Request) (proto string, ok bool) {
+	peer, err := netip.ParseAddr(remoteHost(r.RemoteAddr))
+	if err != nil || len(f.proxies) == 0 || !f.contains(peer.Unmap()) {
+		return "", false
+	}
+	var last []string
+	switch f.header {
+	case config.HeaderXForwardedFor:
+		last = lastItems(r.Header.Values(headerXForwardedProto), ',', func(s string) string { return s })
+	case config.HeaderForwarded:
+		last = lastItems(r.Header.Values(config.HeaderForwarded), ',', func(s string) string { return paramOf(s, "proto") })
+	}
+	if len(last) == 0 {
+		return "", false
+	}
+	switch v := strings.ToLower(strings.Trim(last[0], `"`)); v {
+	case "http", "https":
+		return v, true
+	}
+	return "", false
+}
+
 // hops lists at most maxForwardedHops hops of the named forwarding
 // header, rightmost first.
 func (f forwarding) hops(h http.Header) []string {
@@ -110,10 +143,14 @@ func lastItems(values []string, sep byte, pick func(string) string) []string {
 
 // forValue is the for= parameter of one Forwarded element (RFC 7239), or
 // "" when it has none.
-func forValue(element string) string {
-	for param := range strings.SplitSeq(element, ";") {
-		name, value, ok := strings.Cut(strings.TrimSpace(param), "=")
-		if ok && strings.EqualFold(name, "for") {
+func forValue(element string) string { return paramOf(element, "for") }
+
+// paramOf is the named parameter of one Forwarded element (RFC 7239), or
+// "" when it has none.
+func paramOf(element, param string) string {
+	for pair := range strings.SplitSeq(element, ";") {
+		name, value, ok := strings.Cut(strings.TrimSpace(pair), "=")
+		if ok && strings.EqualFold(name, param) {
 			return value
 		}
 	}

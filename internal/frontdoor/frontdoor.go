@@ -185,7 +185,7 @@ func newWithAuth(o Options, auth *tokenAuth, logger *slog.Logger) (http.Handler,
 	if err != nil {
 		return nil, err
 	}
-	origins := originPolicy{hostChecked: guard.enforce}
+	origins := originPolicy{hostChecked: guard.enforce, forwarded: forwarded}
 	if o.PublicURL != "" {
 		if origins.public, err = config.PublicURLBase(o.PublicURL); err != nil {
 			return nil, fmt.Errorf("front door: public URL: %w", err)

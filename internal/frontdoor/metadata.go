@@ -122,9 +122,14 @@ func challengeParams(r *http.Request) []string {
 // host guard checked it, else the address the connection arrived on. An
 // unchecked Host (a public listener without --allowed-host) is never
 // written back: anyone can send any Host, and a client would be sent to it.
+// Without a public URL the scheme is the connection's, or what a trusted
+// proxy says (see scheme).
 type originPolicy struct {
 	public      string // --public-url without a trailing slash; "" for none
 	hostChecked bool   // the host guard accepts only known Hosts
+	// forwarded names the proxies whose word on the client's scheme is
+	// believed, and the header they write it in.
+	forwarded forwarding
 }
 
 type originPolicyKey struct{}
@@ -145,16 +150,16 @@ func publicOrigin(r *http.Request) (string, bool) {
 	case p.public != "":
 		return p.public, true
 	case p.hostChecked:
-		return requestOrigin(r)
+		return requestOrigin(r, p.scheme(r))
 	default:
-		return localOrigin(r)
+		return localOrigin(r, p.scheme(r))
 	}
 }
 
 // localOrigin returns scheme://ip:port of the local address the request's
 // connection was accepted on, which the client reached and the client did
 // not choose.
-func localOrigin(r *http.Request) (string, bool) {
+func localOrigin(r *http.Request, scheme string) (string, bool) {
 	addr, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
 	if !ok {
 		return "", false
@@ -163,17 +168,15 @@ func localOrigin(r *http.Request) (string, bool) {
 	if err != nil || net.ParseIP(host) == nil {
 		return "", false
 	}
-	return requestScheme(r) + "://" + net.JoinHostPort(host, port), true
+	return scheme + "://" + net.JoinHostPort(host, port), true
 }
 
 // requestOrigin returns scheme://host[:port] as the client addressed this
 // server. The host comes from the Host header and is accepted only as an IP
 // address or a DNS name (letters, digits, '-', '_' and dots), so nothing
 // that could break out of a quoted header value or a URL reaches the
-// answer. The scheme is https on a TLS connection, else the
-// X-Forwarded-Proto of a TLS-terminating proxy when it says http or https,
-// else http. Both only shape the answer to the client that sent them.
-func requestOrigin(r *http.Request) (string, bool) {
+// answer.
+func requestOrigin(r *http.Request, scheme string) (string, bool) {
 	host, port, err := config.SplitHostMaybePort(r.Host)
 	if err != nil {
 		return "", false
@@ -189,16 +192,22 @@ func requestOrigin(r *http.Request) (string, bool) {
 	if port != "" {
 		host += ":" + port
 	}
-	return requestScheme(r) + "://" + host, true
+	return scheme + "://" + host, true
 }
 
-// requestScheme is the scheme the client used; see requestOrigin.
-func requestScheme(r *http.Request) string {
+// scheme is the scheme the client used: https on a TLS connection; else,
+// when the TCP peer is one of --trusted-proxies, what that proxy wrote in
+// the header family --client-ip-header names (X-Forwarded-Proto with
+// X-Forwarded-For, the proto= of Forwarded with Forwarded), when it says
+// http or https; else http. A client that is not a trusted proxy cannot
+// choose it: the scheme names the resource a sign-in token's audience
+// must match (issue 38's follow-up; before, any client's
+// X-Forwarded-Proto was believed).
+func (p originPolicy) scheme(r *http.Request) string {
 	if r.TLS != nil {
 		return "https"
 	}
-	first, _, _ := strings.Cut(r.Header.Get("X-Forwarded-Proto"), ",")
-	if proto := strings.ToLower(strings.TrimSpace(first)); proto == "https" || proto == "http" {
+	if proto, ok := p.forwarded.protoOf(r); ok {
 		return proto
 	}
 	return "http"

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"net/url"
 	"strings"
 	"testing"
@@ -18,8 +19,10 @@ import (
 // details the metadata depends on.
 type metadataRequest struct {
 	method, path, host, auth, forwardedProto string
+	forwarded                                string // a Forwarded header
 	tls                                      bool
 	local                                    string // the address the connection arrived on
+	peer                                     string // the TCP peer (httptest's 192.0.2.1:1234 when empty)
 }
 
 func (q metadataRequest) do(h http.Handler) *httptest.ResponseRecorder {
@@ -34,6 +37,12 @@ func (q metadataRequest) do(h http.Handler) *httptest.ResponseRecorder {
 	}
 	if q.forwardedProto != "" {
 		r.Header.Set("X-Forwarded-Proto", q.forwardedProto)
+	}
+	if q.forwarded != "" {
+		r.Header.Set("Forwarded", q.forwarded)
+	}
+	if q.peer != "" {
+		r.RemoteAddr = q.peer
 	}
 	if q.tls {
 		r.TLS = &tls.ConnectionState{}
@@ -76,8 +85,8 @@ func TestProtectedResourceMetadata(t *testing.T) {
 		{"ipv6 loopback", local, nil, "", false, metadataRequest{path: protectedResourcePath, host: "[::1]:8090"}, 200, "http://[::1]:8090/mcp"},
 		{"open even with a wrong token", local, nil, "", false, metadataRequest{path: protectedResourcePath, host: local, auth: "Bearer nope"}, 200, "http://127.0.0.1:8090/mcp"},
 		{"tls connection", local, []string{"gw.example"}, "", false, metadataRequest{path: protectedResourcePath, host: "gw.example", tls: true}, 200, "https://gw.example/mcp"},
-		{"tls-terminating proxy", local, []string{"gw.example"}, "", false, metadataRequest{path: protectedResourcePath, host: "gw.example", forwardedProto: "HTTPS, http"}, 200, "https://gw.example/mcp"},
-		{"odd forwarded proto ignored", local, []string{"gw.example"}, "", false, metadataRequest{path: protectedResourcePath, host: "gw.example", forwardedProto: "javascript"}, 200, "http://gw.example/mcp"},
+		{"any client's forwarded proto ignored", local, []string{"gw.example"}, "", false, metadataRequest{path: protectedResourcePath, host: "gw.example", forwardedProto: "https"}, 200, "http://gw.example/mcp"},
+		{"any client's forwarded proto ignored on tls", local, []string{"gw.example"}, "", false, metadataRequest{path: protectedResourcePath, host: "gw.example", forwardedProto: "http", tls: true}, 200, "https://gw.example/mcp"},
 		{"public bind, allowed host", "0.0.0.0:8090", []string{"gw.example"}, "", false, metadataRequest{path: protectedResourcePath, host: "GW.example", local: pod}, 200, "http://gw.example/mcp"},
 		{"public bind names the address reached", "0.0.0.0:8090", nil, "", false, metadataRequest{path: protectedResourcePath, host: pod, local: pod}, 200, "http://10.1.2.3:8090/mcp"},
 		{"public bind, any host not reflected", "0.0.0.0:8090", nil, "", false, metadataRequest{path: protectedResourcePath, host: "evil.example", local: pod}, 200, "http://10.1.2.3:8090/mcp"},
@@ -150,7 +159,7 @@ func TestUnauthorizedPointsAtMetadata(t *testing.T) {
 		{"wrong token", local, nil, "", metadataRequest{method: http.MethodPost, path: "/mcp", host: local, auth: "Bearer " + tokenB}, "Bearer " + localMetadata + `, error="invalid_token"`, msgTokenRejected},
 		{"basic credentials", local, nil, "", metadataRequest{method: http.MethodPost, path: "/mcp", host: local, auth: "Basic " + tokenA}, "Bearer " + localMetadata, msgTokenMissing},
 		{"metrics", local, nil, "", metadataRequest{path: "/metrics", host: "localhost:8090"}, `Bearer resource_metadata="http://localhost:8090/.well-known/oauth-protected-resource"`, msgTokenMissing},
-		{"behind a tls proxy", "0.0.0.0:8090", []string{"gw.example"}, "", metadataRequest{method: http.MethodPost, path: "/mcp", host: "gw.example", forwardedProto: "https"}, `Bearer resource_metadata="https://gw.example/.well-known/oauth-protected-resource"`, msgTokenMissing},
+		{"a client's forwarded proto, no trusted proxies", "0.0.0.0:8090", []string{"gw.example"}, "", metadataRequest{method: http.MethodPost, path: "/mcp", host: "gw.example", forwardedProto: "https"}, `Bearer resource_metadata="http://gw.example/.well-known/oauth-protected-resource"`, msgTokenMissing},
 		{"public bind, unchecked host", "0.0.0.0:8090", nil, "", metadataRequest{method: http.MethodPost, path: "/mcp", host: "evil.example", local: "10.1.2.3:8090"}, `Bearer resource_metadata="http://10.1.2.3:8090/.well-known/oauth-protected-resource"`, msgTokenMissing},
 		{"public url", "0.0.0.0:8090", nil, "https://gw.example.com/dagu", metadataRequest{method: http.MethodPost, path: "/mcp", host: "evil.example", local: "10.1.2.3:8090", auth: "Bearer x"}, `Bearer resource_metadata="https://gw.example.com/dagu/.well-known/oauth-protected-resource", error="invalid_token"`, msgTokenRejected},
 		{"no address known", "0.0.0.0:8090", nil, "", metadataRequest{method: http.MethodPost, path: "/mcp", host: "gw.example"}, "Bearer", msgTokenMissing},
@@ -216,7 +225,7 @@ func TestRequestOrigin(t *testing.T) {
 			t.Parallel()
 			r := httptest.NewRequest(http.MethodGet, "/", nil)
 			r.Host = tt.host
-			got, ok := requestOrigin(r)
+			got, ok := requestOrigin(r, "http")
 			if got != tt.want || ok != tt.ok {
 				t.Fatalf("requestOrigin(%q) = %q, %v; want %q, %v", tt.host, got, ok, tt.want, tt.ok)
 			}
@@ -234,7 +243,7 @@ func FuzzRequestOrigin(f *testing.F) {
 	f.Fuzz(func(t *testing.T, host string) {
 		r := httptest.NewRequest(http.MethodGet, "/", nil)
 		r.Host = host
-		origin, ok := requestOrigin(r)
+		origin, ok := requestOrigin(r, "http")
 		if !ok {
 			return
 		}
@@ -286,6 +295,64 @@ func TestRegistrationIsRefused(t *testing.T) {
 			}
 			if tt.wantError == "access_denied" && body["error_description"] != newTokenAuth([]string{tokenA}, "", nil, nil).noOAuthMessage() {
 				t.Errorf("error_description = %v", body["error_description"])
+			}
+		})
+	}
+}
+
+// TestSchemeOnlyFromTrustedProxies: without --public-url the scheme of the
+// gateway's own URLs (the metadata's resource, which a sign-in token's
+// audience must match) is the connection's, or what a --trusted-proxies
+// peer wrote in the header family --client-ip-header names: the
+// rightmost X-Forwarded-Proto with X-Forwarded-For, the rightmost
+// Forwarded element's proto= with Forwarded. Any other client's word,
+// and the other family, are never read.
+func TestSchemeOnlyFromTrustedProxies(t *testing.T) {
+	t.Parallel()
+	const proxy, stranger = "10.0.0.7:40000", "203.0.113.9:40000"
+	xff, fwd := "X-Forwarded-For", "Forwarded"
+	tests := []struct {
+		name   string
+		header string // --client-ip-header; "" : no trusted proxies
+		req    metadataRequest
+		want   string
+	}{
+		{"no proxies configured, client says https", "", metadataRequest{peer: stranger, forwardedProto: "https"}, "http"},
+		{"no proxies configured, client says https in Forwarded", "", metadataRequest{peer: stranger, forwarded: "for=1.2.3.4;proto=https"}, "http"},
+		{"no proxies configured, tls", "", metadataRequest{peer: stranger, tls: true}, "https"},
+		{"untrusted peer says https", xff, metadataRequest{peer: stranger, forwardedProto: "https"}, "http"},
+		{"untrusted peer says http over tls", xff, metadataRequest{peer: stranger, forwardedProto: "http", tls: true}, "https"},
+		{"trusted proxy says https", xff, metadataRequest{peer: proxy, forwardedProto: "HTTPS"}, "https"},
+		{"trusted proxy appends https to the client's http", xff, metadataRequest{peer: proxy, forwardedProto: "http, https"}, "https"},
+		{"trusted proxy appends http to the client's https", xff, metadataRequest{peer: proxy, forwardedProto: "https,http"}, "http"},
+		{"trusted proxy, odd value", xff, metadataRequest{peer: proxy, forwardedProto: "javascript"}, "http"},
+		{"trusted proxy, nothing said", xff, metadataRequest{peer: proxy}, "http"},
+		{"trusted proxy, X-Forwarded-For mode ignores Forwarded", xff, metadataRequest{peer: proxy, forwarded: "for=1.2.3.4;proto=https"}, "http"},
+		{"trusted proxy, Forwarded proto", fwd, metadataRequest{peer: proxy, forwarded: `for=1.2.3.4;proto="https"`}, "https"},
+		{"trusted proxy, rightmost Forwarded element decides", fwd, metadataRequest{peer: proxy, forwarded: "for=6.6.6.6;proto=https, for=1.2.3.4;proto=http"}, "http"},
+		{"trusted proxy, rightmost Forwarded element without proto", fwd, metadataRequest{peer: proxy, forwarded: "for=6.6.6.6;proto=https, for=1.2.3.4"}, "http"},
+		{"trusted proxy, Forwarded mode ignores X-Forwarded-Proto", fwd, metadataRequest{peer: proxy, forwardedProto: "https"}, "http"},
+		{"untrusted peer, Forwarded proto", fwd, metadataRequest{peer: stranger, forwarded: "for=1.2.3.4;proto=https"}, "http"},
+		{"trusted proxy over ipv4-mapped ipv6", xff, metadataRequest{peer: "[::ffff:10.0.0.7]:40000", forwardedProto: "https"}, "https"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h, _ := frontDoor(t, func(o *Options) {
+				o.Listen, o.AllowedHosts, o.Tokens = "127.0.0.1:8090", []string{"gw.example"}, []string{tokenA}
+				if tt.header != "" {
+					o.TrustedProxies, o.ClientIPHeader = []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}, tt.header
+				}
+			})
+			q := tt.req
+			q.path, q.host = protectedResourcePath, "gw.example"
+			w := q.do(h)
+			var doc map[string]any
+			if err := json.Unmarshal(w.Body.Bytes(), &doc); err != nil || w.Code != http.StatusOK {
+				t.Fatalf("status %d, body %q: %v", w.Code, w.Body.String(), err)
+			}
+			if want := tt.want + "://gw.example/mcp"; doc["resource"] != want {
+				t.Errorf("resource = %v, want %s", doc["resource"], want)
 			}
 		})
 	}

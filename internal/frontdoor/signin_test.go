@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"strings"
 	"sync"
 	"testing"
@@ -250,5 +251,39 @@ func TestSignInIsNotPassthrough(t *testing.T) {
 		SignIn: &SignIn{Issuer: issuer, Admit: (&fakeProvider{}).admit}})
 	if err == nil || !strings.Contains(err.Error(), "two modes") {
 		t.Fatalf("New = %v", err)
+	}
+}
+
+// TestSignInResourceSchemeOnlyFromTrustedProxies: the resource a sign-in
+// token's audience must match takes its scheme from X-Forwarded-Proto
+// only when a --trusted-proxies peer sent it; a client on plain http that
+// writes X-Forwarded-Proto: https is verified at the http resource, so a
+// token for https://HOST:PORT/mcp is not accepted there (docs/security.md).
+func TestSignInResourceSchemeOnlyFromTrustedProxies(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, peer string
+		trusted    bool
+		want       string
+	}{
+		{"no trusted proxies", "203.0.113.9:4000", false, "http://127.0.0.1:8090/mcp default"},
+		{"an untrusted peer", "203.0.113.9:4000", true, "http://127.0.0.1:8090/mcp default"},
+		{"a trusted proxy", "10.0.0.7:4000", true, "https://127.0.0.1:8090/mcp default"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h, p, _, _ := signInDoor(t, func(o *Options) {
+				if tc.trusted {
+					o.TrustedProxies, o.ClientIPHeader = []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}, "X-Forwarded-For"
+				}
+			})
+			(frontDoorRequest{path: "/mcp", auth: "Bearer " + jwtSRE}).doWith(h, func(r *http.Request) {
+				r.RemoteAddr = tc.peer
+				r.Header.Set("X-Forwarded-Proto", "https")
+			})
+			if q := p.questions(); len(q) != 1 || q[0] != tc.want {
+				t.Errorf("asked %q, want %q", q, tc.want)
+			}
+		})
 	}
 }
