@@ -10,7 +10,9 @@
 // Each test builds ./cmd/gateway (or takes HOSTILE_GATEWAY_BIN, so an
 // older build can be measured) and starts it on a loopback port in front
 // of the fake Dagu served by this process, or of a real Dagu given by
-// HOSTILE_DAGU_URL and HOSTILE_DAGU_KEY (see newDagu). Every attack is
+// HOSTILE_DAGU_URL and HOSTILE_DAGU_KEY (see newDagu; the narrowing
+// tests also need an admin's HOSTILE_DAGU_USER and HOSTILE_DAGU_PASSWORD,
+// see newRealNarrowing). Every attack is
 // bounded in time (attackTime) and in requests (maxAttackRequests), and
 // connects over loopback only (the metadata test listens on 0.0.0.0, as
 // its attack needs).
