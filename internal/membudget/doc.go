@@ -4,8 +4,9 @@
 // flight: request bodies being read and parsed, answers being built and
 // written, Dagu's answers being read. Each of them reserves its bytes
 // before it allocates them and gives them back when it is done; a
-// reservation that does not fit is refused at once, never queued, so the
-// caller can answer "busy, retry after" instead of growing the heap.
+// reservation that does not fit waits at most ShareWait (the caller
+// holding the least served first) and is then refused, so the caller can
+// answer "busy, retry after" instead of growing the heap.
 //
 // Dagu's answers being read have a limit of their own as well
 // (--upstream-body-budget, kept by the REST client): what they take counts

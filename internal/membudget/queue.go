@@ -4,6 +4,7 @@ package membudget
 
 import (
 	"context"
+	"slices"
 	"time"
 )
 
@@ -26,19 +27,21 @@ type waiter struct {
 }
 
 // acquire takes n bytes for o: at once when they fit and no reservation
-// that waits for the budget came first, else (wait) waiting up to
-// ShareWait within ctx for them to be given back. A refusal says whether
-// the share or the budget refused.
+// waiting ranks before it (next), else (wait) waiting up to ShareWait
+// within ctx for them to be given back. A refusal says whether the share
+// or the budget refused.
 func (b *Budget) acquire(ctx context.Context, o Owner, n int64, wait bool) error {
 	if b == nil || n <= 0 {
 		return nil
 	}
 	b.mu.Lock()
 	f := b.check(o, n)
-	if f == fits && !b.budgetWaiterQueued() {
-		b.take(o, n)
-		b.mu.Unlock()
-		return nil
+	if f == fits {
+		if w := b.next(); w == nil || b.callerHeld(o) < b.callerHeld(w.owner) {
+			b.take(o, n)
+			b.mu.Unlock()
+			return nil
+		}
 	}
 	if !wait || !b.mayWait(o, n) {
 		b.mu.Unlock()
@@ -46,20 +49,9 @@ func (b *Budget) acquire(ctx context.Context, o Owner, n int64, wait bool) error
 		return b.refusal(n, f == overShare)
 	}
 	w := b.enqueue(o, n)
+	b.grant() // w may come first
 	b.mu.Unlock()
 	return b.await(ctx, w)
-}
-
-// budgetWaiterQueued reports whether a waiting reservation is held up by
-// the budget as a whole rather than its share: a newcomer does not pass
-// it, so a big read waiting is not starved by small ones.
-func (b *Budget) budgetWaiterQueued() bool {
-	for _, w := range b.queue {
-		if b.check(w.owner, w.n) == overBudget {
-			return true
-		}
-	}
-	return false
 }
 
 // mayWait reports whether a reservation may wait: it can fit some day,
@@ -96,6 +88,11 @@ func (b *Budget) countWaiting(o Owner, delta int) {
 // await waits for w's bytes; when ctx ends or the wait passes first,
 // w leaves the queue and is refused.
 func (b *Budget) await(ctx context.Context, w *waiter) error {
+	select {
+	case <-w.granted: // granted as it was queued
+		return nil
+	default:
+	}
 	timer := time.NewTimer(b.wait)
 	defer timer.Stop()
 	select {
@@ -121,33 +118,54 @@ func (b *Budget) await(ctx context.Context, w *waiter) error {
 func (b *Budget) remove(w *waiter) {
 	for i, q := range b.queue {
 		if q == w {
-			b.queue = append(b.queue[:i], b.queue[i+1:]...)
+			b.queue = slices.Delete(b.queue, i, i+1)
 			b.countWaiting(w.owner, -1)
 			return
 		}
 	}
 }
 
-// grant hands free bytes to the waiting in arrival order. One whose
-// share is spent does not hold up the others; the first held up by the
-// budget as a whole holds up those behind it.
+// grant hands free bytes to the waiting fairly: the reservation that
+// ranks first (next) is granted while it fits; when the budget as a whole
+// cannot take it yet, the bytes given back are kept for it, so the
+// reservations of callers holding more wait behind it. So a caller with
+// nothing in flight gets the next bytes given back before a caller
+// holding several shares' worth, and a caller over its fair part (the
+// budget divided among the callers in use) takes none of them while a
+// caller under its part waits for them.
 func (b *Budget) grant() {
-	kept := b.queue[:0]
-	blocked := false
-	for _, w := range b.queue {
-		if !blocked {
-			switch b.check(w.owner, w.n) {
-			case fits:
-				b.take(w.owner, w.n)
-				b.countWaiting(w.owner, -1)
-				close(w.granted)
-				continue
-			case overBudget:
-				blocked = true
-			}
+	for {
+		w := b.next()
+		if w == nil || b.check(w.owner, w.n) != fits {
+			return
 		}
-		kept = append(kept, w)
+		b.take(w.owner, w.n)
+		b.remove(w)
+		close(w.granted)
 	}
-	clear(b.queue[len(kept):])
-	b.queue = kept
+}
+
+// next is the waiting reservation granted first: of those whose shares
+// have room, the one whose caller holds the least, the earliest on a tie
+// (the queue is in arrival order); nil when none.
+func (b *Budget) next() *waiter {
+	var first *waiter
+	var least int64
+	for _, w := range b.queue {
+		if b.check(w.owner, w.n) == overShare {
+			continue // its own share holds it up, not the budget
+		}
+		if held := b.callerHeld(w.owner); first == nil || held < least {
+			first, least = w, held
+		}
+	}
+	return first
+}
+
+// callerHeld is what o's caller holds now (0 for no caller).
+func (b *Budget) callerHeld(o Owner) int64 {
+	if m := b.members[levelCaller][o.Caller]; o.Caller != "" && m != nil {
+		return m.held
+	}
+	return 0
 }

@@ -17,7 +17,10 @@ import "time"
 // floor: a single big read is never starved by someone else's many).
 // Instances share only while two or more are in use. So one caller's
 // flood, or its slow readers, hold only its own share: its own
-// reservations wait or are refused, while another caller's fit.
+// reservations wait or are refused, while another caller's fit. When the
+// budget as a whole is spent (the shares together can be more than the
+// budget), the bytes given back go to the waiting caller holding the least
+// (queue.go).
 
 // The levels a reservation is counted at.
 const (

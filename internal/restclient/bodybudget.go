@@ -57,12 +57,15 @@ func (b *bodyBudget) reserveDeclared(ctx context.Context, route string, n int64)
 }
 
 // reserveArriving reserves n more bytes of a body without a declared
-// length, without waiting.
+// length: the body budget at once or not at all, the memory budget
+// waiting for it as briefly as a declared length (its caller's turn comes
+// when memory is given back: membudget grants the caller holding the least
+// first).
 func (b *bodyBudget) reserveArriving(ctx context.Context, route string, n int64) error {
 	if !b.sem.TryAcquire(n) {
 		return b.spent(route)
 	}
-	if membudget.DrawerFor(ctx, b.memory).Draw(ctx, n, false) != nil {
+	if membudget.DrawerFor(ctx, b.memory).Draw(ctx, n, true) != nil {
 		b.sem.Release(n)
 		return b.memorySpent(route)
 	}
