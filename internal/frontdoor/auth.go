@@ -20,11 +20,13 @@ import (
 // differs from a configured one (only on its digest, which the caller
 // cannot steer). Tokens from a file are read again when the file changes
 // (config.TokenFileCache), so a rotated or revoked token takes effect
-// without a restart. A token line "name:token" names its caller.
+// without a restart, for its requests in flight too (revocation.go). A token line "name:token" names its caller.
 type tokenAuth struct {
 	static map[[sha256.Size]byte]config.TokenEntry
 	file   tokenMatcher // nil without a token file
 	signIn *SignIn      // nil without sign-in
+	// revoked ends the requests in flight of a file token the file drops.
+	revoked *revocation
 }
 
 // tokenMatcher finds a token by its SHA-256 digest (config.TokenFileCache).
@@ -44,6 +46,7 @@ func newTokenAuth(tokens []string, file string, logger *slog.Logger, now func() 
 	}
 	if file != "" {
 		a.file = &config.TokenFileCache{Path: file, Logger: logger, Now: now}
+		a.revoked = newRevocation(a.file, config.DefaultStatInterval)
 	}
 	return a
 }
@@ -56,15 +59,17 @@ func (a *tokenAuth) hasStatic() bool { return len(a.static) > 0 || a.file != nil
 
 // match reports whether presented, the SHA-256 of a bearer token, is that
 // of one of the configured tokens, and its entry: the caller name it
-// carries ("" for an unnamed token) and the instances it is for.
-func (a *tokenAuth) match(presented [sha256.Size]byte) (config.TokenEntry, bool) {
+// carries ("" for an unnamed token) and the instances it is for;
+// fromFile says it is the token file's.
+func (a *tokenAuth) match(presented [sha256.Size]byte) (_ config.TokenEntry, fromFile, ok bool) {
 	if e, found := a.static[presented]; found {
-		return e, true
+		return e, false, true
 	}
 	if a.file != nil {
-		return a.file.Lookup(presented)
+		e, found := a.file.Lookup(presented)
+		return e, found, found
 	}
-	return config.TokenEntry{}, false
+	return config.TokenEntry{}, false, false
 }
 
 // source names the settings the operator configured the tokens with, as
@@ -127,20 +132,31 @@ func (a *tokenAuth) wrap(h http.Handler) http.Handler {
 		return h
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if v := a.verdictOf(r); !v.accepted {
+		v := a.verdictOf(r)
+		if !v.accepted {
 			if a.refuseSignIn(w, r, v) {
 				return
 			}
-			message := a.missingMessage()
-			if v.sent {
-				message = a.rejectedMessage()
-			}
-			w.Header().Set("WWW-Authenticate", a.refusalChallenge(r, v.sent))
-			writeJSONText(w, http.StatusUnauthorized, map[string]string{"error": "unauthorized", "message": message})
+			a.refuse(w, r, v.sent)
+			return
+		}
+		if v.fromFile && a.revoked != nil {
+			a.serveRevocable(w, r, v, h)
 			return
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// refuse answers 401 to a request whose token is missing (sent false) or
+// not accepted.
+func (a *tokenAuth) refuse(w http.ResponseWriter, r *http.Request, sent bool) {
+	message := a.missingMessage()
+	if sent {
+		message = a.rejectedMessage()
+	}
+	w.Header().Set("WWW-Authenticate", a.refusalChallenge(r, sent))
+	writeJSONText(w, http.StatusUnauthorized, map[string]string{"error": "unauthorized", "message": message})
 }
 
 // refusalChallenge is the challenge of a 401 that is no sign-in refusal:

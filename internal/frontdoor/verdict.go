@@ -31,6 +31,11 @@ type authVerdict struct {
 	signIn *Admission
 	// person is who an admitted sign-in token names; nil otherwise.
 	person *reqctx.Person
+	// fromFile: the token is one of the token file's, which may drop it
+	// while the request is in flight (revocation.go); digest is its
+	// SHA-256.
+	fromFile bool
+	digest   [sha256.Size]byte
 }
 
 // instanceScope is the instances a caller may use; nil: every one.
@@ -54,14 +59,15 @@ func (a *tokenAuth) checkToken(authorization string) authVerdict {
 	}
 	// The token is hashed once: its digest finds it and names the caller.
 	presented := sha256.Sum256([]byte(token))
-	entry, accepted := a.match(presented)
-	switch {
-	case !accepted:
+	entry, fromFile, accepted := a.match(presented)
+	if !accepted {
 		return authVerdict{sent: true, caller: "unauthenticated"}
-	case entry.Name != "":
-		return authVerdict{accepted: true, sent: true, caller: entry.Name, instances: entry.Instances}
 	}
-	return authVerdict{accepted: true, sent: true, caller: "token:" + redact.FingerprintOfDigest(presented), instances: entry.Instances}
+	v := authVerdict{accepted: true, sent: true, caller: entry.Name, instances: entry.Instances, fromFile: fromFile, digest: presented}
+	if entry.Name == "" {
+		v.caller = "token:" + redact.FingerprintOfDigest(presented)
+	}
+	return v
 }
 
 // checkRequest makes the one token check of a request: a static token,

@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/promreg"
+	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/readtool"
 )
@@ -68,6 +69,8 @@ func (o *operations) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			return next(ctx, method, req)
 		}
 		start := time.Now()
+		ctx, stop := reqctx.BindRevocation(ctx) // a revoked token's request ends here too
+		defer stop()
 		res, err := next(ctx, method, req)
 		label, tool := method, ""
 		if !servedMethods[method] {
