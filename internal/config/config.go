@@ -143,8 +143,8 @@ type Config struct {
 	// WorkbookMaxMemory is the memory one workbook read may keep; a
 	// workbook that needs more is refused.
 	WorkbookMaxMemory int64
-	// WorkbookConcurrency is how many workbook reads run at once; others
-	// wait for a slot within their deadline.
+	// WorkbookConcurrency is how many workbook reads run at once, shared
+	// fairly between callers; others wait for a slot within their deadline.
 	WorkbookConcurrency int
 
 	// LogLevel is one of debug, info, warn, error.

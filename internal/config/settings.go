@@ -415,8 +415,8 @@ var settings = []Setting{
 		Doc:   "Memory one workbook read may use (shared strings, styles, sheet and name lists, statistics and the profile it builds); a workbook that needs more fails as `resource_unavailable`. At least `1MiB`.",
 		field: func(c *Config) any { return &c.WorkbookMaxMemory }},
 	{Group: GroupWorkbooks, Flag: flagWorkbookConcurrency, Env: "GATEWAY_WORKBOOK_CONCURRENCY", Kind: KindInt, Default: "2", Chart: "config.workbookConcurrency", Modes: modesRead,
-		Help:  "workbook reads run at once; others wait for a slot until their deadline",
-		Doc:   "Workbook reads that run at once; the others wait for a slot until the call's deadline, then fail as `resource_unavailable` (\"too many workbook reads in progress\").",
+		Help:  "workbook reads run at once, shared fairly between callers; others wait for a slot until their deadline",
+		Doc:   "Workbook reads that run at once; the others wait for a slot until the call's deadline, then fail as `resource_unavailable` with `details.retryAfterMs`. The slots are shared fairly between callers: a freed slot goes to the waiting caller that holds the fewest, so one caller's many reads make only that caller's reads wait; a caller alone may use every slot.",
 		field: func(c *Config) any { return &c.WorkbookConcurrency }},
 
 	// Logging and runtime.

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
 	"github.com/dagu-mcp-gateway/gateway/internal/workbook"
@@ -89,4 +90,17 @@ func TestWorkbookWithoutProfilerIsUnavailable(t *testing.T) {
 	tool, _ := newStubTool(t)
 	e := errorOf(t, callJSON(t, tool, `{"target":"workbook","path":"/x/a.xlsx"}`))
 	checkErr(t, e, wantErr{code: CodeResourceUnavailable, target: tWorkbook})
+}
+
+// TestBusyWorkbookSaysWhenToRetry: a read refused for want of a workbook
+// slot carries the profiler's wait as details.retryAfterMs.
+func TestBusyWorkbookSaysWhenToRetry(t *testing.T) {
+	t.Parallel()
+	busy := &workbook.Error{Kind: workbook.KindUnavailable, Message: "too many workbook reads in progress", RetryAfter: time.Second}
+	tool, _ := newWorkbookTool(t, &stubBooks{err: busy})
+	e := errorOf(t, callJSON(t, tool, `{"target":"workbook","path":"/x/a.xlsx"}`))
+	checkErr(t, e, wantErr{code: CodeResourceUnavailable, target: tWorkbook, message: busy.Message})
+	if e.Details["retryAfterMs"] != int64(1000) {
+		t.Errorf("details %v, want retryAfterMs 1000", e.Details)
+	}
 }

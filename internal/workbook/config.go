@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-
-	"golang.org/x/sync/semaphore"
 )
 
 // Defaults the profile page sets for the operator's limits.
@@ -52,8 +50,9 @@ type Config struct {
 	// workbook that needs more is refused as unavailable.
 	MaxMemory int64
 	// Concurrency is how many reads run at once, default 2; a read that
-	// finds no free slot waits until its context ends, then is refused as
-	// unavailable.
+	// finds no slot free to it waits until its context ends, then is
+	// refused as unavailable. The slots are shared fairly between callers
+	// (slots.go).
 	Concurrency int
 }
 
@@ -66,7 +65,7 @@ type Profiler struct {
 	maxSheets     int
 	maxMemory     int64
 	concurrency   int
-	slots         *semaphore.Weighted
+	slots         *slots
 	// beforeOpen, when set by a test, runs between the path checks and
 	// the open: where another process could swap the file.
 	beforeOpen func(*target)
@@ -91,7 +90,7 @@ func New(cfg Config) (*Profiler, error) {
 		maxMemory:     orDefault(cfg.MaxMemory, DefaultMaxMemory),
 		concurrency:   orDefault(cfg.Concurrency, DefaultConcurrency),
 	}
-	p.slots = semaphore.NewWeighted(int64(p.concurrency))
+	p.slots = newSlots(p.concurrency)
 	for _, root := range cfg.Roots {
 		resolved, err := resolveRoot(root)
 		if err != nil {

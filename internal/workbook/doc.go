@@ -38,7 +38,10 @@
 //     multiply work without growing the file).
 //   - Concurrency. At most Config.Concurrency reads (default 2) run at
 //     once; the others wait for a slot until their stop time and are then
-//     refused as unavailable.
+//     refused as unavailable. The slots are shared fairly between the
+//     callers the request context names (slots.go): a freed slot goes to
+//     the waiting caller that holds the fewest, so one caller's many reads
+//     make only its own wait.
 //   - Time. A read stops a little before its context's deadline (half a
 //     second, or a tenth of the time left), so that its refusal still
 //     arrives within the call's time limit and says where it stopped and

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"time"
 )
 
 // Kind classifies a profiling failure; the read tool maps it to a contract
@@ -48,6 +49,8 @@ type Error struct {
 	Field   string
 	Message string
 	Cause   error
+	// RetryAfter, when set, is how long to wait before trying again.
+	RetryAfter time.Duration
 }
 
 // Error returns the agent-facing message.
@@ -169,11 +172,19 @@ func errReadVolume(name string) *Error {
 		name)
 }
 
-// errBusy reports a read that found every workbook slot taken until its
-// context ended. It names no field: the input is not at fault.
-func errBusy(slots int, cause error) *Error {
-	return &Error{Kind: KindUnavailable, Cause: cause, Message: fmt.Sprintf(
-		"too many workbook reads in progress (the gateway runs at most %d at once, --workbook-concurrency); try again shortly",
+// errBusy reports a read that found no slot free to it until its context
+// ended, with the wait to take before trying again. It names no field:
+// the input is not at fault. ownFault says the caller's own reads held
+// its part of the slots.
+func errBusy(slots int, ownFault bool, cause error) *Error {
+	if ownFault {
+		return &Error{Kind: KindUnavailable, Cause: cause, RetryAfter: busyRetryAfter, Message: fmt.Sprintf(
+			"your workbook reads in progress hold your part of the gateway's %d workbook slots (--workbook-concurrency); "+
+				"wait for them to finish, or try again after details.retryAfterMs",
+			slots)}
+	}
+	return &Error{Kind: KindUnavailable, Cause: cause, RetryAfter: busyRetryAfter, Message: fmt.Sprintf(
+		"too many workbook reads in progress (the gateway runs at most %d at once, --workbook-concurrency); try again after details.retryAfterMs",
 		slots)}
 }
 

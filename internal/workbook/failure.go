@@ -24,6 +24,6 @@ func (e *Error) As(target any) bool {
 	if !known {
 		kind = model.FailureUnavailable
 	}
-	*p = &model.Failure{Kind: kind, Field: e.Field, Detail: e.Message, Cause: e.Cause}
+	*p = &model.Failure{Kind: kind, Field: e.Field, Detail: e.Message, Cause: e.Cause, RetryAfter: e.RetryAfter}
 	return true
 }

@@ -109,8 +109,8 @@ func TestReadsWaitForASlot(t *testing.T) {
 			defer cancel()
 			_, err := p.Profile(ctx, path, "")
 			wantUnavailable(t, err, "too many workbook reads in progress")
-			if e, _ := AsError(err); e.Field != "" || !errors.Is(err, context.DeadlineExceeded) {
-				t.Errorf("field %q, cause %v: want no field and the deadline", e.Field, e.Cause)
+			if e, _ := AsError(err); e.Field != "" || !errors.Is(err, context.DeadlineExceeded) || e.RetryAfter != busyRetryAfter {
+				t.Errorf("field %q, cause %v, retry after %v: want no field, the deadline and %v", e.Field, e.Cause, e.RetryAfter, busyRetryAfter)
 			}
 
 			done := make(chan error, 1)
