@@ -14,7 +14,7 @@ import (
 func queued(b *Budget, o Owner, n int64) *waiter {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	w := b.enqueue(o, n)
+	w := b.enqueue(o, n, 0)
 	b.grant()
 	return w
 }
@@ -176,6 +176,57 @@ func TestANewcomerHoldingLessPassesAWaiter(t *testing.T) {
 			}
 			if isGranted(w) {
 				t.Fatal("the waiter was granted with 100 bytes free")
+			}
+		})
+	}
+}
+
+// TestASingleBigReadComesBeforeSomeoneElsesMany: a caller's one read
+// growing ranks by what the caller holds apart from it, so it is served
+// before callers with several reads in flight however much it holds
+// itself; the same caller with a second read in flight ranks by that one.
+func TestASingleBigReadComesBeforeSomeoneElsesMany(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		victimMore bool // the victim has a second read in flight
+		want       []string
+	}{
+		{name: "one read growing", want: []string{"v"}},
+		{name: "two reads in flight", victimMore: true, want: []string{"a"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			b := New("test", 1000)
+			b.SetWait(time.Hour)
+			b.RaiseFloor(700)
+			v, err := b.ReserveFor(context.Background(), Owner{Caller: "v"}, 400, false) // a big read, part grown
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.victimMore {
+				if _, err := b.ReserveFor(context.Background(), Owner{Caller: "v"}, 200, false); err != nil {
+					t.Fatal(err)
+				}
+			}
+			a1, _ := b.ReserveFor(context.Background(), Owner{Caller: "a"}, 100, false)
+			_, _ = b.ReserveFor(context.Background(), Owner{Caller: "a"}, 100, false)
+			_, _ = fill(t, b, Owner{Caller: "x"}, 100)
+			b.mu.Lock()
+			growing := b.enqueue(Owner{Caller: "v"}, 100, v.Held()) // v's read grows
+			b.mu.Unlock()
+			other := queued(b, Owner{Caller: "a"}, 100) // a's third read
+			a1.Release()
+			var got []string
+			if isGranted(growing) {
+				got = append(got, "v")
+			}
+			if isGranted(other) {
+				got = append(got, "a")
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Fatalf("granted %v, want %v", got, tt.want)
 			}
 		})
 	}

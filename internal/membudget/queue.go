@@ -23,21 +23,22 @@ const (
 type waiter struct {
 	owner   Owner
 	n       int64
+	own     int64         // what the reservation growing holds already
 	granted chan struct{} // closed once the bytes are taken for it
 }
 
-// acquire takes n bytes for o: at once when they fit and no reservation
-// waiting ranks before it (next), else (wait) waiting up to ShareWait
-// within ctx for them to be given back. A refusal says whether the share
-// or the budget refused.
-func (b *Budget) acquire(ctx context.Context, o Owner, n int64, wait bool) error {
+// acquire takes n bytes for o (own: what the reservation growing holds
+// already): at once when they fit and no reservation waiting ranks before
+// it (next), else (wait) waiting up to ShareWait within ctx for them to be
+// given back. A refusal says whether the share or the budget refused.
+func (b *Budget) acquire(ctx context.Context, o Owner, n, own int64, wait bool) error {
 	if b == nil || n <= 0 {
 		return nil
 	}
 	b.mu.Lock()
 	f := b.check(o, n)
 	if f == fits {
-		if w := b.next(); w == nil || b.callerHeld(o) < b.callerHeld(w.owner) {
+		if w := b.next(); w == nil || b.rank(o, own) < b.rank(w.owner, w.own) {
 			b.take(o, n)
 			b.mu.Unlock()
 			return nil
@@ -48,7 +49,7 @@ func (b *Budget) acquire(ctx context.Context, o Owner, n int64, wait bool) error
 		b.refusals.Add(1)
 		return b.refusal(n, f == overShare)
 	}
-	w := b.enqueue(o, n)
+	w := b.enqueue(o, n, own)
 	b.grant() // w may come first
 	b.mu.Unlock()
 	return b.await(ctx, w)
@@ -69,8 +70,8 @@ func (b *Budget) mayWait(o Owner, n int64) bool {
 	return true
 }
 
-func (b *Budget) enqueue(o Owner, n int64) *waiter {
-	w := &waiter{owner: o, n: n, granted: make(chan struct{})}
+func (b *Budget) enqueue(o Owner, n, own int64) *waiter {
+	w := &waiter{owner: o, n: n, own: own, granted: make(chan struct{})}
 	b.queue = append(b.queue, w)
 	b.countWaiting(o, 1)
 	return w
@@ -130,9 +131,10 @@ func (b *Budget) remove(w *waiter) {
 // cannot take it yet, the bytes given back are kept for it, so the
 // reservations of callers holding more wait behind it. So a caller with
 // nothing in flight gets the next bytes given back before a caller
-// holding several shares' worth, and a caller over its fair part (the
-// budget divided among the callers in use) takes none of them while a
-// caller under its part waits for them.
+// holding several shares' worth, a caller over its fair part (the budget
+// divided among the callers in use) takes none of them while a caller
+// under its part waits for them, and a caller's one read growing (a big
+// read, step by step) comes before the callers with several reads.
 func (b *Budget) grant() {
 	for {
 		w := b.next()
@@ -146,8 +148,8 @@ func (b *Budget) grant() {
 }
 
 // next is the waiting reservation granted first: of those whose shares
-// have room, the one whose caller holds the least, the earliest on a tie
-// (the queue is in arrival order); nil when none.
+// have room, the one that ranks first (rank), the earliest on a tie (the
+// queue is in arrival order); nil when none.
 func (b *Budget) next() *waiter {
 	var first *waiter
 	var least int64
@@ -155,17 +157,20 @@ func (b *Budget) next() *waiter {
 		if b.check(w.owner, w.n) == overShare {
 			continue // its own share holds it up, not the budget
 		}
-		if held := b.callerHeld(w.owner); first == nil || held < least {
-			first, least = w, held
+		if r := b.rank(w.owner, w.own); first == nil || r < least {
+			first, least = w, r
 		}
 	}
 	return first
 }
 
-// callerHeld is what o's caller holds now (0 for no caller).
-func (b *Budget) callerHeld(o Owner) int64 {
+// rank orders the reservations of o, the growing one holding own: what
+// o's caller holds in its other requests (0 for no caller). A caller with
+// nothing else in flight ranks first, whatever its one read holds, so a
+// single big read is not starved by someone else's many.
+func (b *Budget) rank(o Owner, own int64) int64 {
 	if m := b.members[levelCaller][o.Caller]; o.Caller != "" && m != nil {
-		return m.held
+		return max(m.held-own, 0)
 	}
 	return 0
 }

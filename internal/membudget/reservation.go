@@ -39,7 +39,7 @@ func (b *Budget) ReserveFor(ctx context.Context, o Owner, n int64, wait bool) (*
 }
 
 func (b *Budget) reserve(ctx context.Context, o Owner, n int64, wait bool) (*Reservation, error) {
-	if err := b.acquire(ctx, o, max(n, 0), wait); err != nil {
+	if err := b.acquire(ctx, o, max(n, 0), 0, wait); err != nil {
 		return nil, err
 	}
 	return &Reservation{budget: b, owner: o, held: max(n, 0)}, nil
@@ -64,7 +64,7 @@ func (r *Reservation) grow(ctx context.Context, n int64, wait bool) error {
 	if r.isReleased() {
 		return r.budget.refusal(n, false)
 	}
-	if err := r.budget.acquire(ctx, r.owner, n, wait); err != nil {
+	if err := r.budget.acquire(ctx, r.owner, n, r.Held(), wait); err != nil {
 		return err
 	}
 	r.mu.Lock()

@@ -20,7 +20,7 @@ import "time"
 // reservations wait or are refused, while another caller's fit. When the
 // budget as a whole is spent (the shares together can be more than the
 // budget), the bytes given back go to the waiting caller holding the least
-// (queue.go).
+// apart from the read asking (queue.go).
 
 // The levels a reservation is counted at.
 const (
