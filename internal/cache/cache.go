@@ -6,8 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/hashicorp/golang-lru/v2/simplelru"
 )
 
 // Cache is a bounded, expiring LRU cache safe for concurrent use. Build one
@@ -15,9 +13,8 @@ import (
 type Cache[K comparable, V any] struct {
 	opts Options[V]
 
-	mu    sync.Mutex // guards lru and bytes
-	lru   *simplelru.LRU[K, entry[V]]
-	bytes int64
+	mu     sync.Mutex // guards values
+	values *shelves[K, V]
 
 	hits      atomic.Uint64
 	misses    atomic.Uint64
@@ -63,11 +60,7 @@ func New[K comparable, V any](opts Options[V]) (*Cache[K, V], error) {
 		return nil, err
 	}
 	c.flights = flights
-	lru, err := simplelru.NewLRU(opts.MaxEntries, c.onRemove)
-	if err != nil {
-		return nil, err
-	}
-	c.lru = lru
+	c.values = newShelves[K, V](opts.MaxEntries)
 	if opts.Registerer != nil {
 		if err := opts.Registerer.Register(newCollector(opts.Name, c.Stats)); err != nil {
 			return nil, err
@@ -91,14 +84,14 @@ func (c *Cache[K, V]) Get(key K) (V, bool) {
 func (c *Cache[K, V]) lookup(key K) (V, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.lru.Get(key)
+	e, ok := c.values.get(key)
 	if !ok {
 		var zero V
 		return zero, false
 	}
 	if c.expired(e) {
 		if c.pastStale(e) {
-			c.lru.Remove(key)
+			c.values.remove(key)
 		}
 		var zero V
 		return zero, false
@@ -115,7 +108,7 @@ func (c *Cache[K, V]) Peek(key K) (V, bool) { return c.peek(key, c.expired) }
 func (c *Cache[K, V]) peek(key K, gone func(entry[V]) bool) (V, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.lru.Peek(key)
+	e, ok := c.values.peek(key)
 	if !ok || gone(e) {
 		var zero V
 		return zero, false
@@ -123,44 +116,38 @@ func (c *Cache[K, V]) peek(key K, gone func(entry[V]) bool) (V, bool) {
 	return e.value, true
 }
 
-// Add stores v under key for the cache's TTL, replacing any older value.
-// A value larger than MaxBytes is not stored, and the older value, now
-// stale, is dropped.
-func (c *Cache[K, V]) Add(key K, v V) {
+// Add stores v under key for the cache's TTL, replacing any older value,
+// as AddFor does for the owner "".
+func (c *Cache[K, V]) Add(key K, v V) { c.AddFor("", key, v) }
+
+// AddFor stores v under key for the cache's TTL as owner's, replacing any
+// older value (whoever stored it). A value larger than MaxBytes is not
+// stored, and the older value, now stale, is dropped. When the value
+// pushes the cache over a bound, values are dropped from the owner most
+// over its part, owner itself when nobody is (see shelves.go).
+func (c *Cache[K, V]) AddFor(owner string, key K, v V) {
 	size := max(c.opts.SizeOf(v), 0)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.opts.MaxBytes > 0 && size > c.opts.MaxBytes {
-		c.lru.Remove(key)
+		c.values.remove(key)
 		return
 	}
-	c.dropExpiredTail()
-	if old, ok := c.lru.Peek(key); ok {
-		// simplelru replaces in place without calling onRemove.
-		c.bytes -= old.size
-	}
-	e := entry[V]{value: v, size: size, expires: c.opts.Now().Add(c.opts.TTL)}
-	if c.lru.Add(key, e) {
+	// Values nobody may be served any more hold no room.
+	c.values.dropTails(c.pastStale)
+	if c.values.add(owner, key, entry[V]{value: v, size: size, expires: c.opts.Now().Add(c.opts.TTL)}) {
 		c.evictions.Add(1)
 	}
-	c.bytes += size
-	for c.opts.MaxBytes > 0 && c.bytes > c.opts.MaxBytes {
-		c.lru.RemoveOldest()
+	for c.over() {
+		c.values.evictFor(owner, c.opts.MaxBytes)
 		c.evictions.Add(1)
 	}
 }
 
-// dropExpiredTail drops expired values (past Options.StaleFor as well)
-// from the least recently used end, so that values nobody reads again do
-// not hold room until evicted. The caller holds c.mu.
-func (c *Cache[K, V]) dropExpiredTail() {
-	for {
-		key, e, ok := c.lru.GetOldest()
-		if !ok || !c.pastStale(e) {
-			return
-		}
-		c.lru.Remove(key)
-	}
+// over reports whether the cache holds more than a bound allows. The
+// caller holds c.mu.
+func (c *Cache[K, V]) over() bool {
+	return c.values.len() > c.opts.MaxEntries || (c.opts.MaxBytes > 0 && c.values.bytes > c.opts.MaxBytes)
 }
 
 // expired reports whether e has outlived the TTL.
@@ -174,16 +161,10 @@ func (c *Cache[K, V]) pastStale(e entry[V]) bool {
 	return !c.opts.Now().Before(e.expires.Add(c.opts.StaleFor))
 }
 
-// onRemove keeps the byte total in step with every removal simplelru makes.
-// It runs with c.mu held.
-func (c *Cache[K, V]) onRemove(_ K, e entry[V]) {
-	c.bytes -= e.size
-}
-
 // Stats returns the cache's counters and current size.
 func (c *Cache[K, V]) Stats() Stats {
 	c.mu.Lock()
-	entries, bytes := int64(c.lru.Len()), c.bytes
+	entries, bytes := int64(c.values.len()), c.values.bytes
 	c.mu.Unlock()
 	return Stats{
 		Hits:      c.hits.Load(),
@@ -198,5 +179,5 @@ func (c *Cache[K, V]) Stats() Stats {
 func (c *Cache[K, V]) Purge() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.lru.Purge()
+	c.values.purge()
 }

@@ -17,6 +17,11 @@
 // fingerprint into every key, so one caller can never be served a value
 // another credential loaded.
 //
+// Values may be stored for an owner (AddFor): a caller of the cache's
+// users. Each owner then has a fair part of the bounds, and one owner
+// filling the cache drops its own values first, never those of an owner
+// within its part (see shelves.go); Add stores for the owner "".
+//
 // Values are shared between every caller that receives them and must be
 // treated as immutable. Errors are never cached.
 //

@@ -6,7 +6,7 @@ package cache
 func (c *Cache[K, V]) Remove(key K) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.lru.Remove(key)
+	c.values.remove(key)
 }
 
 // RemoveIf drops every value whose key matches and returns how many it
@@ -16,9 +16,9 @@ func (c *Cache[K, V]) RemoveIf(match func(K) bool) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	n := 0
-	for _, k := range c.lru.Keys() {
+	for _, k := range c.values.keys() {
 		if match(k) {
-			c.lru.Remove(k)
+			c.values.remove(k)
 			n++
 		}
 	}

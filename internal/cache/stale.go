@@ -44,7 +44,7 @@ func (c *Cache[K, V]) PeekStale(key K) (V, bool) { return c.peek(key, c.pastStal
 func (c *Cache[K, V]) lookupStale(key K) (v V, fresh, stale bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.lru.Get(key)
+	e, ok := c.values.get(key)
 	switch {
 	case !ok:
 		return v, false, false
@@ -53,7 +53,7 @@ func (c *Cache[K, V]) lookupStale(key K) (v V, fresh, stale bool) {
 	case !c.pastStale(e):
 		return e.value, false, true
 	}
-	c.lru.Remove(key)
+	c.values.remove(key)
 	return v, false, false
 }
 

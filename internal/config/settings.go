@@ -371,8 +371,8 @@ var settings = []Setting{
 		Doc:   "Longest a `dags`, `runs` or `dag` answer (and the newest-run summary that resolves `latest` when the run cache is on) is reused for identical reads of one credential: the staleness an agent may see in lists. `0` disables the reuse; identical concurrent reads share one Dagu call either way.",
 		field: func(c *Config) any { return &c.ListCacheTTL }},
 	{Group: GroupCaches, Flag: flagRunCacheSize, Env: "GATEWAY_RUN_CACHE_SIZE", Kind: KindSize, Default: DefaultRunCacheSize, Chart: "config.runCacheSize", Modes: modesRead,
-		Help:  "memory for answers of finished runs (details, stream presence, log windows), which never change; 0 disables the run cache",
-		Doc:   "Memory for answers of finished runs (details, stream presence, log windows of finished steps), which never change; running runs are never cached, and `latest` is resolved on every read (through the DAG's newest-run summary when `--list-cache-ttl` is on too, so a finished latest run costs no full read). `0` disables it.",
+		Help:  "memory for answers of finished runs (details, stream presence, log windows), which never change, shared fairly by the callers holding entries; 0 disables the run cache",
+		Doc:   "Memory for answers of finished runs (details, stream presence, log windows of finished steps), which never change; running runs are never cached, and `latest` is resolved on every read (through the DAG's newest-run summary when `--list-cache-ttl` is on too, so a finished latest run costs no full read). The size bounds the whole process; each caller holding entries may keep a fair part of it (the size divided among them, never less than its largest entry and a sixteenth of the size), and a caller over its part loses its own least recently used entries first, so one caller's reads never push out another's within its part. `0` disables it.",
 		field: func(c *Config) any { return &c.RunCacheSize }},
 
 	// Shared state: one Redis (or Valkey) shared by every replica.

@@ -54,7 +54,7 @@ func (c *runCache) key(ctx context.Context, ref restclient.RunRef) runKey {
 // cached returns a run's details when the store holds them (the run is
 // final), without reading anything.
 func (c *runCache) cached(ctx context.Context, ref restclient.RunRef) (*gen.DAGRunDetails, bool) {
-	return c.store.details(c.key(ctx, ref))
+	return c.store.details(ctx, c.key(ctx, ref))
 }
 
 // details answers from the store, or reads (through the shared level,
@@ -95,7 +95,7 @@ func (c *runCache) refusedCached(ctx context.Context, run runKey, err error) {
 func (c *runCache) latest(ctx context.Context, name string) (*gen.DAGRunDetails, error) {
 	d, err := c.next.latest(ctx, name)
 	if err == nil && d.DagRunId != "" {
-		c.noteRoot(c.key(ctx, restclient.RunRef{Name: name, RunID: d.DagRunId}), d)
+		c.noteRoot(ctx, c.key(ctx, restclient.RunRef{Name: name, RunID: d.DagRunId}), d)
 	}
 	return d, err
 }
@@ -191,7 +191,7 @@ func (c *runCache) storedStreams(ctx context.Context, t runTarget, step restclie
 	var missing []gen.LogStream
 	var at []int
 	for i, s := range streams {
-		if r, ok := c.store.stream(c.streamKey(ctx, step, s, w)); ok {
+		if r, ok := c.store.stream(ctx, c.streamKey(ctx, step, s, w)); ok {
 			reads[i] = r
 			continue
 		}
@@ -239,7 +239,7 @@ func (c *runCache) storeStream(ctx context.Context, step restclient.StepRef, w r
 	if r.Err != nil && (!isHTTP(r.Err, http.StatusNotFound) || restclient.IsRouteMissing(r.Err)) {
 		return
 	}
-	c.store.putStream(c.streamKey(ctx, step, r.Stream, w), r)
+	c.store.putStream(ctx, c.streamKey(ctx, step, r.Stream, w), r)
 }
 
 // streamKey is the store key of one stream window of a step.
@@ -256,17 +256,17 @@ func (c *runCache) streamKey(ctx context.Context, step restclient.StepRef, s gen
 // has reports whether the store holds the run's details (it is final),
 // without counting a lookup.
 func (c *runCache) has(ctx context.Context, ref restclient.RunRef) bool {
-	return c.store.has(c.key(ctx, ref))
+	return c.store.has(ctx, c.key(ctx, ref))
 }
 
 // storedSchedulerLog returns a final run's stored scheduler-log window.
 func (c *runCache) storedSchedulerLog(ctx context.Context, ref restclient.RunRef, w restclient.LogWindow) (*gen.Log, bool) {
-	return c.store.schedulerLog(c.key(ctx, ref), w)
+	return c.store.schedulerLog(ctx, c.key(ctx, ref), w)
 }
 
 // storedPresence returns a final run's stored stream presence.
 func (c *runCache) storedPresence(ctx context.Context, ref restclient.RunRef) (map[string]mapping.StreamPresence, bool) {
-	return c.store.presence(c.key(ctx, ref))
+	return c.store.presence(ctx, c.key(ctx, ref))
 }
 
 // coalescing reports whether finished-run log reads coalesce across
@@ -296,12 +296,12 @@ func (c *runCache) loadPresence(ctx context.Context, ref restclient.RunRef, read
 
 // keepSchedulerLog stores a final run's scheduler-log window.
 func (c *runCache) keepSchedulerLog(ctx context.Context, ref restclient.RunRef, w restclient.LogWindow, l *gen.Log) {
-	c.store.putSchedulerLog(c.key(ctx, ref), w, l)
+	c.store.putSchedulerLog(ctx, c.key(ctx, ref), w, l)
 }
 
 // keepPresence stores a final run's stream presence.
 func (c *runCache) keepPresence(ctx context.Context, ref restclient.RunRef, p map[string]mapping.StreamPresence) {
-	c.store.putPresence(c.key(ctx, ref), p)
+	c.store.putPresence(ctx, c.key(ctx, ref), p)
 }
 
 // attempt returns the attempt ID of the run t names: a final run's from the
@@ -311,13 +311,13 @@ func (c *runCache) attempt(ctx context.Context, t runTarget, d *gen.DAGRunDetail
 	final := finalTarget(t, d)
 	k := c.key(ctx, t.Ref)
 	if final {
-		if id, ok := c.store.attempt(k); ok {
+		if id, ok := c.store.attempt(ctx, k); ok {
 			return id
 		}
 	}
 	id := read()
 	if final && id != "" {
-		c.store.putAttempt(k, id)
+		c.store.putAttempt(ctx, k, id)
 	}
 	return id
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 	"github.com/dagu-mcp-gateway/gateway/internal/model"
+	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 )
 
 // withCaches turns every cache on at its recommended size: the DAG
@@ -289,4 +290,53 @@ func TestCachesAreOffInTheZeroOptions(t *testing.T) {
 // latest is resolved with the caches on.
 func newestSummary(name string) string {
 	return canonicalCalls([]string{"/dag-runs/" + name + "?fromDate=0&limit=1"})[0]
+}
+
+// TestRunCacheCallersKeepTheirParts: callers who read Dagu with the same
+// credential (token mode) share the run cache's entries, but each holds at
+// most a fair part of its bytes: a caller reading one distinct log window
+// after another drops its own windows, not another caller's, while a
+// single caller doing the same still uses the whole cache (issue 38).
+func TestRunCacheCallersKeepTheirParts(t *testing.T) {
+	t.Parallel()
+	spew := stepOf(runOf("big_log_job", "0356UUo2lMk0yUwBDR9c0n"), "spew")
+	tests := []struct {
+		name     string
+		attacker string // the caller reading distinct windows
+		// victimCalls is how many calls the victim's second read makes.
+		victimCalls int
+	}{
+		{name: "another caller's distinct windows leave the victim's window", attacker: "attacker", victimCalls: 0},
+		{name: "the victim's own distinct windows push its first out", attacker: "victim", victimCalls: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			// Room for about 10 windows of 200 lines (6 KB each).
+			const budget = 64 << 10
+			env := newAdapterEnv(t, envOptions{detect: true, adapter: func(o *AdapterOptions) { o.RunCacheBytes = budget }})
+			victim := reqctx.With(context.Background(), reqctx.Info{Caller: "victim"})
+			attacker := reqctx.With(context.Background(), reqctx.Info{Caller: tt.attacker})
+			read := func(ctx context.Context, tail int) {
+				t.Helper()
+				if _, err := env.adapter.GetStepLog(ctx, spew, model.LogQuery{Tail: tail, Stream: "stdout"}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			read(victim, 200)
+			for i := range 40 {
+				read(attacker, 201+i)
+				if s := env.adapter.runs.stats(); s.Bytes > budget {
+					t.Fatalf("the run cache holds %d bytes, over its %d budget", s.Bytes, budget)
+				}
+			}
+			if s := env.adapter.runs.stats(); s.Evictions == 0 || s.Bytes < budget/2 {
+				t.Fatalf("the attacker's windows did not fill the cache: %+v", s)
+			}
+			calls := env.calls(func() { read(victim, 200) })
+			if len(calls) != tt.victimCalls {
+				t.Errorf("the victim's second read made calls %q, want %d", calls, tt.victimCalls)
+			}
+		})
+	}
 }

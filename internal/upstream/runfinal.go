@@ -47,18 +47,18 @@ func sameState(status int, startedAt, finishedAt string, retries int, d *gen.DAG
 func (c *runCache) noteRun(ctx context.Context, t runTarget, d *gen.DAGRunDetails) {
 	k := c.key(ctx, t.Ref)
 	if !t.Ref.IsSub() {
-		c.noteRoot(k, d)
+		c.noteRoot(ctx, k, d)
 		return
 	}
 	if finalTarget(t, d) {
-		c.store.putDetails(k, d)
+		c.store.putDetails(ctx, k, d)
 	}
 }
 
 // noteRoot records fresh details of a root run: stored entries of that run
 // (and its sub-runs) are dropped when the run has changed since, and the
 // details are stored when they are final.
-func (c *runCache) noteRoot(k runKey, d *gen.DAGRunDetails) {
+func (c *runCache) noteRoot(ctx context.Context, k runKey, d *gen.DAGRunDetails) {
 	if !c.store.enabled() {
 		return
 	}
@@ -66,7 +66,7 @@ func (c *runCache) noteRoot(k runKey, d *gen.DAGRunDetails) {
 		c.store.forget(k)
 	}
 	if finalRun(d) {
-		c.store.putDetails(k, d)
+		c.store.putDetails(ctx, k, d)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dagu-mcp-gateway/gateway/internal/cache"
 	"github.com/dagu-mcp-gateway/gateway/internal/mapping"
+	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient"
 	"github.com/dagu-mcp-gateway/gateway/internal/restclient/gen"
 	"github.com/dagu-mcp-gateway/gateway/internal/sharedstate"
@@ -117,7 +118,7 @@ func (r runStore) local(k runCacheKey) scoped[runCacheKey] {
 
 // get looks an entry up here, then in the shared level, keeping what the
 // shared level had.
-func (r runStore) get(k runCacheKey) (any, bool) {
+func (r runStore) get(ctx context.Context, k runCacheKey) (any, bool) {
 	if r.c == nil || !r.usable(k.run) {
 		return nil, false
 	}
@@ -126,24 +127,39 @@ func (r runStore) get(k runCacheKey) (any, bool) {
 	}
 	v, ok := r.sharedGet(k)
 	if ok {
-		r.keep(k, v)
+		r.keep(ctx, k, v)
 	}
 	return v, ok
 }
 
 // put keeps an entry here and shares it.
-func (r runStore) put(k runCacheKey, v any) {
+func (r runStore) put(ctx context.Context, k runCacheKey, v any) {
 	if r.c == nil {
 		return
 	}
-	r.keep(k, v)
+	r.keep(ctx, k, v)
 	r.sharedPut(k, v)
 }
 
-// keep stores an entry here only.
-func (r runStore) keep(k runCacheKey, v any) {
+// keep stores an entry here only, as the entry of the caller of the
+// request in ctx (cacheOwner): one caller's entries then never push
+// another caller's out of the store (cache.Cache.AddFor).
+func (r runStore) keep(ctx context.Context, k runCacheKey, v any) {
 	local := r.local(k)
-	r.c.Add(local, runCacheValue{value: v, size: cache.ApproxSize(local) + cache.ApproxSize(v)})
+	r.c.AddFor(cacheOwner(ctx, k.run.credential), local, runCacheValue{value: v, size: cache.ApproxSize(local) + cache.ApproxSize(v)})
+}
+
+// cacheOwner names the caller whose entries an entry stored for the
+// request in ctx counts among: the caller the front door named (who the
+// credential belongs to: an inbound token's name, the identity Dagu gives
+// a key), else the credential the entry was read with. It is not part of
+// any key: callers who read Dagu with the same credential still share
+// its entries, and an entry counts against the caller that stored it.
+func cacheOwner(ctx context.Context, credential string) string {
+	if info, ok := reqctx.From(ctx); ok && info.Caller != "" {
+		return "caller " + info.Caller
+	}
+	return "credential " + credential
 }
 
 // forget drops every entry of a root run and of its sub-runs.
@@ -157,8 +173,8 @@ func (r runStore) forget(run runKey) {
 }
 
 // details returns a run's cached details.
-func (r runStore) details(k runKey) (*gen.DAGRunDetails, bool) {
-	v, ok := r.get(runCacheKey{run: k, part: partDetails})
+func (r runStore) details(ctx context.Context, k runKey) (*gen.DAGRunDetails, bool) {
+	v, ok := r.get(ctx, runCacheKey{run: k, part: partDetails})
 	d, _ := v.(*gen.DAGRunDetails)
 	return d, ok && d != nil
 }
@@ -173,55 +189,55 @@ func (r runStore) peekDetails(k runKey) (*gen.DAGRunDetails, bool) {
 	return d, ok && d != nil
 }
 
-func (r runStore) putDetails(k runKey, d *gen.DAGRunDetails) {
-	r.put(runCacheKey{run: k, part: partDetails}, d)
+func (r runStore) putDetails(ctx context.Context, k runKey, d *gen.DAGRunDetails) {
+	r.put(ctx, runCacheKey{run: k, part: partDetails}, d)
 }
 
-func (r runStore) attempt(k runKey) (string, bool) {
-	v, ok := r.get(runCacheKey{run: k, part: partAttempt})
+func (r runStore) attempt(ctx context.Context, k runKey) (string, bool) {
+	v, ok := r.get(ctx, runCacheKey{run: k, part: partAttempt})
 	id, _ := v.(string)
 	return id, ok
 }
 
-func (r runStore) putAttempt(k runKey, id string) {
-	r.put(runCacheKey{run: k, part: partAttempt}, id)
+func (r runStore) putAttempt(ctx context.Context, k runKey, id string) {
+	r.put(ctx, runCacheKey{run: k, part: partAttempt}, id)
 }
 
-func (r runStore) presence(k runKey) (map[string]mapping.StreamPresence, bool) {
-	v, ok := r.get(runCacheKey{run: k, part: partPresence})
+func (r runStore) presence(ctx context.Context, k runKey) (map[string]mapping.StreamPresence, bool) {
+	v, ok := r.get(ctx, runCacheKey{run: k, part: partPresence})
 	p, _ := v.(map[string]mapping.StreamPresence)
 	return p, ok && p != nil
 }
 
-func (r runStore) putPresence(k runKey, p map[string]mapping.StreamPresence) {
-	r.put(runCacheKey{run: k, part: partPresence}, p)
+func (r runStore) putPresence(ctx context.Context, k runKey, p map[string]mapping.StreamPresence) {
+	r.put(ctx, runCacheKey{run: k, part: partPresence}, p)
 }
 
-func (r runStore) schedulerLog(k runKey, w restclient.LogWindow) (*gen.Log, bool) {
-	v, ok := r.get(runCacheKey{run: k, part: partSchedulerLog, window: w})
+func (r runStore) schedulerLog(ctx context.Context, k runKey, w restclient.LogWindow) (*gen.Log, bool) {
+	v, ok := r.get(ctx, runCacheKey{run: k, part: partSchedulerLog, window: w})
 	l, _ := v.(*gen.Log)
 	return l, ok && l != nil
 }
 
-func (r runStore) putSchedulerLog(k runKey, w restclient.LogWindow, l *gen.Log) {
-	r.put(runCacheKey{run: k, part: partSchedulerLog, window: w}, l)
+func (r runStore) putSchedulerLog(ctx context.Context, k runKey, w restclient.LogWindow, l *gen.Log) {
+	r.put(ctx, runCacheKey{run: k, part: partSchedulerLog, window: w}, l)
 }
 
 // stream returns a stored outcome of one stream window of a step.
-func (r runStore) stream(k runCacheKey) (streamRead, bool) {
-	v, ok := r.get(k)
+func (r runStore) stream(ctx context.Context, k runCacheKey) (streamRead, bool) {
+	v, ok := r.get(ctx, k)
 	o, _ := v.(streamRead)
 	return o, ok
 }
 
 // putStream keeps the outcome of one stream window of a step.
-func (r runStore) putStream(k runCacheKey, o streamRead) {
-	r.put(k, o)
+func (r runStore) putStream(ctx context.Context, k runCacheKey, o streamRead) {
+	r.put(ctx, k, o)
 }
 
 // has reports whether the run's details are cached, without counting a
 // lookup; details only the shared level holds are kept here first.
-func (r runStore) has(k runKey) bool {
+func (r runStore) has(ctx context.Context, k runKey) bool {
 	if !r.usable(k) {
 		return false
 	}
@@ -230,7 +246,7 @@ func (r runStore) has(k runKey) bool {
 	}
 	d, ok := r.sharedGet(runCacheKey{run: k, part: partDetails})
 	if ok {
-		r.keep(runCacheKey{run: k, part: partDetails}, d)
+		r.keep(ctx, runCacheKey{run: k, part: partDetails}, d)
 	}
 	return ok
 }

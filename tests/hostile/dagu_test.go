@@ -74,6 +74,18 @@ func (d *dagu) unknownCredentials() int64 {
 	return d.front.checks.Load()
 }
 
+// bigLogReads counts the reads of the big log's tail window that reached
+// the fake (-1 with a real Dagu, which does not say).
+func (d *dagu) bigLogReads(tail int) int64 {
+	if d.front == nil {
+		return -1
+	}
+	if n, ok := d.front.tails.Load(tail); ok {
+		return n.(*atomic.Int64).Load()
+	}
+	return 0
+}
+
 // unknownSince says how many unknown credentials reached the fake since
 // it counted before ("n/a" with a real Dagu).
 func (d *dagu) unknownSince(before int64) string {
@@ -132,6 +144,8 @@ type daguFront struct {
 	minted  atomic.Int64
 	checks  atomic.Int64 // requests with a credential the front did not know
 	logLine string
+	// tails counts the reads of the big log by their tail window.
+	tails sync.Map // int -> *atomic.Int64
 }
 
 const fakeInnerKey = "hostile-suite-inner-key"
@@ -199,6 +213,9 @@ func (f *daguFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	case "/api/v1" + bigLogRun:
 		if r.URL.Query().Get("stream") != "stderr" {
+			tail, _ := strconv.Atoi(r.URL.Query().Get("tail"))
+			n, _ := f.tails.LoadOrStore(tail, new(atomic.Int64))
+			n.(*atomic.Int64).Add(1)
 			f.serveBigLog(w, r)
 			return
 		}

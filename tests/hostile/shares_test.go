@@ -83,7 +83,18 @@ type shareAttack struct {
 	// duration is how long the attack lasts.
 	duration time.Duration
 	hostile  func(ctx context.Context, a *shareArena)
+	// keepsBigWindow: the victim's big window, read before the attack,
+	// stays in the run cache throughout it: at most one more read of it
+	// reaches Dagu (checked against the fake, which counts them).
+	keepsBigWindow bool
 }
+
+// Tail windows of the big log the victim reads.
+const (
+	tinyTail   = 5
+	mediumTail = 700
+	bigTail    = 10000
+)
 
 // startTokenGateway runs a token-mode gateway in front of d (its key for
 // Dagu) with the attackers' and the victim's tokens; with instances, the
@@ -196,6 +207,10 @@ func runShareAttack(t *testing.T, at shareAttack) {
 	if o := patientRead(a.attackAt, attackerToken, windowRead(d, bigWindow)); !o.ok {
 		t.Fatalf("the attacker does not read the big window before the attack: %d %s %v", o.status, o.answer, o.err)
 	}
+	var fetched [3]int64
+	for i, tail := range []int{tinyTail, mediumTail, bigTail} {
+		fetched[i] = d.bigLogReads(tail)
+	}
 	ctx := withTimeout(t, at.duration)
 	var tiny, medium, big sizedTally
 	var wg sync.WaitGroup
@@ -203,6 +218,16 @@ func runShareAttack(t *testing.T, at shareAttack) {
 	wg.Go(func() { victimWindows(ctx, a, &tiny, &medium, &big) })
 	wg.Wait()
 	rss := g.PeakRSS(t)
+	for i, tail := range []int{tinyTail, mediumTail, bigTail} {
+		fetched[i] = d.bigLogReads(tail) - fetched[i]
+	}
+	if fetched[2] >= 0 {
+		t.Logf("RESULT %s: the victim's windows read from Dagu during the attack (by anyone): big %d, medium %d, tiny %d",
+			at.name, fetched[2], fetched[1], fetched[0])
+	}
+	if at.keepsBigWindow && fetched[2] > 1 {
+		t.Errorf("the victim's big window was read from Dagu %d times during the attack, want at most 1", fetched[2])
+	}
 	t.Logf("RESULT %s: peak RSS %d MiB; victim big %d/%d (%.0f%%, p50 %s), medium %d/%d (%.0f%%, p50 %s), tiny %d/%d (%.0f%%, p50 %s); before the attack big %s, medium %s, tiny %s",
 		at.name, rss>>20,
 		big.ok.Load(), big.total.Load(), 100*big.rate(), big.p50().Round(time.Millisecond),
@@ -249,7 +274,8 @@ func flood(ctx context.Context, at, token string, d *dagu, big, medium, held int
 }
 
 // TestIssue38Attacks runs the attacks of issue 38's first finding by
-// callers with a valid credential of their own, each for shareAttackTime,
+// callers with a valid credential of their own (38.2: the attack review's
+// run-cache eviction), each for shareAttackTime,
 // against a victim with another token reading tiny, medium and big
 // windows of a step log in turn.
 func TestIssue38Attacks(t *testing.T) {
@@ -273,6 +299,13 @@ func TestIssue38Attacks(t *testing.T) {
 				wg.Go(func() { flood(ctx, a.attackAt, attackerToken, a.d, 1, 2, 1) })
 				wg.Go(func() { flood(ctx, a.attackAt, attacker2Token, a.d, 1, 2, 1) })
 				wg.Wait()
+			}},
+		{name: "38.2 one token: distinct step-log windows, 2 threads", duration: shareAttackTime, keepsBigWindow: true,
+			hostile: func(ctx context.Context, a *shareArena) {
+				workers(ctx, 2, func(ctx context.Context, seq int) {
+					window := fmt.Sprintf("?tail=%d&stream=stdout", 1500+seq%1500)
+					readAt(ctx, a.attackAt, attackerToken, windowRead(a.d, window), nil)
+				})
 			}},
 	}
 	for _, at := range attacks {
