@@ -82,6 +82,9 @@ func withConfig(cmd *cobra.Command, env environment, mode config.Mode, fn func(c
 			return fmt.Errorf("invalid configuration:\n%w", err)
 		}
 		applyGCPolicy(cfg.GCHeapFloor, env.getenv)
+		if cmd.Flags().Lookup(config.FlagMemoryLimit) != nil {
+			applyMemoryLimit(decideMemoryLimit(cfg, env.getenv), env.setMemoryLimit)
+		}
 		return fn(cmd, cfg)
 	}
 	return cmd

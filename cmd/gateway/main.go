@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 )
 
@@ -20,7 +21,8 @@ var version = "dev"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], environment{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv})
+	code := run(ctx, os.Args[1:], environment{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv,
+		setMemoryLimit: debug.SetMemoryLimit})
 	stop()
 	os.Exit(code)
 }
@@ -32,6 +34,10 @@ type environment struct {
 	stdout io.Writer
 	stderr io.Writer
 	getenv func(string) string
+	// setMemoryLimit sets the runtime's soft memory limit
+	// (debug.SetMemoryLimit); nil leaves it alone, as tests that run the
+	// command in-process do.
+	setMemoryLimit func(int64) int64
 }
 
 // exitError carries a process exit code through cobra.

@@ -92,6 +92,7 @@ func serveHTTP(ctx context.Context, cfg config.Config, log *slog.Logger, getenv 
 	}
 	doctor.WarnMisleadingSettings(log, cfg, proxies)
 	logGCPolicy(log, cfg.GCHeapFloor, getenv)
+	logMemoryLimit(log, decideMemoryLimit(cfg, getenv), getenv)
 	return srv.Serve(ctx, ln)
 }
 
@@ -204,6 +205,7 @@ func serveStdio(ctx context.Context, cfg config.Config, log *slog.Logger, env en
 	close(announced)
 	doctor.WarnWithoutKey(log, cfg)
 	logGCPolicy(log, cfg.GCHeapFloor, env.getenv)
+	logMemoryLimit(log, decideMemoryLimit(cfg, env.getenv), env.getenv)
 	err = g.server.Run(ctx, &mcp.IOTransport{Reader: nopReadCloser{env.stdin}, Writer: nopWriteCloser{env.stdout}})
 	if ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
 		return nil // the client closed the stream or we were told to stop

@@ -156,6 +156,10 @@ type Config struct {
 	// GCHeapFloor is the heap goal the garbage collector keeps while the
 	// live heap is small (0: Go's default policy).
 	GCHeapFloor int64
+	// MemoryLimit is the Go runtime's soft memory limit: auto (derived
+	// from the memory settings), off or 0 (none), or a size; see
+	// ParseMemoryLimit.
+	MemoryLimit string
 }
 
 // Mode names the subcommand a Config is validated for, because each one

@@ -76,6 +76,7 @@ func (c Config) redactedFields() []slog.Attr {
 		slog.String("log_format", c.LogFormat),
 		slog.Duration("shutdown_timeout", c.ShutdownTimeout),
 		slog.String("gc_heap_floor", FormatByteSize(c.GCHeapFloor)),
+		slog.String("memory_limit", c.MemoryLimit),
 	}
 }
 

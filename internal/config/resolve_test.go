@@ -60,6 +60,7 @@ func TestResolveDefaults(t *testing.T) {
 		LogFormat:           "json",
 		ShutdownTimeout:     10 * time.Second,
 		GCHeapFloor:         20 << 20,
+		MemoryLimit:         "auto",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("defaults:\n got %#v\nwant %#v", fieldsOf(got), fieldsOf(want))

@@ -121,6 +121,10 @@ var (
 	modesHTTP = []Mode{ModeServe, ModeDemo}
 )
 
+// FlagMemoryLimit is the soft memory limit flag, which the command applies
+// only where it is registered.
+const FlagMemoryLimit = flagMemoryLimit
+
 // FlagListen is the listen address flag, which healthcheck shares with
 // serve and demo.
 const FlagListen = "listen"
@@ -166,6 +170,7 @@ const (
 	flagWorkbookConcurrency = "workbook-concurrency"
 	flagShutdownTimeout     = "shutdown-timeout"
 	flagGCHeapFloor         = "gc-heap-floor"
+	flagMemoryLimit         = "memory-limit"
 	flagSharedState         = "shared-state"
 	flagSharedStatePassword = "shared-state-password-file"
 	flagSharedStateTimeout  = "shared-state-timeout"
@@ -192,6 +197,11 @@ const (
 	// DefaultGCHeapFloor is the heap goal kept while the live heap is small
 	// (see BENCHMARKS.md: the collector otherwise runs every few requests).
 	DefaultGCHeapFloor = "20MiB"
+	// MemoryLimitAuto is --memory-limit's default: the limit derived from
+	// the memory settings.
+	MemoryLimitAuto = "auto"
+	// MemoryLimitOff is --memory-limit's value that sets no limit (0 too).
+	MemoryLimitOff = "off"
 )
 
 // settings is the table. The defaults of workbook-max-memory and
@@ -432,4 +442,8 @@ var settings = []Setting{
 		Help:  "heap size the garbage collector lets a small heap grow to before it collects (it falls back to Go's default, GOGC=100, once the live heap passes half of it); 0 turns it off; ignored when GOGC is set",
 		Doc:   "Heap goal the garbage collector keeps while the live heap is small (at most 6× the live heap); past half of it the collector runs as with Go's default (`GOGC=100`). The MCP SDK allocates about 300 KB per request, so with Go's default a gateway with a few MiB live collects every few requests. `0` leaves Go's policy; ignored when `GOGC` is set. At start-up an info line `GC policy` says which applies (`gc_policy` `on` with `gc_heap_floor`, or `off` with the `reason`).",
 		field: func(c *Config) any { return &c.GCHeapFloor }},
+	{Group: GroupProcess, Flag: flagMemoryLimit, Env: "GATEWAY_MEMORY_LIMIT", Kind: KindString, Default: MemoryLimitAuto, Chart: "config.memoryLimit", Modes: modesRead,
+		Help:  "soft memory limit of the Go runtime (its collector runs more often near it): auto derives it from --memory-budget, the caches' bounds and 32MiB for the process itself (208MiB with the defaults); a size (at least 32MiB) sets it; off or 0 sets none; ignored when GOMEMLIMIT is set",
+		Doc:   "Soft memory limit of the Go runtime (`runtime/debug.SetMemoryLimit`): the collector runs more often as the process's memory nears it, instead of letting garbage grow to twice the live heap. `auto` derives it from what the settings let the gateway hold: `--memory-budget`, the bounds of its caches (`--run-cache-size`, 32 MiB of DAG specs when `--cache-ttl` is on, 16 MiB of lists when `--list-cache-ttl` is on, 16 MiB of reference files with `--reference-dir`) and 32 MiB for the process itself: 208 MiB with the defaults. Workbook reads (`--workbook-max-memory` each) are not in it. A size (at least `32MiB`) sets it; `off` or `0` sets none. When the live heap is above the limit the runtime caps the collector at about half the CPU and lets the process grow past it rather than fail. Ignored when `GOMEMLIMIT` is set: the runtime's own value wins. At start-up an info line `memory limit` says which applies. See [Memory](operations.md#memory).",
+		field: func(c *Config) any { return &c.MemoryLimit }},
 }

@@ -210,6 +210,9 @@ func (c Config) validateLimits(targets []string) []error {
 	errs = appendIf(errs, positiveNumber(flagWorkbookMaxSheets, int64(c.WorkbookMaxSheets)))
 	errs = appendIf(errs, atLeast(flagWorkbookMaxMemory, c.WorkbookMaxMemory, minWorkbookMaxMemory, "1MiB"))
 	errs = appendIf(errs, positiveNumber(flagWorkbookConcurrency, int64(c.WorkbookConcurrency)))
+	if _, _, err := ParseMemoryLimit(c.MemoryLimit); err != nil {
+		errs = append(errs, fmt.Errorf("--%s: %w; %s sets it too", flagMemoryLimit, err, envOf(flagMemoryLimit)))
+	}
 	return append(errs, c.validatePolicy(targets)...)
 }
 

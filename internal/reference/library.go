@@ -94,13 +94,17 @@ func checkDir(dir string) (string, error) {
 	return dir, root.Close()
 }
 
+// DirCacheBytes bounds the directory's files kept in memory (only with a
+// directory).
+const DirCacheBytes = 16 << 20
+
 // newCaches builds the caches of directory reads.
 func (l *Library) newCaches(opts Options) error {
 	var err error
 	l.files, err = cache.New[string](cache.Options[dirFile]{
 		Name:       "reference_topics",
 		MaxEntries: maxDirTopics + len(builtinTopics),
-		MaxBytes:   16 << 20,
+		MaxBytes:   DirCacheBytes,
 		TTL:        opts.TTL,
 		SizeOf:     func(f dirFile) int64 { return int64(len(f.text)) },
 		Registerer: opts.Registerer,

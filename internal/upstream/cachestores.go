@@ -74,6 +74,22 @@ type StoresOptions struct {
 	Registerer prometheus.Registerer
 }
 
+// MaxBytes is the most the stores built with o hold, as their size
+// functions measure them: the run cache's budget and the byte bounds of
+// the spec and list caches that are on. The stores bounded by entries
+// alone (DAG names, latest-run hints, role answers) hold little and are
+// not in it.
+func (o StoresOptions) MaxBytes() int64 {
+	var n int64
+	if o.DAGCacheTTL > 0 {
+		n += specCacheBytes
+	}
+	if o.ListCacheTTL > 0 {
+		n += listCacheBytes
+	}
+	return n + max(o.RunCacheBytes, 0)
+}
+
 // NewStores builds the stores.
 func NewStores(o StoresOptions) (*Stores, error) {
 	if o.RunCacheTTL <= 0 {
