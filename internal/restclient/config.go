@@ -83,7 +83,8 @@ type Config struct {
 
 	// Concurrency caps the requests to Dagu in flight at once (default
 	// DefaultConcurrency); as many more may wait within their deadline,
-	// and beyond that a call is refused (Error.Busy).
+	// and beyond that a call is refused (Error.Busy). The places are fair
+	// between the callers the requests' contexts name (reqctx).
 	Concurrency int
 
 	// SharedBudget, when set, is the Concurrency budget enforced across

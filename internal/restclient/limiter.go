@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/fairshare"
+	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 )
 
 // DefaultConcurrency is how many requests to Dagu may be in flight at once.
@@ -34,12 +35,35 @@ type SharedBudget interface {
 // server's client may have at most n less a reserve of slots in flight, and
 // as many waiting, the reserve being min(n/2, 2 × (clients − 1)). With a
 // shared budget, a request holding one of this replica's slots also takes
-// one of the cluster's before it is sent.
+// one of the cluster's before it is sent. Within one server's share the
+// slots are fair between callers (callerOf): a freed slot goes to the
+// waiting request of the caller holding the fewest of that server's, and
+// when the queue is full the request refused is one of the caller holding
+// the most (fairshare), so one caller's flood costs that caller alone.
+// The shared budget is not fair between callers: it is taken only by
+// requests that hold a local slot already.
 type concurrencyCap struct {
 	pool    *fairshare.Pool
 	waiting atomic.Int64 // requests waiting for a slot, of every client
 	limit   int64
 	shared  SharedBudget
+}
+
+// callerOf names whom a request to Dagu is made for, so that the slots are
+// fair between callers (fairshare): a verified caller by the name the
+// front door gave it (whose credential it is), every unverified caller
+// together (an address is no identity to be fair to: one client could
+// take many), and "" for work no caller's request carries (readiness and
+// capability probes, stdio's local user).
+func callerOf(ctx context.Context) string {
+	info, ok := reqctx.From(ctx)
+	switch {
+	case !ok || info.Trust == "":
+		return ""
+	case info.Trust == reqctx.TrustVerified:
+		return "caller:" + info.Caller
+	}
+	return "unverified"
 }
 
 // slotsReservedPerOther is how many slots each other Dagu server keeps out
@@ -78,15 +102,16 @@ func (c *concurrencyCap) acquire(ctx context.Context, share *fairshare.Share, ro
 	}, nil
 }
 
-// acquireLocal takes a slot of this replica's cap, waiting within ctx when
-// others are in flight.
+// acquireLocal takes a slot of this replica's cap for the request's
+// caller (callerOf), waiting within ctx when others are in flight.
 func (c *concurrencyCap) acquireLocal(ctx context.Context, share *fairshare.Share, route string) (release func(), err error) {
-	if release, ok := share.TryAcquire(); ok {
+	caller := callerOf(ctx)
+	if release, ok := share.TryAcquireFor(caller); ok {
 		return release, nil
 	}
 	c.waiting.Add(1)
 	defer c.waiting.Add(-1)
-	release, outcome := share.Acquire(ctx)
+	release, outcome := share.AcquireFor(ctx, caller)
 	switch outcome {
 	case fairshare.Taken:
 		return release, nil
@@ -97,6 +122,9 @@ func (c *concurrencyCap) acquireLocal(ctx context.Context, share *fairshare.Shar
 		n := share.Limit()
 		return nil, &Error{Route: route, Busy: true, RetryAfter: busyRetryAfter,
 			Excerpt: fmt.Sprintf("this Dagu server's share of requests in flight (%d) and waiting (%d) is taken", n, n)}
+	case fairshare.Displaced:
+		return nil, &Error{Route: route, Busy: true, RetryAfter: busyRetryAfter,
+			Excerpt: fmt.Sprintf("more than %d requests to Dagu in flight and %d waiting, and this caller's are the most of them", c.limit, c.limit)}
 	}
 	return nil, transportError(ctx, route, ctx.Err())
 }

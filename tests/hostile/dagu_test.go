@@ -17,6 +17,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/fakedagu"
 )
@@ -146,6 +147,10 @@ type daguFront struct {
 	logLine string
 	// tails counts the reads of the big log by their tail window.
 	tails sync.Map // int -> *atomic.Int64
+	// slowHeads makes head windows of the big log (either stream) answer
+	// in 3 to 12 s, spread over the range (a Dagu slow for one route).
+	slowHeads atomic.Bool
+	slowSeq   atomic.Int64
 }
 
 const fakeInnerKey = "hostile-suite-inner-key"
@@ -203,6 +208,14 @@ func (f *daguFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if f.narrowing(w, r, user) {
 		return
+	}
+	if f.slowHeads.Load() && r.URL.Path == "/api/v1"+bigLogRun && r.URL.Query().Has("head") {
+		n := f.slowSeq.Add(1)
+		select {
+		case <-time.After(3*time.Second + time.Duration(n*7919%9000)*time.Millisecond):
+		case <-r.Context().Done():
+			return
+		}
 	}
 	switch r.URL.Path {
 	case "/api/v1/auth/me":

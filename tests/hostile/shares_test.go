@@ -35,6 +35,7 @@ const (
 const (
 	attackerToken  = "attacker-token-0123456789abcdef"
 	attacker2Token = "attacker2-token-0123456789abcdef"
+	attacker3Token = "attacker3-token-0123456789abcdef"
 	victimToken    = "victim-token-0123456789abcdef"
 )
 
@@ -64,14 +65,16 @@ func windowRead(d *dagu, window string) string {
 	return fmt.Sprintf(`{"uri":%q}`, d.bigLog+window)
 }
 
-// shareArena is what an attack of issue 38 works with: the gateway and
-// the endpoints the attackers and the victim call.
+// shareArena is what an attack of issue 38 works with: the gateway, the
+// endpoints the attackers and the victim call, and their bearers.
 type shareArena struct {
-	t        *testing.T
-	g        *gateway
-	d        *dagu
-	attackAt string // the attackers' endpoint URL
-	victimAt string // the victim's endpoint URL
+	t         *testing.T
+	g         *gateway
+	d         *dagu
+	attackAt  string   // the attackers' endpoint URL
+	victimAt  string   // the victim's endpoint URL
+	victim    string   // the victim's bearer
+	attackers []string // the attackers' bearers, each its own caller
 }
 
 // shareAttack is one row of issue 38's attacks.
@@ -80,6 +83,14 @@ type shareAttack struct {
 	// instances serves two instances, a (the attackers') and b (the
 	// victim's), both in front of the suite's Dagu.
 	instances bool
+	// passthrough runs the gateway in passthrough: the victim and the
+	// attackers each send a Dagu key of their own (the fake's users).
+	passthrough bool
+	// args are extra gateway flags.
+	args []string
+	// slowHeads has the fake Dagu answer head windows of the big log in 3
+	// to 12 s.
+	slowHeads bool
 	// duration is how long the attack lasts.
 	duration time.Duration
 	hostile  func(ctx context.Context, a *shareArena)
@@ -97,9 +108,10 @@ const (
 )
 
 // startTokenGateway runs a token-mode gateway in front of d (its key for
-// Dagu) with the attackers' and the victim's tokens; with instances, the
-// attackers' tokens are for instance a and the victim's for b.
-func startTokenGateway(t *testing.T, d *dagu, instances bool) *gateway {
+// Dagu) with the attackers' and the victim's tokens and extra flags; with
+// instances, the attackers' tokens are for instance a and the victim's for
+// b.
+func startTokenGateway(t *testing.T, d *dagu, instances bool, extra []string) *gateway {
 	t.Helper()
 	dir := t.TempDir()
 	scope := func(name string) string { return "" }
@@ -117,8 +129,10 @@ func startTokenGateway(t *testing.T, d *dagu, instances bool) *gateway {
 		args = []string{"--instances", file}
 	}
 	tokens := filepath.Join(dir, "tokens")
-	writeFile(t, tokens, "attacker:"+attackerToken+scope("a")+"\nattacker2:"+attacker2Token+scope("a")+"\nvictim:"+victimToken+scope("b")+"\n")
-	return gwproc.Start(t, gwproc.Options{Bin: gatewayBin, Args: append(args, "--auth-token-file", tokens), Env: os.Environ()})
+	writeFile(t, tokens, "attacker:"+attackerToken+scope("a")+"\nattacker2:"+attacker2Token+scope("a")+
+		"\nattacker3:"+attacker3Token+scope("a")+"\nvictim:"+victimToken+scope("b")+"\n")
+	args = append(append(args, extra...), "--auth-token-file", tokens)
+	return gwproc.Start(t, gwproc.Options{Bin: gatewayBin, Args: args, Env: os.Environ()})
 }
 
 func writeFile(t *testing.T, path, content string) {
@@ -177,35 +191,51 @@ func victimWindows(ctx context.Context, a *shareArena, tiny, medium, big *sizedT
 				return
 			}
 			start := time.Now()
-			o := patientRead(a.victimAt, victimToken, windowRead(a.d, w.window))
+			o := patientRead(a.victimAt, a.victim, windowRead(a.d, w.window))
 			w.into.add(o, time.Since(start))
 			sleep(ctx, 100*time.Millisecond)
 		}
 	}
 }
 
-// runShareAttack starts a token-mode gateway, verifies the victim (each
-// window reads before the attack), runs the attack with the victim
-// reading throughout, and checks the guarantees.
+// runShareAttack starts a token-mode gateway (or a passthrough one),
+// verifies the victim (each window reads before the attack), runs the
+// attack with the victim reading throughout, and checks the guarantees.
 func runShareAttack(t *testing.T, at shareAttack) {
 	d := daguUnder
 	if d.front == nil && d.bigLog == "" {
 		t.Skip("HOSTILE_BIG_LOG_URI is needed with a real Dagu")
 	}
-	g := startTokenGateway(t, d, at.instances)
-	a := &shareArena{t: t, g: g, d: d, attackAt: g.Base + "/mcp", victimAt: g.Base + "/mcp"}
+	if d.front == nil && (at.passthrough || at.slowHeads) {
+		t.Skip("the fake Dagu's users (passthrough) and slow windows are needed")
+	}
+	if at.slowHeads {
+		d.front.slowHeads.Store(true)
+		t.Cleanup(func() { d.front.slowHeads.Store(false) })
+	}
+	a := &shareArena{t: t, d: d}
+	if at.passthrough {
+		a.g = startGateway(t, d, "", append(append([]string{}, passthrough...), at.args...))
+		a.victim = d.newCaller(t)
+		a.attackers = []string{d.newCaller(t), d.newCaller(t), d.newCaller(t)}
+	} else {
+		a.g = startTokenGateway(t, d, at.instances, at.args)
+		a.victim, a.attackers = victimToken, []string{attackerToken, attacker2Token, attacker3Token}
+	}
+	g := a.g
+	a.attackAt, a.victimAt = g.Base+"/mcp", g.Base+"/mcp"
 	if at.instances {
 		a.attackAt, a.victimAt = g.Base+"/dagu/a/mcp", g.Base+"/dagu/b/mcp"
 	}
 	var before [3]time.Duration
 	for i, w := range []string{tinyWindow, mediumWindow, bigWindow} {
 		start := time.Now()
-		if o := patientRead(a.victimAt, victimToken, windowRead(d, w)); !o.ok {
+		if o := patientRead(a.victimAt, a.victim, windowRead(d, w)); !o.ok {
 			t.Fatalf("the victim does not read %s before the attack: %d %s %v", w, o.status, o.answer, o.err)
 		}
 		before[i] = time.Since(start)
 	}
-	if o := patientRead(a.attackAt, attackerToken, windowRead(d, bigWindow)); !o.ok {
+	if o := patientRead(a.attackAt, a.attackers[0], windowRead(d, bigWindow)); !o.ok {
 		t.Fatalf("the attacker does not read the big window before the attack: %d %s %v", o.status, o.answer, o.err)
 	}
 	var fetched [3]int64
@@ -283,7 +313,14 @@ func TestIssue38Attacks(t *testing.T) {
 	attacks := []shareAttack{
 		{name: "38.1 one token: big reads, medium reads, held bodies", duration: shareAttackTime,
 			hostile: func(ctx context.Context, a *shareArena) {
-				flood(ctx, a.attackAt, attackerToken, a.d, 4, 8, 2)
+				flood(ctx, a.attackAt, a.attackers[0], a.d, 4, 8, 2)
+			}},
+		// The attacker and the victim each send a key of the fake's users
+		// of their own. Peak RSS is close to the bound here (234 to 255
+		// MiB in three runs; with --run-cache-size 64MiB, 269 to 289).
+		{name: "38.1p passthrough, one key: big reads, medium reads, held bodies", passthrough: true, duration: shareAttackTime,
+			hostile: func(ctx context.Context, a *shareArena) {
+				flood(ctx, a.attackAt, a.attackers[0], a.d, 4, 8, 2)
 			}},
 		{name: "38.1s one token: two slow readers at 20 KB/s, MSS 1460, reconnecting every 15 s", duration: shareAttackTime,
 			hostile: func(ctx context.Context, a *shareArena) {
@@ -291,14 +328,31 @@ func TestIssue38Attacks(t *testing.T) {
 				workers(ctx, 2, func(ctx context.Context, _ int) {
 					readCtx, cancel := context.WithTimeout(ctx, 15*time.Second)
 					defer cancel()
-					slowReadAt(readCtx, a.attackAt, attackerToken, body, 20<<10)
+					slowReadAt(readCtx, a.attackAt, a.attackers[0], body, 20<<10)
 				})
 			}},
 		{name: "38.1i two tokens of instance a against a reader of instance b", instances: true, duration: shareAttackTime,
 			hostile: func(ctx context.Context, a *shareArena) {
 				var wg sync.WaitGroup
-				wg.Go(func() { flood(ctx, a.attackAt, attackerToken, a.d, 1, 2, 1) })
-				wg.Go(func() { flood(ctx, a.attackAt, attacker2Token, a.d, 1, 2, 1) })
+				wg.Go(func() { flood(ctx, a.attackAt, a.attackers[0], a.d, 1, 2, 1) })
+				wg.Go(func() { flood(ctx, a.attackAt, a.attackers[1], a.d, 1, 2, 1) })
+				wg.Wait()
+			}},
+		// Without the run cache, so that the victim's reads reach Dagu.
+		// Each attacker read asks Dagu for both streams at once, so the
+		// attackers alone want more requests to Dagu than
+		// --upstream-concurrency's places and queue (32 and 32).
+		{name: "38.u upstream places: three tokens, 16 reads each of a window Dagu answers in 3 to 12 s",
+			args: []string{"--run-cache-size", "0"}, slowHeads: true, duration: shareAttackTime,
+			hostile: func(ctx context.Context, a *shareArena) {
+				var wg sync.WaitGroup
+				for _, bearer := range a.attackers {
+					wg.Go(func() {
+						workers(ctx, 16, func(ctx context.Context, seq int) {
+							readAt(ctx, a.attackAt, bearer, fmt.Sprintf(`{"uri":%q}`, a.d.bigLog+fmt.Sprintf("?head=%d", 1+seq%50)), nil)
+						})
+					})
+				}
 				wg.Wait()
 			}},
 		{name: "38.2 one token: distinct step-log windows, 2 threads", duration: shareAttackTime, keepsBigWindow: true,
