@@ -368,7 +368,7 @@ var settings = []Setting{
 	// of memory (BENCHMARKS.md), half the shipped pod limit.
 	{Group: GroupLimits, Flag: flagUpstreamBodyBudget, Env: "GATEWAY_UPSTREAM_BODY_BUDGET", Kind: KindSize, Default: "32MiB", Chart: "config.upstreamBodyBudget", Modes: modesUpstream,
 		Help:  "bytes of Dagu response bodies all reads together may hold while reading them, at least --max-response-bytes; an answer that finds it spent is refused as unavailable with a retry delay",
-		Doc:   "Bytes of Dagu answers all reads together hold while reading them (at least `--max-response-bytes`). It is shared fairly between callers like `--memory-budget`: bytes given back go to the waiting caller holding the least, and a caller over its fair part takes none while another waits. A declared length is reserved whole, an answer without one as it arrives; either waits up to a second for its turn, then fails as `resource_unavailable` with `details.retryAfterMs`. The default keeps 32 hostile 100 MB answers read at once under 256 MiB (BENCHMARKS.md).",
+		Doc:   "Bytes of Dagu answers all reads together hold while reading them (at least `--max-response-bytes`). A declared length is reserved whole, waiting within the call's deadline; an answer without one draws on it as it arrives and, once it is spent, fails as `resource_unavailable` with `details.retryAfterMs`. The default keeps 32 hostile 100 MB answers read at once under 256 MiB (BENCHMARKS.md).",
 		field: func(c *Config) any { return &c.UpstreamBodyBudget }},
 
 	// Caches.
