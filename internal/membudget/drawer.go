@@ -90,28 +90,3 @@ func (r *Reservation) giveBack(n int64) {
 	r.stray -= s
 	r.budget.lockedGive(Owner{}, s)
 }
-
-// OwnerOf is the owner of the reservation ctx carries (the zero Owner,
-// of no share, when it carries none).
-func OwnerOf(ctx context.Context) Owner {
-	if r := From(ctx); r != nil {
-		return r.owner
-	}
-	return Owner{}
-}
-
-// TakeFor takes n bytes of b counted against o's shares, with no
-// reservation: when they do not fit now it waits for them (up to
-// ShareWait, within ctx) if wait is set, in the order of the fair queue
-// (the waiting caller holding the least first), else refuses at once.
-// GiveFor gives them back.
-func (b *Budget) TakeFor(ctx context.Context, o Owner, n int64, wait bool) error {
-	return b.acquire(ctx, o, n, 0, wait)
-}
-
-// GiveFor gives back n bytes taken by TakeFor for o.
-func (b *Budget) GiveFor(o Owner, n int64) {
-	if b != nil {
-		b.lockedGive(o, n)
-	}
-}

@@ -105,7 +105,7 @@ func TestDeclaredBodiesWaitForTheBudget(t *testing.T) {
 		t.Fatalf("declared body after the first closed: %v", waited)
 	}
 	budget.release(ctx, 512<<10)
-	if !budget.bytes.TryTake(1 << 20) {
+	if !budget.sem.TryAcquire(1 << 20) {
 		t.Fatal("the budget is not whole after every body was closed")
 	}
 }
@@ -145,7 +145,7 @@ func TestHostileAnswersStayWithinTheBudget(t *testing.T) {
 			t.Errorf("read %d: err = %v, want too_large or busy", i, err)
 		}
 	}
-	if !c.doer.bodies.bytes.TryTake(2 << 20) {
+	if !c.doer.bodies.sem.TryAcquire(2 << 20) {
 		t.Fatal("failed reads kept part of the body budget")
 	}
 }
@@ -175,7 +175,7 @@ func TestBodiesDrawOnTheMemoryBudget(t *testing.T) {
 		t.Fatalf("declared body within both: %v, memory in use %d", err, memory.InUse())
 	}
 	budget.release(ctx, 768<<10)
-	if memory.InUse() != 0 || !budget.bytes.TryTake(1<<20) {
+	if memory.InUse() != 0 || !budget.sem.TryAcquire(1<<20) {
 		t.Fatalf("not whole again: memory in use %d", memory.InUse())
 	}
 }
@@ -207,7 +207,7 @@ func TestBodiesCountAgainstTheirCallersShare(t *testing.T) {
 	budget.release(otherCtx, 1<<20)
 	other.Release()
 	hog.Release()
-	if memory.InUse() != 0 || !budget.bytes.TryTake(4<<20) {
+	if memory.InUse() != 0 || !budget.sem.TryAcquire(4<<20) {
 		t.Fatalf("not whole again: memory in use %d", memory.InUse())
 	}
 }
