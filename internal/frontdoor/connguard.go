@@ -36,12 +36,13 @@ type connGuard struct {
 	open    int
 	closing *list.List // connections whose answer ends them, oldest first
 	fresh   *list.List // connections that have not sent a request, oldest first
+	pending *list.List // unverified callers' requests whose body has not come, oldest first
 	idle    *list.List // idle keep-alive connections, oldest first
 	where   map[net.Conn]*list.Element
 }
 
 func newConnGuard(max int) *connGuard {
-	return &connGuard{max: max, closing: list.New(), fresh: list.New(), idle: list.New(), where: map[net.Conn]*list.Element{}}
+	return &connGuard{max: max, closing: list.New(), fresh: list.New(), pending: list.New(), idle: list.New(), where: map[net.Conn]*list.Element{}}
 }
 
 // connKey is the context key of the connection a request came on.
@@ -64,6 +65,41 @@ func (g *connGuard) connContext(ctx context.Context, c net.Conn) context.Context
 func markClosing(r *http.Request) {
 	if gc, ok := r.Context().Value(connKey{}).(guardedConn); ok {
 		gc.guard.closingNow(gc.conn)
+	}
+}
+
+// markPending tells the guard that r, a request with a body, is not yet
+// known to be a verified caller's with its body read (watchPending): until
+// the returned function is called (the caller verified, the body read, or
+// the request ended),
+// its connection is closed before any idle keep-alive connection when the
+// bound is reached. Without it, thousands of unverified requests whose
+// declared bodies never come held every place, and the only connections
+// left to close were verified callers' idle ones, whose next request then
+// failed (EOF or a reset) although it had done nothing wrong.
+func markPending(r *http.Request) (done func()) {
+	gc, ok := r.Context().Value(connKey{}).(guardedConn)
+	if !ok {
+		return func() {}
+	}
+	g := gc.guard
+	g.mu.Lock()
+	var mine *list.Element
+	if _, tracked := g.where[gc.conn]; !tracked {
+		mine = g.pending.PushBack(gc.conn)
+		g.where[gc.conn] = mine
+	}
+	g.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			g.mu.Lock()
+			defer g.mu.Unlock()
+			if mine != nil && g.where[gc.conn] == mine {
+				g.pending.Remove(mine)
+				delete(g.where, gc.conn)
+			}
+		})
 	}
 }
 
@@ -103,10 +139,10 @@ func (g *connGuard) track(c net.Conn, state http.ConnState) {
 	}
 }
 
-// oldestEvictable takes the oldest closing, else fresh, else idle
-// connection off its list.
+// oldestEvictable takes the oldest closing, else fresh, else pending,
+// else idle connection off its list.
 func (g *connGuard) oldestEvictable() net.Conn {
-	for _, l := range []*list.List{g.closing, g.fresh, g.idle} {
+	for _, l := range []*list.List{g.closing, g.fresh, g.pending, g.idle} {
 		if e := l.Front(); e != nil {
 			c := l.Remove(e).(net.Conn)
 			delete(g.where, c)
@@ -122,6 +158,7 @@ func (g *connGuard) forget(c net.Conn) {
 		// Remove leaves a list alone unless the element is in it.
 		g.closing.Remove(e)
 		g.fresh.Remove(e)
+		g.pending.Remove(e)
 		g.idle.Remove(e)
 		delete(g.where, c)
 	}

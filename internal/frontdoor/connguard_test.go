@@ -200,3 +200,61 @@ func TestConnGuardClosesEndingConnectionsFirst(t *testing.T) {
 		t.Error("the victim's idle connection was closed before the refused one")
 	}
 }
+
+// TestConnGuardClosesPendingBeforeIdle: at the bound, an unverified
+// caller's request still waiting for memory or for its body is closed
+// before a verified caller's idle keep-alive connection (2,200 made-up
+// bearers whose declared bodies never came held every place while they
+// waited for memory, and the guard closed the victim's idle connection:
+// its reads failed with EOF or a reset, 64 of 89 succeeding); once the
+// body has been read, the request is no longer the first to go.
+func TestConnGuardClosesPendingBeforeIdle(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name         string
+		bodyRead     bool
+		wantPending  bool // the pending connection survives the newcomer
+		wantVictimUp bool
+	}{
+		{name: "body still awaited", bodyRead: false, wantPending: false, wantVictimUp: true},
+		{name: "body read", bodyRead: true, wantPending: true, wantVictimUp: false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			g := newConnGuard(2)
+			pipe := func() net.Conn {
+				a, b := net.Pipe()
+				t.Cleanup(func() { _ = a.Close(); _ = b.Close() })
+				return a
+			}
+			victim, pending, newcomer := pipe(), pipe(), pipe()
+			g.track(victim, http.StateNew)
+			g.track(victim, http.StateActive)
+			g.track(victim, http.StateIdle)
+			g.track(pending, http.StateNew)
+			g.track(pending, http.StateActive)
+			req := httptest.NewRequest(http.MethodPost, "/mcp", nil)
+			done := markPending(req.WithContext(g.connContext(req.Context(), pending)))
+			if tc.bodyRead {
+				done()
+			}
+			g.track(newcomer, http.StateNew)
+			g.mu.Lock()
+			_, victimUp := g.where[victim]
+			_, pendingListed := g.where[pending]
+			g.mu.Unlock()
+			if victimUp != tc.wantVictimUp {
+				t.Errorf("victim's idle connection kept: %v, want %v", victimUp, tc.wantVictimUp)
+			}
+			if tc.wantPending && pendingListed {
+				t.Error("a request whose body was read is still on a list of closable connections")
+			}
+			_ = pending.SetWriteDeadline(time.Now().Add(time.Second))
+			_, err := pending.Write([]byte("x"))
+			closed := errors.Is(err, io.ErrClosedPipe)
+			if closed == tc.wantPending {
+				t.Errorf("pending connection closed: %v, want %v", closed, !tc.wantPending)
+			}
+		})
+	}
+}

@@ -3,10 +3,13 @@
 package frontdoor
 
 import (
+	"context"
+	"io"
 	"net/http"
 	"strconv"
 
 	"github.com/dagu-mcp-gateway/gateway/internal/membudget"
+	"github.com/dagu-mcp-gateway/gateway/internal/reqctx"
 )
 
 // What an /mcp request reserves of the memory budget before its body is
@@ -41,6 +44,9 @@ func admitMemory(h http.Handler, a *admission) http.Handler {
 		return h
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if info, _ := reqctx.From(r.Context()); info.Trust == reqctx.TrustVerified {
+			pendingDone(r)() // a verified caller's connection is not the first to close
+		}
 		r, release, ok := a.admit(r, r.ContentLength, true)
 		if !ok {
 			refuseBusy(w)
@@ -49,6 +55,46 @@ func admitMemory(h http.Handler, a *admission) http.Handler {
 		defer release()
 		h.ServeHTTP(newChunkedWriter(w), r)
 	})
+}
+
+// pendingKey is the context key of the function that takes a request's
+// connection off the guard's pending list (watchPending).
+type pendingKey struct{}
+
+// watchPending puts the connection of a request with a body on the
+// guard's pending list (markPending) until its caller is verified
+// (admitMemory) or its body has been read, whichever comes first; the
+// returned function ends it too (when the request ends).
+func watchPending(r *http.Request) (*http.Request, func()) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return r, func() {}
+	}
+	done := markPending(r)
+	r.Body = &bodyWatch{ReadCloser: r.Body, done: done}
+	return r.WithContext(context.WithValue(r.Context(), pendingKey{}, done)), done
+}
+
+// pendingDone is the function watchPending put in r's context (a no-op
+// when there is none).
+func pendingDone(r *http.Request) func() {
+	if done, ok := r.Context().Value(pendingKey{}).(func()); ok {
+		return done
+	}
+	return func() {}
+}
+
+// bodyWatch calls done once its body has been read to the end (or failed).
+type bodyWatch struct {
+	io.ReadCloser
+	done func()
+}
+
+func (b *bodyWatch) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil {
+		b.done()
+	}
+	return n, err
 }
 
 // admission is what admitMemory and each message of a batch reserve

@@ -24,6 +24,8 @@ func observe(h http.Handler, logger *slog.Logger, sampler *logsample.Sampler) ht
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w}
 		r, note := withRequestNote(r)
+		r, pendingEnds := watchPending(r)
+		defer pendingEnds()
 		info, _ := reqctx.From(r.Context())
 		if info.Trust == reqctx.TrustVerified {
 			note.verified.Store(true) // an accepted inbound token (withRequestID)
