@@ -175,17 +175,7 @@ func guardedServer(t *testing.T, limit int) (*connGuard, net.Listener) {
 func TestConnGuardClosesEndingConnectionsFirst(t *testing.T) {
 	t.Parallel()
 	g := newConnGuard(2)
-	pipe := func() net.Conn {
-		a, b := net.Pipe()
-		t.Cleanup(func() { _ = a.Close(); _ = b.Close() })
-		return a
-	}
-	victim, refused, newcomer := pipe(), pipe(), pipe()
-	g.track(victim, http.StateNew)
-	g.track(victim, http.StateActive)
-	g.track(victim, http.StateIdle)
-	g.track(refused, http.StateNew)
-	g.track(refused, http.StateActive)
+	victim, refused, newcomer := idleAndActive(t, g)
 	req := httptest.NewRequest(http.MethodPost, "/mcp", nil)
 	markClosing(req.WithContext(g.connContext(req.Context(), refused)))
 	g.track(newcomer, http.StateNew)
@@ -222,17 +212,7 @@ func TestConnGuardClosesPendingBeforeIdle(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			g := newConnGuard(2)
-			pipe := func() net.Conn {
-				a, b := net.Pipe()
-				t.Cleanup(func() { _ = a.Close(); _ = b.Close() })
-				return a
-			}
-			victim, pending, newcomer := pipe(), pipe(), pipe()
-			g.track(victim, http.StateNew)
-			g.track(victim, http.StateActive)
-			g.track(victim, http.StateIdle)
-			g.track(pending, http.StateNew)
-			g.track(pending, http.StateActive)
+			victim, pending, newcomer := idleAndActive(t, g)
 			req := httptest.NewRequest(http.MethodPost, "/mcp", nil)
 			done := markPending(req.WithContext(g.connContext(req.Context(), pending)))
 			if tc.bodyRead {
@@ -257,4 +237,23 @@ func TestConnGuardClosesPendingBeforeIdle(t *testing.T) {
 			}
 		})
 	}
+}
+
+// idleAndActive fills a guard of two connections: a verified caller's idle
+// keep-alive connection and one serving a request; the third connection,
+// not yet tracked, is the newcomer that reaches the bound.
+func idleAndActive(t *testing.T, g *connGuard) (idle, active, newcomer net.Conn) {
+	t.Helper()
+	pipe := func() net.Conn {
+		a, b := net.Pipe()
+		t.Cleanup(func() { _ = a.Close(); _ = b.Close() })
+		return a
+	}
+	idle, active, newcomer = pipe(), pipe(), pipe()
+	g.track(idle, http.StateNew)
+	g.track(idle, http.StateActive)
+	g.track(idle, http.StateIdle)
+	g.track(active, http.StateNew)
+	g.track(active, http.StateActive)
+	return idle, active, newcomer
 }
